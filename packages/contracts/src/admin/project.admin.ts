@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../common';
+import { ChatWidgetConfig } from '../v2/project';
+
+export const Plan = z.enum(['free', 'pro', 'enterprise']);
+export type Plan = z.infer<typeof Plan>;
+
+/** null means unlimited. */
+export const ProjectLimits = z.object({
+  messagesPerMinute: z.number().int().min(1).nullable(),
+  monthlyMessages: z.number().int().min(1).nullable(),
+});
+export type ProjectLimits = z.infer<typeof ProjectLimits>;
+
+export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
+export type QuickPrompt = z.infer<typeof QuickPrompt>;
+
+/** The whole project as the dashboard and the other services see it. */
+export const ProjectRecord = z.object({
+  id: Uuid,
+  name: z.string(),
+  description: z.string(),
+  plan: Plan,
+  limits: ProjectLimits,
+  chatWidgetConfig: ChatWidgetConfig,
+  quickPrompts: z.array(QuickPrompt),
+  defaultAssistantId: Uuid.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type ProjectRecord = z.infer<typeof ProjectRecord>;
+
+const QuickPromptInput = z.object({ title: z.string().min(1).max(200), prompt: z.string().min(1).max(2000) });
+const LimitsInput = z.object({
+  messagesPerMinute: z.number().int().min(1).nullable().optional(),
+  monthlyMessages: z.number().int().min(1).nullable().optional(),
+});
+
+export const CreateProjectBody = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).optional(),
+  plan: Plan.optional(),
+  chatWidgetConfig: ChatWidgetConfig.partial().optional(),
+  quickPrompts: z.array(QuickPromptInput).max(20).optional(),
+  limits: LimitsInput.optional(),
+});
+export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
+
+export const UpdateProjectBody = CreateProjectBody.partial();
+export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
+
+export const AssistantRecord = z.object({
+  id: Uuid,
+  projectId: Uuid,
+  name: z.string(),
+  instructions: z.string(),
+  model: z.string().nullable(),
+  createdAt: Timestamp,
+});
+export type AssistantRecord = z.infer<typeof AssistantRecord>;
+
+export const CreateAssistantBody = z.object({
+  name: z.string().min(1).max(200),
+  instructions: z.string().max(20_000).optional(),
+  model: z.string().min(1).max(200).optional(),
+});
+export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
+
+export const KeyType = z.enum(['publishable', 'private']);
+export type KeyType = z.infer<typeof KeyType>;
+
+/** A key as listed: never the secret, only its last characters. */
+export const KeyRecord = z.object({
+  id: Uuid,
+  projectId: Uuid,
+  type: KeyType,
+  name: z.string(),
+  assistantId: Uuid.nullable(),
+  allowedOrigins: z.array(z.string()),
+  hint: z.string(),
+  createdAt: Timestamp,
+  revokedAt: Timestamp.nullable(),
+});
+export type KeyRecord = z.infer<typeof KeyRecord>;
+
+/** An origin as a browser sends it (scheme://host[:port]) or `*` for any. */
+export const AllowedOrigin = z.union([
+  z.literal('*'),
+  z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
+]);
+
+export const CreateKeyBody = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('publishable'),
+    name: z.string().min(1).max(200),
+    assistantId: Uuid,
+    allowedOrigins: z.array(AllowedOrigin).max(100),
+  }),
+  z.object({ type: z.literal('private'), name: z.string().min(1).max(200) }),
+]);
+export type CreateKeyBody = z.infer<typeof CreateKeyBody>;
+
+export const CreatedKey = KeyRecord.extend({ key: z.string() });
+export type CreatedKey = z.infer<typeof CreatedKey>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+/** ISO 8601 with milliseconds and a Z suffix, as every v2 sample spells it. */
+export const Timestamp = z.iso.datetime({ precision: 3 });
+export type Timestamp = z.infer<typeof Timestamp>;
+
+export const Uuid = z.uuid();
+
+/** Query strings arrive as strings; these coerce and then apply the spec's bounds. */
+export const queryInt = (min: number, max?: number) => {
+  const base = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(min);
+  return max === undefined ? base : base.max(max);
+};
+
+/** offset: default 0, at least 0; `null` (or the literal string "null") means the default. */
+export const QueryOffset = z.preprocess(
+  (v) => (v === null || v === 'null' || v === '' ? undefined : v),
+  queryInt(0).default(0),
+);
+
+export const HumanAgent = z.object({ name: z.string().nullable(), image: z.string().nullable() });
+export type HumanAgent = z.infer<typeof HumanAgent>;

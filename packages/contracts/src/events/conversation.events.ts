@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { HumanAgent, Timestamp, Uuid } from '../common';
+import { FinishReason, Usage } from '../v2/completion';
+import { Feedback, PageContext } from '../v2/message';
+
+/** Data of each conversation event. Every event also has the envelope fields of `StoredEvent`. */
+export const ConversationEventData = {
+  ConversationStarted: z.object({
+    projectId: Uuid,
+    visitorId: Uuid,
+    pageUrl: z.string().nullable(),
+  }),
+  UserMessagePosted: z.object({
+    messageId: Uuid,
+    content: z.string(),
+    pageContext: PageContext.nullable(),
+  }),
+  AssistantReplyStarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),
+  AssistantReplyCompleted: z.object({ messageId: Uuid, text: z.string(), finishReason: FinishReason, usage: Usage }),
+  AssistantReplyFailed: z.object({ messageId: Uuid, error: z.string(), partialText: z.string() }),
+  MessageFeedbackGiven: z.object({
+    messageId: Uuid,
+    feedback: Feedback.nullable(),
+    previous: Feedback.nullable(),
+  }),
+  ConversationClosed: z.object({ closeReason: z.string().nullable() }),
+  HumanHandoffStarted: z.object({ humanAgent: HumanAgent }),
+  HumanAgentMessagePosted: z.object({ messageId: Uuid, content: z.string(), humanAgent: HumanAgent }),
+} as const;
+
+export type ConversationEventType = keyof typeof ConversationEventData;
+export const CONVERSATION_EVENT_TYPES = Object.keys(ConversationEventData) as ConversationEventType[];
+
+export type ConversationEventOf<T extends ConversationEventType> = {
+  type: T;
+  data: z.infer<(typeof ConversationEventData)[T]>;
+};
+/** An event as `decide` produces it, before the store gives it an id, version and time. */
+export type ConversationEvent = { [T in ConversationEventType]: ConversationEventOf<T> }[ConversationEventType];
+
+export const ConversationEventSchema = z.discriminatedUnion(
+  'type',
+  CONVERSATION_EVENT_TYPES.map((type) => z.object({ type: z.literal(type), data: ConversationEventData[type] })) as unknown as [
+    z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>,
+    ...z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>[],
+  ],
+);
+
+/** The envelope every stored event carries. */
+export const StoredEventEnvelope = z.object({
+  eventId: Uuid,
+  streamId: z.string(),
+  version: z.number().int().min(1),
+  type: z.string(),
+  projectId: Uuid,
+  occurredAt: Timestamp,
+  data: z.unknown(),
+});
+export type StoredEvent<E extends { type: string; data: unknown } = { type: string; data: unknown }> = E & {
+  eventId: string;
+  streamId: string;
+  version: number;
+  projectId: string;
+  occurredAt: string;
+};
+
+/** Subject on the durable event stream: `conversation.evt.<kebab-type>.v1`. */
+export const eventSubject = (type: string): string =>
+  `conversation.evt.${type.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.v1`;
+
+export const FEEDBACK_EVENT_SUBJECT = eventSubject('MessageFeedbackGiven');
+export const ALL_CONVERSATION_EVENTS = 'conversation.evt.>';
+
+export const Timestamped = z.object({ at: Timestamp });

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { Uuid } from './common';
+import { ChatMessage } from './v2/completion';
+import { PageContext } from './v2/message';
+
+export const GENERATE_REPLY_JOB = 'generate-reply';
+export const GENERATE_COMPLETION_JOB = 'generate-completion';
+export const INFERENCE_QUEUE = 'inference';
+
+/** Reply to a visitor message; the result goes back to the conversation service. */
+export const GenerateReplyJob = z.object({
+  projectId: Uuid,
+  conversationId: Uuid,
+  assistantMessageId: Uuid,
+  assistantId: Uuid.nullable(),
+  history: z.array(ChatMessage),
+  pageContext: PageContext.nullable(),
+});
+export type GenerateReplyJob = z.infer<typeof GenerateReplyJob>;
+
+/** A stateless chat completion (POST /v2/chat/completions); only the token channel sees the result. */
+export const GenerateCompletionJob = z.object({
+  projectId: Uuid,
+  replyId: Uuid,
+  assistantId: Uuid.nullable(),
+  messages: z.array(ChatMessage),
+});
+export type GenerateCompletionJob = z.infer<typeof GenerateCompletionJob>;

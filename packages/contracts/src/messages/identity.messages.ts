@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { Uuid } from '../common';
+import {
+  AssistantRecord,
+  CreateAssistantBody,
+  CreateKeyBody,
+  CreateProjectBody,
+  CreatedKey,
+  KeyRecord,
+  KeyType,
+  ProjectRecord,
+  UpdateProjectBody,
+} from '../admin/project.admin';
+import { Visitor } from '../v2/visitor';
+import { Ack, defineMessage } from './define';
+
+/** Origin header of the browser request, when there was one; keys with allowed origins check it. */
+const Origin = z.string().nullable();
+
+export const SessionInfo = z.object({
+  projectId: Uuid,
+  visitorId: Uuid,
+  keyId: Uuid,
+  assistantId: Uuid.nullable(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const KeyInfo = z.object({ projectId: Uuid, keyId: Uuid, type: KeyType, assistantId: Uuid.nullable() });
+export type KeyInfo = z.infer<typeof KeyInfo>;
+
+export const IdentityMessages = {
+  initVisitor: defineMessage(
+    'identity.cmd.init-visitor.v1',
+    z.object({ apiKey: z.string(), saVid: z.string(), origin: Origin }),
+    z.object({ created: z.boolean(), sessionToken: z.string(), visitor: Visitor }),
+  ),
+  /** Resolves a session token and extends its idle timeout. UNAUTHORIZED when unknown, expired or its key revoked. */
+  resolveSession: defineMessage(
+    'identity.qry.resolve-session.v1',
+    z.object({ token: z.string(), origin: Origin }),
+    SessionInfo,
+  ),
+  /** UNAUTHORIZED for an unknown or revoked key; FORBIDDEN for the wrong type or a disallowed origin. */
+  resolveKey: defineMessage(
+    'identity.qry.resolve-key.v1',
+    z.object({ key: z.string(), origin: Origin, type: KeyType }),
+    KeyInfo,
+  ),
+  /** For CORS preflight: is this origin allowed by any live publishable key (or by the given key)? */
+  checkOrigin: defineMessage(
+    'identity.qry.check-origin.v1',
+    z.object({ origin: z.string(), apiKey: z.string().nullable() }),
+    z.object({ allowed: z.boolean() }),
+  ),
+  getVisitor: defineMessage('identity.qry.get-visitor.v1', z.object({ projectId: Uuid, visitorId: Uuid }), Visitor),
+  getProject: defineMessage('identity.qry.get-project.v1', z.object({ projectId: Uuid }), ProjectRecord),
+  listProjects: defineMessage('identity.qry.list-projects.v1', z.object({}), z.object({ data: z.array(ProjectRecord) })),
+  createProject: defineMessage('identity.cmd.create-project.v1', CreateProjectBody, ProjectRecord),
+  updateProject: defineMessage(
+    'identity.cmd.update-project.v1',
+    z.object({ projectId: Uuid, patch: UpdateProjectBody }),
+    ProjectRecord,
+  ),
+  /** ASSISTANT_NOT_FOUND when the id is not one of the project's; null id gives the project's default. */
+  getAssistant: defineMessage(
+    'identity.qry.get-assistant.v1',
+    z.object({ projectId: Uuid, assistantId: Uuid.nullable() }),
+    AssistantRecord,
+  ),
+  listAssistants: defineMessage(
+    'identity.qry.list-assistants.v1',
+    z.object({ projectId: Uuid }),
+    z.object({ data: z.array(AssistantRecord) }),
+  ),
+  createAssistant: defineMessage(
+    'identity.cmd.create-assistant.v1',
+    z.object({ projectId: Uuid, body: CreateAssistantBody }),
+    AssistantRecord,
+  ),
+  createKey: defineMessage('identity.cmd.create-key.v1', z.object({ projectId: Uuid, body: CreateKeyBody }), CreatedKey),
+  listKeys: defineMessage('identity.qry.list-keys.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(KeyRecord) })),
+  revokeKey: defineMessage('identity.cmd.revoke-key.v1', z.object({ projectId: Uuid, keyId: Uuid }), KeyRecord),
+  health: defineMessage('identity.qry.health.v1', z.object({}), Ack),
+} as const;

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { QueryOffset, Uuid, queryInt } from '../common';
+import { DocumentBody, DocumentRecord, QnaBody, UpdateDocumentBody, UpdateQnaBody } from '../admin/knowledge.admin';
+import { pagedList } from '../v2/list';
+import { ListQnasQuery, Qna } from '../v2/qna';
+import { SearchResult } from '../v2/search';
+import { Ack, defineMessage } from './define';
+
+export const RetrievedQna = z.object({ id: Uuid, question: z.string(), answer: z.string(), score: z.number() });
+export type RetrievedQna = z.infer<typeof RetrievedQna>;
+export const RetrievedChunk = z.object({
+  documentId: Uuid,
+  title: z.string(),
+  url: z.string(),
+  content: z.string(),
+  score: z.number(),
+});
+export type RetrievedChunk = z.infer<typeof RetrievedChunk>;
+export const Retrieval = z.object({ qnas: z.array(RetrievedQna), chunks: z.array(RetrievedChunk) });
+export type Retrieval = z.infer<typeof Retrieval>;
+
+const ProjectScope = z.object({ projectId: Uuid });
+
+export const SearchMessages = {
+  search: defineMessage(
+    'search.qry.search.v1',
+    ProjectScope.extend({ q: z.string().min(1).max(500), size: z.number().int().min(1).max(50) }),
+    z.object({ results: z.array(SearchResult) }),
+  ),
+  /** Context for a reply: best Q&A entries and document chunks for the query. */
+  retrieve: defineMessage(
+    'search.qry.retrieve.v1',
+    ProjectScope.extend({
+      query: z.string().min(1),
+      qnaLimit: z.number().int().min(0).max(20),
+      chunkLimit: z.number().int().min(0).max(20),
+    }),
+    Retrieval,
+  ),
+  listQnas: defineMessage('search.qry.list-qnas.v1', ProjectScope.extend({ query: ListQnasQuery }), pagedList(Qna)),
+  getQna: defineMessage('search.qry.get-qna.v1', ProjectScope.extend({ qnaId: Uuid }), Qna),
+  createQna: defineMessage('search.cmd.create-qna.v1', ProjectScope.extend({ body: QnaBody }), Qna),
+  updateQna: defineMessage('search.cmd.update-qna.v1', ProjectScope.extend({ qnaId: Uuid, patch: UpdateQnaBody }), Qna),
+  deleteQna: defineMessage('search.cmd.delete-qna.v1', ProjectScope.extend({ qnaId: Uuid }), Ack),
+  createDocument: defineMessage('search.cmd.create-document.v1', ProjectScope.extend({ body: DocumentBody }), DocumentRecord),
+  updateDocument: defineMessage(
+    'search.cmd.update-document.v1',
+    ProjectScope.extend({ documentId: Uuid, patch: UpdateDocumentBody }),
+    DocumentRecord,
+  ),
+  deleteDocument: defineMessage('search.cmd.delete-document.v1', ProjectScope.extend({ documentId: Uuid }), Ack),
+  getDocument: defineMessage('search.qry.get-document.v1', ProjectScope.extend({ documentId: Uuid }), DocumentRecord),
+  listDocuments: defineMessage(
+    'search.qry.list-documents.v1',
+    ProjectScope.extend({ limit: queryInt(1, 100).default(20), offset: QueryOffset }),
+    pagedList(DocumentRecord),
+  ),
+  health: defineMessage('search.qry.health.v1', z.object({}), Ack),
+} as const;

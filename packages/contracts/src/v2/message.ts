@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { HumanAgent, Timestamp, Uuid } from '../common';
+
+export const MessageRole = z.enum(['assistant', 'human_agent', 'user']);
+export type MessageRole = z.infer<typeof MessageRole>;
+export const MessageStatus = z.enum(['streaming', 'complete', 'error']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+export const Feedback = z.enum(['like', 'dislike']);
+export type Feedback = z.infer<typeof Feedback>;
+
+export const TextPart = z.object({ type: z.literal('text'), text: z.string() });
+export type TextPart = z.infer<typeof TextPart>;
+
+export const MessageMetadata = z.object({
+  humanAgent: HumanAgent.nullable(),
+  pageUrl: z.string().nullable(),
+  pageTitle: z.string().nullable(),
+  textSelection: z.string().nullable(),
+});
+export type MessageMetadata = z.infer<typeof MessageMetadata>;
+
+export const Message = z.object({
+  object: z.literal('message'),
+  id: Uuid,
+  createdAt: Timestamp,
+  chatId: Uuid,
+  role: MessageRole,
+  parts: z.array(TextPart),
+  status: MessageStatus.nullable(),
+  error: z.string().nullable(),
+  feedback: Feedback.nullable(),
+  feedbackAt: Timestamp.nullable(),
+  metadata: z.union([z.string(), MessageMetadata]),
+  title: z.string().nullable().optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const PageContext = z.object({
+  url: z.string().optional(),
+  title: z.string().optional(),
+  content: z.string().optional(),
+  textSelection: z.string().optional(),
+});
+export type PageContext = z.infer<typeof PageContext>;
+
+export const PostMessageBody = z.object({
+  content: z.string().min(1).max(10_000),
+  stream: z.boolean().default(false),
+  pageContext: PageContext.nullable().optional(),
+});
+export type PostMessageBody = z.infer<typeof PostMessageBody>;
+
+export const FeedbackBody = z.object({ feedback: Feedback.nullable() });
+export type FeedbackBody = z.infer<typeof FeedbackBody>;
+export const FeedbackResponse = z.object({ feedback: Feedback.nullable() });

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { Uuid } from '../common';
+
+export const WidgetPosition = z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left']);
+
+export const ChatWidgetConfig = z.object({
+  welcomeMessage: z.string(),
+  inputPlaceholder: z.string(),
+  displayName: z.string(),
+  position: WidgetPosition,
+  customCSSStyles: z.string(),
+  userMessageBubbleColor: z.string(),
+  userMessageBubbleColorDark: z.string(),
+  brandColor: z.string(),
+  brandColorDark: z.string(),
+  width: z.number(),
+  maxHeight: z.number(),
+  bubbleRadius: z.number(),
+  baseFontSize: z.number(),
+  openDelay: z.number(),
+  offset: z.object({ x: z.number(), y: z.number() }),
+  assistantAvatar: z.url().optional(),
+  chatButtonIcon: z.url().optional(),
+  chatButtonColor: z.string().optional(),
+});
+export type ChatWidgetConfig = z.infer<typeof ChatWidgetConfig>;
+
+export const DEFAULT_CHAT_WIDGET_CONFIG: ChatWidgetConfig = {
+  welcomeMessage: 'Hi! How can I help you today?',
+  inputPlaceholder: 'Ask a question…',
+  displayName: 'Assistant',
+  position: 'bottom-right',
+  customCSSStyles: '',
+  userMessageBubbleColor: '#2563eb',
+  userMessageBubbleColorDark: '#3b82f6',
+  brandColor: '#2563eb',
+  brandColorDark: '#3b82f6',
+  width: 400,
+  maxHeight: 640,
+  bubbleRadius: 16,
+  baseFontSize: 14,
+  openDelay: 0,
+  offset: { x: 20, y: 20 },
+};
+
+export const Project = z.object({
+  id: Uuid,
+  name: z.string(),
+  description: z.string(),
+  chatWidgetConfig: ChatWidgetConfig,
+});
+export type Project = z.infer<typeof Project>;
+
+export const ApiKeyQuery = z.object({ apiKey: z.string().min(1) });

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { QueryOffset, Timestamp, Uuid, queryInt } from '../common';
+
+export const QnaAuthor = z.object({ name: z.string().nullable(), image: z.string().nullable() });
+
+export const Qna = z.object({
+  object: z.literal('qna'),
+  id: Uuid,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  question: z.string(),
+  answer: z.string(),
+  createdBy: QnaAuthor.optional(),
+});
+export type Qna = z.infer<typeof Qna>;
+
+export const ListQnasQuery = z.object({
+  query: z.string().max(300).optional(),
+  limit: queryInt(1, 100).default(10),
+  offset: QueryOffset,
+});
+export type ListQnasQuery = z.infer<typeof ListQnasQuery>;

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+/** Every setting comes from the environment; README.md has the table. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  ADMIN_TOKEN: optionalString,
+  SESSION_IDLE_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** How long the gateway waits for a reply to finish before giving up on it. */
+  REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  NATS_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  MONGODB_URL: optionalUrl,
+  MONGODB_DB: z.string().default('palaver'),
+  QDRANT_URL: optionalUrl,
+  QDRANT_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_API_KEY: optionalString,
+  OPENAI_MODEL: optionalString,
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  EMBEDDINGS_MODEL: optionalString,
+  EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).optional(),
+  SEED_DEMO: z.enum(['true', 'false']).default('true'),
+  LOG_LEVEL: z.string().default('info'),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`invalid configuration:\n${lines}`);
+  }
+  return parsed.data;
+};

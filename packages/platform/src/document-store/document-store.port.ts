@@ -1,0 +1,48 @@
+/** MongoDB query language, a subset both adapters run: filters, sorts, update operators. */
+export type Filter = Record<string, unknown>;
+export type Update = Record<string, unknown>;
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+
+export interface IndexSpec {
+  keys: Record<string, 1 | -1>;
+  unique?: boolean;
+}
+
+export class DuplicateKeyError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly keys: string[],
+  ) {
+    super(`duplicate key in ${collection} on ${keys.join(', ')}`);
+    this.name = 'DuplicateKeyError';
+  }
+}
+
+export type WithId = { _id: string };
+
+export interface Collection<T extends WithId> {
+  insertOne(doc: T): Promise<void>;
+  findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  count(filter: Filter): Promise<number>;
+  /** Applies the update operators to the first match; with upsert, inserts built from the filter's equalities. */
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<{ matched: number; upserted: boolean }>;
+  updateMany(filter: Filter, update: Update): Promise<{ matched: number }>;
+  /** Returns the document after the update (or null when nothing matched and no upsert). */
+  findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<T | null>;
+  replaceOne(filter: Filter, doc: T, options?: { upsert?: boolean }): Promise<{ matched: number }>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+export interface DocumentStore {
+  /** Indexes are declared with the collection; unique ones are enforced by both adapters. */
+  collection<T extends WithId>(name: string, indexes?: IndexSpec[]): Collection<T>;
+  close(): Promise<void>;
+}

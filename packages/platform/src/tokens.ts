@@ -1,0 +1,15 @@
+/** Nest injection tokens of the ports. A class injects only the ports it uses. */
+export const Ports = {
+  config: 'Config',
+  clock: 'Clock',
+  documents: 'DocumentStore',
+  eventStore: 'EventStore',
+  eventStream: 'EventStream',
+  jobs: 'JobQueue',
+  pubsub: 'PubSub',
+  kv: 'KeyValueStore',
+  vectors: 'VectorIndex',
+  embedder: 'Embedder',
+  chatModel: 'ChatModel',
+  services: 'ServiceClient',
+} as const;

@@ -1,0 +1,24 @@
+export interface VectorPoint {
+  /** A uuid (Qdrant accepts uuids or integers). */
+  id: string;
+  vector: number[];
+  payload: Record<string, unknown>;
+}
+
+export interface VectorHit {
+  id: string;
+  score: number;
+  payload: Record<string, unknown>;
+}
+
+/** Equality on payload keys, all must match. */
+export type PayloadFilter = Record<string, string | number | boolean>;
+
+/** Cosine-similarity index (Qdrant in distributed mode). */
+export interface VectorIndex {
+  ensureCollection(name: string, dimensions: number): Promise<void>;
+  upsert(collection: string, points: VectorPoint[]): Promise<void>;
+  deleteWhere(collection: string, filter: PayloadFilter): Promise<void>;
+  search(collection: string, vector: number[], options: { limit: number; filter: PayloadFilter }): Promise<VectorHit[]>;
+  close(): Promise<void>;
+}
