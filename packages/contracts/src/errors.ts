@@ -3,6 +3,7 @@ import { z } from 'zod';
 /** Stable error codes. The gateway maps each to one HTTP status (see `statusOfCode`). */
 export const ErrorCode = z.enum([
   'INVALID_REQUEST_BODY',
+  'INVALID_REQUEST_PARAMETERS',
   'UNAUTHORIZED',
   'PAYMENT_REQUIRED',
   'FORBIDDEN',
@@ -22,12 +23,12 @@ export const ErrorCode = z.enum([
   'INTERNAL_SERVER_ERROR',
   'BAD_GATEWAY',
   'SERVICE_UNAVAILABLE',
-  'GATEWAY_TIMEOUT',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   INVALID_REQUEST_BODY: 400,
+  INVALID_REQUEST_PARAMETERS: 400,
   UNAUTHORIZED: 401,
   PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
@@ -47,7 +48,6 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   INTERNAL_SERVER_ERROR: 500,
   BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
-  GATEWAY_TIMEOUT: 504,
 };
 
 export const ErrorDetails = z.record(z.string(), z.unknown());

@@ -1,0 +1,44 @@
+import type { ChatMessage } from '@palaver/contracts';
+
+/**
+ * The project's simple tokenizer, used wherever a token count is needed without a model's own
+ * tokenizer (the local responder's usage, prompt budgets). One token is:
+ * - a run of at most 10 letters, digits or combining marks ("internationalization" is 2),
+ * - a single ideograph, hiragana or katakana character (those scripts do not separate words),
+ * - a single other non-space character (punctuation, symbols, emoji).
+ * Whitespace is free. Counts are close to a BPE tokenizer's for English prose, and stable.
+ */
+const TOKEN =
+  /[\p{Ideographic}\p{Script=Hiragana}\p{Script=Katakana}]|(?:(?![\p{Ideographic}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}\p{M}]){1,10}|[^\s\p{L}\p{N}\p{M}]/gu;
+
+/** Each message of a prompt costs one extra token for its role marker. */
+export const MESSAGE_OVERHEAD_TOKENS = 1;
+
+export const countTokens = (text: string): number => {
+  let count = 0;
+  for (const _ of text.matchAll(TOKEN)) count++;
+  return count;
+};
+
+export const countMessageTokens = (message: ChatMessage): number =>
+  countTokens(message.content) + MESSAGE_OVERHEAD_TOKENS;
+
+export const countPromptTokens = (messages: readonly ChatMessage[]): number =>
+  messages.reduce((sum, m) => sum + countMessageTokens(m), 0);
+
+/**
+ * The text within `maxTokens` tokens: unchanged when it fits, else cut and ended with an
+ * ellipsis (which counts as one of the tokens).
+ */
+export const truncateToTokens = (text: string, maxTokens: number): string => {
+  if (maxTokens <= 0) return '';
+  if (countTokens(text) <= maxTokens) return text;
+  const keep = maxTokens - 1;
+  if (keep === 0) return '…';
+  let seen = 0;
+  for (const match of text.matchAll(TOKEN)) {
+    seen++;
+    if (seen === keep) return `${text.slice(0, match.index + match[0].length)}…`;
+  }
+  return text;
+};

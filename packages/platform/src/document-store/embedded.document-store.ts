@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Query } from 'mingo';
+import { update as applyModifier } from 'mingo/updater';
+import type { Modifier } from 'mingo/updater';
+import { resolve } from 'mingo/util';
+import { JsonlLog } from '../storage/jsonl-log';
+import { SerialQueue } from '../storage/serial-queue';
+import { DuplicateKeyError } from './document-store.port';
+import type { Collection, DocumentStore, Filter, FindOptions, IndexSpec, Sort, Update, WithId } from './document-store.port';
+
+type Doc = WithId & Record<string, unknown>;
+type LogOp = { op: 'put'; doc: Doc } | { op: 'del'; id: string };
+/** One document's change inside a write: before null = insert, after null = delete. */
+type Change = { before: Doc | null; after: Doc | null };
+
+const LOG_SUFFIX = '.jsonl';
+const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+/** A log is compacted on open when it holds this many records more than twice the live documents. */
+const COMPACTION_SLACK = 100;
+// Mongo queries cannot run code, and neither should ours.
+const QUERY_OPTIONS = { scriptEnabled: false };
+
+/**
+ * The embedded document store: each collection is held in memory and queried with mingo (the
+ * MongoDB query language), and persisted as an append-only JSONL log of puts and deletes in
+ * `dir`, fsynced before a write resolves. Documents are stored as JSON (a Date becomes its ISO
+ * string, as every timestamp in the contracts already is).
+ */
+export class EmbeddedDocumentStore implements DocumentStore {
+  private readonly collections = new Map<string, EmbeddedCollection>();
+  private closed = false;
+
+  private constructor(private readonly dir: string) {}
+
+  static async open(dir: string): Promise<EmbeddedDocumentStore> {
+    await mkdir(dir, { recursive: true });
+    const store = new EmbeddedDocumentStore(dir);
+    for (const entry of await readdir(dir)) {
+      if (entry.endsWith('.tmp')) {
+        await unlink(join(dir, entry)); // a compaction that did not finish
+        continue;
+      }
+      if (!entry.endsWith(LOG_SUFFIX)) continue;
+      const name = entry.slice(0, -LOG_SUFFIX.length);
+      store.collections.set(name, await EmbeddedCollection.load(name, join(dir, entry)));
+    }
+    return store;
+  }
+
+  collection<T extends WithId>(name: string, indexes: IndexSpec[] = []): Collection<T> {
+    if (this.closed) throw new Error('document store is closed');
+    if (!COLLECTION_NAME.test(name)) throw new Error(`invalid collection name: ${JSON.stringify(name)}`);
+    let collection = this.collections.get(name);
+    if (!collection) {
+      collection = new EmbeddedCollection(name, join(this.dir, name + LOG_SUFFIX), new Map(), null);
+      this.collections.set(name, collection);
+    }
+    for (const index of indexes) collection.ensureIndex(index);
+    return collection as unknown as Collection<T>;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.collections.values()].map((c) => c.close()));
+  }
+}
+
+class UniqueIndex {
+  readonly fields: string[];
+  /** Key of the indexed values -> _id of the document holding them. */
+  readonly entries = new Map<string, string>();
+
+  constructor(keys: Record<string, 1 | -1>) {
+    this.fields = Object.keys(keys);
+  }
+
+  /** Like MongoDB, a missing field is indexed as null (so two documents without it collide). */
+  keyOf(doc: Doc): string {
+    return JSON.stringify(this.fields.map((field) => resolve(doc, field) ?? null));
+  }
+
+  sameAs(keys: Record<string, 1 | -1>): boolean {
+    return JSON.stringify(Object.keys(keys)) === JSON.stringify(this.fields);
+  }
+}
+
+class EmbeddedCollection implements Collection<Doc> {
+  private readonly writes = new SerialQueue();
+  private readonly uniqueIndexes: UniqueIndex[] = [];
+  private closed = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly path: string,
+    private readonly docs: Map<string, Doc>,
+    private log: JsonlLog<LogOp> | null,
+  ) {}
+
+  static async load(name: string, path: string): Promise<EmbeddedCollection> {
+    const { log, records } = await JsonlLog.open<LogOp>(path);
+    const docs = new Map<string, Doc>();
+    for (const record of records) {
+      if (record.op === 'put') docs.set(record.doc._id, record.doc);
+      else docs.delete(record.id);
+    }
+    if (records.length > 2 * docs.size + COMPACTION_SLACK) {
+      await log.rewrite([...docs.values()].map((doc) => ({ op: 'put', doc })));
+    }
+    return new EmbeddedCollection(name, path, docs, log);
+  }
+
+  ensureIndex(spec: IndexSpec): void {
+    if (!spec.unique || this.uniqueIndexes.some((index) => index.sameAs(spec.keys))) return;
+    const index = new UniqueIndex(spec.keys);
+    for (const doc of this.docs.values()) {
+      const key = index.keyOf(doc);
+      if (index.entries.has(key)) throw new DuplicateKeyError(this.name, index.fields);
+      index.entries.set(key, doc._id);
+    }
+    this.uniqueIndexes.push(index);
+  }
+
+  async insertOne(doc: Doc): Promise<void> {
+    const stored = toStored(doc);
+    if (typeof stored._id !== 'string' || stored._id === '') throw new TypeError(`insertOne into ${this.name}: _id must be a non-empty string`);
+    await this.write(() => {
+      if (this.docs.has(stored._id)) throw new DuplicateKeyError(this.name, ['_id']);
+      return { changes: [{ before: null, after: stored }], result: undefined };
+    });
+  }
+
+  async findOne(filter: Filter, options: Pick<FindOptions, 'sort'> = {}): Promise<Doc | null> {
+    return this.query(filter, { sort: options.sort, limit: 1 })[0] ?? null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
+    return this.query(filter, options);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    this.assertOpen();
+    const query = new Query(filter, QUERY_OPTIONS);
+    let n = 0;
+    for (const doc of this.docs.values()) if (query.test(doc)) n += 1;
+    return n;
+  }
+
+  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<{ matched: number; upserted: boolean }> {
+    const { matched, upserted } = await this.updateFirst(filter, update, options.upsert ?? false);
+    return { matched, upserted };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<Doc | null> {
+    const { doc } = await this.updateFirst(filter, update, options.upsert ?? false);
+    return doc ? structuredClone(doc) : null;
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<{ matched: number }> {
+    const modifier = parseUpdate(update);
+    return this.write(() => {
+      const matches = this.matching(filter);
+      const changes: Change[] = [];
+      for (const before of matches) {
+        const after = this.modified(before, modifier.update);
+        if (after) changes.push({ before, after });
+      }
+      return { changes, result: { matched: matches.length } };
+    });
+  }
+
+  async replaceOne(filter: Filter, doc: Doc, options: { upsert?: boolean } = {}): Promise<{ matched: number }> {
+    const replacement = toStored(doc);
+    for (const key of Object.keys(replacement)) {
+      if (key.startsWith('$')) throw new Error(`replaceOne in ${this.name}: a replacement cannot contain operators (${key})`);
+    }
+    return this.write(() => {
+      const before = this.matching(filter, 1)[0];
+      if (before) {
+        if (replacement._id !== undefined && replacement._id !== before._id) {
+          throw new Error(`replaceOne in ${this.name}: _id is immutable`);
+        }
+        return { changes: [{ before, after: { ...replacement, _id: before._id } }], result: { matched: 1 } };
+      }
+      if (!options.upsert) return { changes: [], result: { matched: 0 } };
+      const seed = seedFromFilter(filter);
+      const id = replacement._id ?? (typeof seed._id === 'string' ? seed._id : randomUUID());
+      if (this.docs.has(id)) throw new DuplicateKeyError(this.name, ['_id']);
+      return { changes: [{ before: null, after: { ...replacement, _id: id } }], result: { matched: 0 } };
+    });
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.write(() => {
+      const changes = this.matching(filter, 1).map((before) => ({ before, after: null }));
+      return { changes, result: changes.length };
+    });
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.write(() => {
+      const changes = this.matching(filter).map((before) => ({ before, after: null }));
+      return { changes, result: changes.length };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.writes.run(async () => {
+      this.closed = true;
+      await this.log?.close();
+    });
+  }
+
+  private query(filter: Filter, options: FindOptions): Doc[] {
+    this.assertOpen();
+    let cursor = new Query(filter, QUERY_OPTIONS).find<Doc>([...this.docs.values()]);
+    if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort as Sort);
+    if (options.skip) cursor = cursor.skip(options.skip);
+    if (options.limit) cursor = cursor.limit(options.limit);
+    return cursor.all().map((doc) => structuredClone(doc));
+  }
+
+  /** The stored documents (not copies) matching `filter`, in natural order. */
+  private matching(filter: Filter, limit = Infinity): Doc[] {
+    const query = new Query(filter, QUERY_OPTIONS);
+    const found: Doc[] = [];
+    for (const doc of this.docs.values()) {
+      if (found.length >= limit) break;
+      if (query.test(doc)) found.push(doc);
+    }
+    return found;
+  }
+
+  /** A modified copy of `doc`, or null when the update changes nothing. */
+  private modified(doc: Doc, modifier: Modifier<Doc>): Doc | null {
+    const copy = structuredClone(doc);
+    const changed = applyModifier(copy, modifier, undefined, undefined, { cloneMode: 'deep' });
+    if (changed.length === 0) return null;
+    if (copy._id !== doc._id) throw new Error(`update in ${this.name}: _id is immutable`);
+    return toStored(copy);
+  }
+
+  private updateFirst(filter: Filter, update: Update, upsert: boolean): Promise<{ matched: number; upserted: boolean; doc: Doc | null }> {
+    const modifier = parseUpdate(update);
+    return this.write<{ matched: number; upserted: boolean; doc: Doc | null }>(() => {
+      const before = this.matching(filter, 1)[0];
+      if (before) {
+        const after = this.modified(before, modifier.update);
+        return {
+          changes: after ? [{ before, after }] : [],
+          result: { matched: 1, upserted: false, doc: after ?? before },
+        };
+      }
+      if (!upsert) return { changes: [], result: { matched: 0, upserted: false, doc: null } };
+      const seed = seedFromFilter(filter);
+      applyModifier(seed, modifier.insert, undefined, undefined, { cloneMode: 'deep' });
+      if (seed._id === undefined) seed._id = randomUUID();
+      const inserted = toStored(seed as Doc);
+      if (this.docs.has(inserted._id)) throw new DuplicateKeyError(this.name, ['_id']);
+      return { changes: [{ before: null, after: inserted }], result: { matched: 0, upserted: true, doc: inserted } };
+    });
+  }
+
+  /**
+   * Runs one write: `plan` (run after the writes before it) returns the changes, which are checked
+   * against the unique indexes, logged and fsynced, and only then applied in memory.
+   */
+  private write<R>(plan: () => { changes: Change[]; result: R }): Promise<R> {
+    return this.writes.run(async () => {
+      this.assertOpen();
+      const { changes, result } = plan();
+      if (changes.length === 0) return result;
+      const indexUpdates = this.checkUniqueIndexes(changes);
+      this.log ??= (await JsonlLog.open<LogOp>(this.path)).log;
+      await this.log.append(changes.map((c) => (c.after ? { op: 'put', doc: c.after } : { op: 'del', id: c.before!._id })));
+      for (const change of changes) {
+        if (change.after) this.docs.set(change.after._id, change.after);
+        else this.docs.delete(change.before!._id);
+      }
+      indexUpdates();
+      return result;
+    });
+  }
+
+  /** Throws DuplicateKeyError if the changes would break a unique index; else returns how to update the indexes. */
+  private checkUniqueIndexes(changes: Change[]): () => void {
+    const updates: Array<() => void> = [];
+    for (const index of this.uniqueIndexes) {
+      // What the index would hold after the changes, on top of what it holds now.
+      const overlay = new Map<string, string | null>();
+      const holder = (key: string) => (overlay.has(key) ? overlay.get(key)! : (index.entries.get(key) ?? null));
+      for (const { before } of changes) {
+        if (!before) continue;
+        const key = index.keyOf(before);
+        if (holder(key) === before._id) overlay.set(key, null);
+      }
+      for (const { after } of changes) {
+        if (!after) continue;
+        const key = index.keyOf(after);
+        const current = holder(key);
+        if (current !== null && current !== after._id) throw new DuplicateKeyError(this.name, index.fields);
+        overlay.set(key, after._id);
+      }
+      updates.push(() => {
+        for (const [key, id] of overlay) {
+          if (id === null) index.entries.delete(key);
+          else index.entries.set(key, id);
+        }
+      });
+    }
+    return () => updates.forEach((apply) => apply());
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`collection ${this.name} is closed`);
+  }
+}
+
+/** Documents are stored as their JSON form, so what is in memory is exactly what a reload gives. */
+const toStored = (doc: Doc): Doc => JSON.parse(JSON.stringify(doc)) as Doc;
+
+/** Splits an update into what applies to an existing document and what applies on insert ($setOnInsert). */
+const parseUpdate = (update: Update): { update: Modifier<Doc>; insert: Modifier<Doc> } => {
+  const keys = Object.keys(update);
+  if (keys.length === 0) throw new Error('an update needs at least one operator');
+  const bad = keys.find((key) => !key.startsWith('$'));
+  if (bad) throw new Error(`an update must use operators ($set, ...), got field ${JSON.stringify(bad)}`);
+  const { $setOnInsert, ...rest } = update as Record<string, Record<string, unknown>>;
+  const onUpdate = rest as Modifier<Doc>;
+  if (!$setOnInsert) return { update: onUpdate, insert: onUpdate };
+  return { update: onUpdate, insert: { ...rest, $set: { ...(rest.$set ?? {}), ...$setOnInsert } } as Modifier<Doc> };
+};
+
+/**
+ * The document an upsert starts from, as MongoDB builds it: the filter's equality conditions
+ * (`field: value`, `field: { $eq: value }`, and those inside `$and`).
+ */
+const seedFromFilter = (filter: Filter): Record<string, unknown> => {
+  const equalities: Record<string, unknown> = {};
+  const collect = (clause: Filter) => {
+    for (const [key, value] of Object.entries(clause)) {
+      if (key === '$and' && Array.isArray(value)) {
+        value.forEach((sub) => collect(sub as Filter));
+        continue;
+      }
+      if (key.startsWith('$')) continue;
+      if (value instanceof RegExp) continue;
+      if (isOperatorObject(value)) {
+        if ('$eq' in value) equalities[key] = value.$eq;
+        continue;
+      }
+      equalities[key] = value;
+    }
+  };
+  collect(filter);
+  const seed: Record<string, unknown> = {};
+  if (Object.keys(equalities).length > 0) applyModifier(seed, { $set: equalities } as Modifier<Record<string, unknown>>, undefined, undefined, { cloneMode: 'deep' });
+  return seed;
+};
+
+const isOperatorObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).length > 0 &&
+  Object.keys(value).every((key) => key.startsWith('$'));

@@ -1,0 +1,215 @@
+import type { Embedder } from './embedder.port';
+
+/**
+ * A deterministic embedder that needs no model download: feature hashing of word unigrams
+ * (lightly stemmed, stop words removed, a small synonym layer folding paraphrases onto one
+ * concept), word bigrams and character n-grams into a fixed dimension, with sublinear term
+ * frequency and signed buckets, L2-normalized. Cosine similarity of two vectors then behaves
+ * like a TF-weighted bag-of-words overlap that tolerates inflection, typos and common
+ * synonyms. It has no corpus statistics (no IDF): stop words stand in for them.
+ */
+export class LocalEmbedder implements Embedder {
+  readonly name: string;
+
+  constructor(readonly dimensions = 2048) {
+    if (!Number.isInteger(dimensions) || dimensions < 64) throw new Error('LocalEmbedder needs at least 64 dimensions');
+    this.name = `local-hash-v1-${dimensions}`;
+  }
+
+  async embed(texts: string[], _kind: 'query' | 'document'): Promise<number[][]> {
+    return texts.map((text) => this.embedOne(text));
+  }
+
+  embedOne(text: string): number[] {
+    const vector = new Float64Array(this.dimensions);
+    for (const [feature, count] of extractFeatures(text)) {
+      const weight = featureWeight(feature) * (1 + Math.log(count));
+      const h = murmur3(feature);
+      const index = (h >>> 1) % this.dimensions;
+      vector[index]! += h & 1 ? weight : -weight;
+    }
+    let norm = 0;
+    for (const v of vector) norm += v * v;
+    norm = Math.sqrt(norm);
+    return Array.from(vector, (v) => (norm > 0 ? v / norm : 0));
+  }
+}
+
+/** Feature keys start with their kind: w (word or concept), b (word bigram), c (character n-gram). */
+const featureWeight = (feature: string): number => {
+  switch (feature.charAt(0)) {
+    case 'w':
+      return 1;
+    case 'b':
+      return Number(process.env.WB ?? 0.45);
+    default:
+      return Number(process.env.WC ?? 0.12);
+  }
+};
+
+const CHAR_GRAM_SIZES = [3, 4, 5];
+
+/** Feature keys (tagged by their first letter) with their counts. Exported for tests and tools. */
+export const extractFeatures = (text: string): Map<string, number> => {
+  const features = new Map<string, number>();
+  const add = (key: string): void => {
+    features.set(key, (features.get(key) ?? 0) + 1);
+  };
+  const terms = analyze(text);
+  let previous: string | null = null;
+  for (const { surface, term } of terms) {
+    add(`w${term}`);
+    if (previous !== null && previous !== term) add(`b${previous} ${term}`);
+    previous = term;
+    if (surface.length >= 4) {
+      const padded = `<${surface}>`;
+      for (const n of CHAR_GRAM_SIZES) {
+        for (let i = 0; i + n <= padded.length; i++) add(`c${padded.slice(i, i + n)}`);
+      }
+    }
+  }
+  return features;
+};
+
+export interface AnalyzedTerm {
+  /** The normalized word as written (lowercase, no diacritics). */
+  surface: string;
+  /** Its stem, or the concept it stands for when it belongs to a synonym group. */
+  term: string;
+}
+
+/** Lowercase, strip diacritics, split on anything that is not a letter or digit, drop stop words, stem, fold synonyms. */
+export const analyze = (text: string): AnalyzedTerm[] => {
+  const out: AnalyzedTerm[] = [];
+  for (const surface of normalizeWords(text)) {
+    if (STOP_WORDS.has(surface)) continue;
+    const stem = lightStem(surface);
+    out.push({ surface, term: SYNONYMS.get(stem) ?? stem });
+  }
+  return out;
+};
+
+export const normalizeWords = (text: string): string[] =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+
+const VOWEL = /[aeiouy]/;
+
+/**
+ * A light English stemmer: plurals, -ing, -ed, -ly and a final e, so that "shipping", "shipped"
+ * and "ships" meet at "ship", and "covering"/"covers"/"cover" at "cover". Short words are kept.
+ */
+export const lightStem = (word: string): string => {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(?:ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+
+  if (w.endsWith('ing') && w.length > 5 && VOWEL.test(w.slice(0, -3))) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ied') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('ed') && w.length > 4 && VOWEL.test(w.slice(0, -2))) w = undouble(w.slice(0, -2));
+  else if (w.endsWith('ly') && w.length > 5) w = w.slice(0, -2);
+
+  if (w.endsWith('y') && w.length > 3 && !VOWEL.test(w.charAt(w.length - 2))) w = `${w.slice(0, -1)}i`;
+  while (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  return w;
+};
+
+const undouble = (w: string): string =>
+  /([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
+
+/**
+ * Words that mean the same thing in a support knowledge base. Each group folds onto the stem
+ * of its first word, so a question may use either wording and still meet the page.
+ */
+const SYNONYM_GROUPS: string[][] = [
+  ['warranty', 'warranties', 'guarantee', 'guaranteed', 'guaranty'],
+  ['price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'expensive', 'cheap'],
+  ['ship', 'shipping', 'shipment', 'deliver', 'delivery', 'deliveries', 'dispatch', 'postage', 'courier', 'carrier'],
+  ['refund', 'refunds', 'refunded', 'return', 'returns', 'returned', 'reimburse', 'reimbursement', 'money-back'],
+  ['hours', 'hour', 'open', 'opening', 'opened', 'closing', 'schedule', 'timetable'],
+  ['cancel', 'cancellation', 'cancelled', 'canceled', 'terminate', 'termination'],
+  ['buy', 'purchase', 'purchasing', 'purchased', 'bought'],
+  ['help', 'support', 'assistance', 'assist', 'helpdesk'],
+  ['login', 'logon', 'signin', 'log-in', 'sign-in'],
+  ['password', 'passcode', 'passphrase'],
+  ['phone', 'telephone', 'phonenumber'],
+  ['address', 'location', 'located', 'directions'],
+  ['discount', 'coupon', 'promo', 'promotion', 'voucher', 'rebate'],
+  ['pay', 'payment', 'paying', 'paid', 'billing', 'billed', 'checkout'],
+  ['defect', 'defects', 'defective', 'faulty', 'broken', 'damaged', 'damage', 'malfunction', 'malfunctioning'],
+  ['fast', 'quick', 'quickly', 'express', 'rapid', 'speedy'],
+  ['stock', 'availability', 'available', 'inventory', 'unavailable'],
+  ['subscription', 'subscribe', 'membership', 'plan'],
+  ['delete', 'remove', 'erase'],
+  ['modify', 'change', 'edit', 'alter', 'amend'],
+  ['contact', 'reach', 'email', 'mail'],
+  ['employee', 'staff', 'personnel'],
+  ['big', 'large', 'huge'],
+  ['small', 'little', 'tiny'],
+  ['begin', 'start', 'commence'],
+  ['car', 'vehicle', 'automobile'],
+  ['doctor', 'physician'],
+  ['child', 'children', 'kid', 'kids'],
+];
+
+const SYNONYMS: Map<string, string> = (() => {
+  const map = new Map<string, string>();
+  for (const group of SYNONYM_GROUPS) {
+    const canonical = `~${lightStem(group[0]!)}`;
+    for (const word of group) for (const part of normalizeWords(word)) map.set(lightStem(part), canonical);
+    // A hyphenated member ("money-back") is also matched when written as one word.
+    for (const word of group) if (word.includes('-')) map.set(lightStem(word.replace(/-/g, '')), canonical);
+  }
+  return map;
+})();
+
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  `a about above after again against all am an and any are aren as at be because been before being below between
+both but by can cannot could couldn did didn do does doesn doing don down during each few for from further had hadn
+has hasn have haven having he her here hers herself him himself his how i if in into is isn it its itself just let
+me more most mustn my myself no nor not now of off on once only or other ought our ours ourselves out over own same
+shan she should shouldn so some such than that the their theirs them themselves then there these they this those
+through to too under until up very was wasn we were weren what when where which while who whom why will with won
+would wouldn you your yours yourself yourselves s t d ll m re ve y also get got please thanks thank hi hello tell
+know want wondering anyone something anything yes`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** MurmurHash3 (x86, 32-bit) of the UTF-16 code units: fast, well mixed, stable across runs. */
+export const murmur3 = (key: string, seed = 0x9747b28c): number => {
+  let h = seed >>> 0;
+  const len = key.length;
+  let i = 0;
+  const c1 = 0xcc9e2d51;
+  const c2 = 0x1b873593;
+  for (; i + 1 < len; i += 2) {
+    let k = (key.charCodeAt(i) & 0xffff) | ((key.charCodeAt(i + 1) & 0xffff) << 16);
+    k = Math.imul(k, c1);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, c2);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  if (i < len) {
+    let k = key.charCodeAt(i) & 0xffff;
+    k = Math.imul(k, c1);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, c2);
+    h ^= k;
+  }
+  h ^= len * 2;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+};

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import type { StoredEvent } from '@palaver/contracts';
+import { JsonlLog } from '../storage/jsonl-log';
+import { SerialQueue } from '../storage/serial-queue';
+import { VersionConflictError } from './event-store.port';
+import type { EventStore, NewEvent } from './event-store.port';
+
+/**
+ * One line per append call (all its events), so a torn write loses the whole append and never a
+ * part of it; and one line per `markPublished` call.
+ */
+type LogRecord = { t: 'append'; events: StoredEvent[] } | { t: 'published'; ids: string[] };
+
+const LOG_FILE = 'events.jsonl';
+
+/**
+ * The embedded event store: an append-only JSONL file in `dir`, fsynced before an append
+ * resolves, replayed into memory on open. Appends are serialized, so of two appends at the same
+ * expected version exactly one wins.
+ */
+export class FileEventStore implements EventStore {
+  private readonly writes = new SerialQueue();
+  private readonly streams = new Map<string, StoredEvent[]>();
+  private readonly eventIds = new Set<string>();
+  /** Not yet published, in append order (a Map keeps insertion order). */
+  private readonly pending = new Map<string, StoredEvent>();
+  private closed = false;
+
+  private constructor(private readonly log: JsonlLog<LogRecord>) {}
+
+  static async open(dir: string): Promise<FileEventStore> {
+    const { log, records } = await JsonlLog.open<LogRecord>(join(dir, LOG_FILE));
+    const store = new FileEventStore(log);
+    for (const record of records) {
+      if (record.t === 'append') store.apply(record.events);
+      else for (const id of record.ids) store.pending.delete(id);
+    }
+    return store;
+  }
+
+  append(streamId: string, expectedVersion: number, events: NewEvent[]): Promise<StoredEvent[]> {
+    return this.writes.run(async () => {
+      this.assertOpen();
+      const actual = this.streams.get(streamId)?.length ?? 0;
+      if (actual !== expectedVersion) throw new VersionConflictError(streamId, expectedVersion, actual);
+      if (events.length === 0) return [];
+      const seen = new Set<string>();
+      for (const event of events) {
+        if (this.eventIds.has(event.eventId) || seen.has(event.eventId)) throw new Error(`event ${event.eventId} is already stored`);
+        seen.add(event.eventId);
+      }
+      const stored: StoredEvent[] = events.map((event, i) => ({
+        eventId: event.eventId,
+        streamId,
+        version: expectedVersion + i + 1,
+        type: event.type,
+        projectId: event.projectId,
+        occurredAt: event.occurredAt,
+        // Stored as JSON: what a reader gets now is what it gets after a restart.
+        data: event.data === undefined ? null : JSON.parse(JSON.stringify(event.data)),
+      }));
+      await this.log.append([{ t: 'append', events: stored }]);
+      this.apply(stored);
+      return stored.map(copy);
+    });
+  }
+
+  async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const events = this.streams.get(streamId) ?? [];
+    return events.slice(Math.max(0, fromVersion - 1)).map(copy);
+  }
+
+  async pendingPublication(limit: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const result: StoredEvent[] = [];
+    for (const event of this.pending.values()) {
+      if (result.length >= limit) break;
+      result.push(copy(event));
+    }
+    return result;
+  }
+
+  markPublished(eventIds: string[]): Promise<void> {
+    return this.writes.run(async () => {
+      this.assertOpen();
+      const ids = [...new Set(eventIds)].filter((id) => this.pending.has(id));
+      if (ids.length === 0) return;
+      await this.log.append([{ t: 'published', ids }]);
+      for (const id of ids) this.pending.delete(id);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.writes.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      await this.log.close();
+    });
+  }
+
+  private apply(events: StoredEvent[]): void {
+    for (const event of events) {
+      let stream = this.streams.get(event.streamId);
+      if (!stream) {
+        stream = [];
+        this.streams.set(event.streamId, stream);
+      }
+      stream.push(event);
+      this.eventIds.add(event.eventId);
+      this.pending.set(event.eventId, event);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('event store is closed');
+  }
+}
+
+const copy = (event: StoredEvent): StoredEvent => structuredClone(event);

@@ -1,0 +1,237 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { logger } from '../logger/logger';
+import { writeFileAtomic } from '../storage/durable-file';
+import { JsonlLog } from '../storage/jsonl-log';
+import { SerialQueue } from '../storage/serial-queue';
+import type { EventStream, StreamMessage, StreamSubscription } from './event-stream.port';
+import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher } from './subject-filter';
+
+type Handler = (message: StreamMessage) => Promise<void>;
+type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string };
+
+export interface FileEventStreamOptions {
+  /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
+  redeliveryDelayMs?: number;
+}
+
+const LOG_FILE = 'stream.jsonl';
+const CONSUMERS_DIR = 'consumers';
+
+/**
+ * The embedded durable event stream: messages in an append-only JSONL log in `dir` (fsynced
+ * before `publish` resolves), deduplicated by msgId across restarts; each durable consumer's
+ * acknowledged position in its own file, replaced atomically after every handled message.
+ */
+export class FileEventStream implements EventStream {
+  private readonly publishes = new SerialQueue();
+  /** messages[i] has seq i + 1. */
+  private readonly messages: LoggedMessage[] = [];
+  private readonly msgIds = new Set<string>();
+  private readonly consumers = new Map<string, DurableConsumer>();
+  private readonly wakers = new Set<() => void>();
+  private closed = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly log: JsonlLog<LoggedMessage>,
+    readonly redeliveryDelayMs: number,
+  ) {}
+
+  static async open(dir: string, options: FileEventStreamOptions = {}): Promise<FileEventStream> {
+    await mkdir(join(dir, CONSUMERS_DIR), { recursive: true });
+    const { log, records } = await JsonlLog.open<LoggedMessage>(join(dir, LOG_FILE));
+    const stream = new FileEventStream(dir, log, options.redeliveryDelayMs ?? 200);
+    for (const record of records) {
+      stream.messages.push(record);
+      stream.msgIds.add(record.msgId);
+    }
+    return stream;
+  }
+
+  publish(subject: string, payload: unknown, msgId: string): Promise<void> {
+    assertValidSubject(subject);
+    if (!msgId) throw new Error('publish needs a msgId');
+    return this.publishes.run(async () => {
+      if (this.closed) throw new Error('event stream is closed');
+      if (this.msgIds.has(msgId)) return;
+      const message: LoggedMessage = {
+        seq: this.messages.length + 1,
+        subject,
+        payload: payload === undefined ? null : JSON.parse(JSON.stringify(payload)),
+        msgId,
+      };
+      await this.log.append([message]);
+      this.messages.push(message);
+      this.msgIds.add(msgId);
+      for (const wake of [...this.wakers]) wake();
+    });
+  }
+
+  async subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
+    if (this.closed) throw new Error('event stream is closed');
+    assertValidDurable(durable);
+    const matches = subjectMatcher(filter);
+    let consumer = this.consumers.get(durable);
+    if (!consumer) {
+      consumer = new DurableConsumer(this, join(this.dir, CONSUMERS_DIR, `${durable}.json`), await readAckSeq(this.dir, durable));
+      this.consumers.set(durable, consumer);
+    }
+    return consumer.attach(filter, matches, handler);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.consumers.values()].map((c) => c.stopAll()));
+    await this.publishes.drain();
+    await this.log.close();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The first message after `seq` whose subject matches, if any. */
+  nextAfter(seq: number, matches: (subject: string) => boolean): LoggedMessage | undefined {
+    for (let i = seq; i < this.messages.length; i++) {
+      const message = this.messages[i]!;
+      if (matches(message.subject)) return message;
+    }
+    return undefined;
+  }
+
+  /** Resolves at the next publish or when `wake` is called, whichever is first. */
+  waitForPublish(): { promise: Promise<void>; wake: () => void } {
+    let wake!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      wake = () => {
+        this.wakers.delete(wake);
+        resolve();
+      };
+      this.wakers.add(wake);
+    });
+    return { promise, wake };
+  }
+}
+
+interface Attachment {
+  handler: Handler;
+}
+
+/** One durable consumer: delivers its messages one at a time, in order, to its attached handlers in turn. */
+class DurableConsumer {
+  private readonly attachments: Attachment[] = [];
+  private filter: string | null = null;
+  private matches: (subject: string) => boolean = () => false;
+  private turn = 0;
+  private loop: Promise<void> | null = null;
+  private delivery: { attachment: Attachment; done: Promise<unknown> } | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly stream: FileEventStream,
+    private readonly path: string,
+    private ackSeq: number,
+  ) {}
+
+  attach(filter: string, matches: (subject: string) => boolean, handler: Handler): StreamSubscription {
+    if (this.attachments.length > 0 && filter !== this.filter) {
+      throw new Error(`durable consumer is already subscribed with filter ${this.filter}, not ${filter}`);
+    }
+    this.filter = filter;
+    this.matches = matches;
+    const attachment: Attachment = { handler };
+    this.attachments.push(attachment);
+    this.loop ??= this.run().finally(() => {
+      this.loop = null;
+    });
+    let stopped = false;
+    return {
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        await this.detach(attachment);
+      },
+    };
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.attachments].map((a) => this.detach(a)));
+  }
+
+  private async detach(attachment: Attachment): Promise<void> {
+    const index = this.attachments.indexOf(attachment);
+    if (index >= 0) this.attachments.splice(index, 1);
+    this.wake?.();
+    if (this.attachments.length === 0) await this.loop;
+    else if (this.delivery?.attachment === attachment) await this.delivery.done.catch(() => undefined);
+  }
+
+  private active(): boolean {
+    return this.attachments.length > 0 && !this.stream.isClosed;
+  }
+
+  private async run(): Promise<void> {
+    let attempt = 0;
+    while (this.active()) {
+      const message = this.stream.nextAfter(this.ackSeq, this.matches);
+      if (!message) {
+        const { promise, wake } = this.stream.waitForPublish();
+        this.wake = wake;
+        await promise;
+        this.wake = null;
+        continue;
+      }
+      const attachment = this.attachments[this.turn++ % this.attachments.length]!;
+      const delivered: StreamMessage = { subject: message.subject, payload: structuredClone(message.payload), seq: message.seq };
+      const done = Promise.resolve().then(() => attachment.handler(delivered));
+      this.delivery = { attachment, done };
+      try {
+        await done;
+      } catch (error) {
+        attempt += 1;
+        const delay = redeliveryDelay(attempt, this.stream.redeliveryDelayMs);
+        logger.warn({ err: error, subject: message.subject, seq: message.seq, attempt, delay }, 'event handler failed; redelivering');
+        await this.sleep(delay);
+        continue;
+      } finally {
+        this.delivery = null;
+      }
+      attempt = 0;
+      try {
+        await writeFileAtomic(this.path, JSON.stringify({ ackSeq: message.seq }));
+        this.ackSeq = message.seq;
+      } catch (error) {
+        // Not acknowledged, so it comes again: at-least-once.
+        logger.error({ err: error, path: this.path }, 'could not persist consumer position');
+        await this.sleep(this.stream.redeliveryDelayMs);
+      }
+    }
+  }
+
+  /** Waits `ms`, or less when the consumer is stopped meanwhile. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
+
+const readAckSeq = async (dir: string, durable: string): Promise<number> => {
+  try {
+    const state = JSON.parse(await readFile(join(dir, CONSUMERS_DIR, `${durable}.json`), 'utf8')) as { ackSeq?: unknown };
+    return typeof state.ackSeq === 'number' ? state.ackSeq : 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+};

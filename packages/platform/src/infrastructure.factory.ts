@@ -1,0 +1,146 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { ChatModel } from './chat-model/chat-model.port';
+import { LocalResponder } from './chat-model/local.chat-model';
+import { OpenAiChatModel } from './chat-model/openai.chat-model';
+import { type Clock, systemClock } from './clock/clock.port';
+import type { Config } from './config/config';
+import type { DocumentStore } from './document-store/document-store.port';
+import { EmbeddedDocumentStore } from './document-store/embedded.document-store';
+import type { Embedder } from './embedder/embedder.port';
+import { LocalEmbedder } from './embedder/local.embedder';
+import { OpenAiEmbedder } from './embedder/openai.embedder';
+import type { EventStore } from './event-store/event-store.port';
+import { FileEventStore } from './event-store/file.event-store';
+import type { EventStream } from './event-stream/event-stream.port';
+import { FileEventStream } from './event-stream/file.event-stream';
+import type { Infrastructure, PortName } from './infrastructure';
+import { InProcessJobQueue } from './job-queue/in-process.job-queue';
+import type { JobQueue } from './job-queue/job-queue.port';
+import { InProcessKeyValueStore } from './kv/in-process.kv';
+import type { KeyValueStore } from './kv/kv.port';
+import { InProcessPubSub } from './pubsub/in-process.pubsub';
+import type { PubSub } from './pubsub/pubsub.port';
+import { ServiceClient } from './transport/service-client';
+import { inProcessTransport, natsTransport } from './transport/transport';
+import { EmbeddedVectorIndex } from './vector-index/embedded.vector-index';
+import type { VectorIndex } from './vector-index/vector-index.port';
+
+type Closable = { close(): Promise<void> };
+
+export interface InfrastructureOptions {
+  clock?: Clock;
+  /** Open only these ports (a standalone service process); the others throw when used. */
+  only?: PortName[];
+}
+
+/**
+ * Binds every port to its adapter: the real engine when its URL is configured, the embedded
+ * adapter (in this process, persisted in DATA_DIR) otherwise. Embedded stores belong to one
+ * process: run every service in it (`pnpm start`), or configure the real engines.
+ */
+export const createInfrastructure = async (config: Config, options: InfrastructureOptions = {}): Promise<Infrastructure> => {
+  const dataDir = resolve(config.DATA_DIR);
+  const wanted = (port: PortName): boolean => !options.only || options.only.includes(port);
+  const opened: Closable[] = [];
+  const open = async <T extends Closable>(port: PortName, make: () => Promise<T> | T): Promise<T> => {
+    if (!wanted(port)) return notOpened(port);
+    const adapter = await make();
+    opened.push(adapter);
+    return adapter;
+  };
+  const dir = async (name: string): Promise<string> => {
+    const path = join(dataDir, name);
+    await mkdir(path, { recursive: true });
+    return path;
+  };
+  const clock = options.clock ?? systemClock;
+
+  const documents: DocumentStore = await open('documents', async () =>
+    config.MONGODB_URL
+      ? (await import('./document-store/mongo.document-store')).MongoDocumentStore.connect(config.MONGODB_URL, config.MONGODB_DB)
+      : EmbeddedDocumentStore.open(await dir('documents')),
+  );
+  const eventStore: EventStore = await open('eventStore', async () =>
+    config.MONGODB_URL
+      ? (await import('./event-store/mongo.event-store')).MongoEventStore.connect(config.MONGODB_URL, config.MONGODB_DB)
+      : FileEventStore.open(await dir('events')),
+  );
+  const eventStream: EventStream = await open('eventStream', async () =>
+    config.NATS_URL
+      ? (await import('./event-stream/jetstream.event-stream')).JetStreamEventStream.connect(config.NATS_URL)
+      : FileEventStream.open(await dir('stream')),
+  );
+  const jobs: JobQueue = await open('jobs', async () =>
+    config.REDIS_URL
+      ? new (await import('./job-queue/bullmq.job-queue')).BullMqJobQueue(config.REDIS_URL)
+      : new InProcessJobQueue(),
+  );
+  const pubsub: PubSub = await open('pubsub', async () =>
+    config.REDIS_URL ? new (await import('./pubsub/redis.pubsub')).RedisPubSub(config.REDIS_URL) : new InProcessPubSub(),
+  );
+  const kv: KeyValueStore = await open('kv', async () =>
+    config.REDIS_URL
+      ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
+      : new InProcessKeyValueStore(clock),
+  );
+  const vectors: VectorIndex = await open('vectors', async () =>
+    config.QDRANT_URL
+      ? new (await import('./vector-index/qdrant.vector-index')).QdrantVectorIndex(config.QDRANT_URL, config.QDRANT_API_KEY)
+      : EmbeddedVectorIndex.open(await dir('vectors')),
+  );
+  const embedder: Embedder = wanted('embedder') ? chooseEmbedder(config) : notOpened('embedder');
+  const chatModel: ChatModel = wanted('chatModel') ? chooseChatModel(config) : notOpened('chatModel');
+
+  const transport = config.NATS_URL ? natsTransport(config.NATS_URL) : inProcessTransport();
+  const services = new ServiceClient(transport.client());
+
+  return {
+    config,
+    clock,
+    documents,
+    eventStore,
+    eventStream,
+    jobs,
+    pubsub,
+    kv,
+    vectors,
+    embedder,
+    chatModel,
+    transport,
+    services,
+    async close() {
+      await services.close();
+      for (const adapter of opened.reverse()) await adapter.close();
+    },
+  };
+};
+
+const chooseEmbedder = (config: Config): Embedder =>
+  config.OPENAI_BASE_URL && config.EMBEDDINGS_MODEL
+    ? new OpenAiEmbedder({
+        baseURL: config.OPENAI_BASE_URL,
+        apiKey: config.OPENAI_API_KEY ?? null,
+        model: config.EMBEDDINGS_MODEL,
+        dimensions: config.EMBEDDINGS_DIMENSIONS ?? 1536,
+      })
+    : new LocalEmbedder();
+
+const chooseChatModel = (config: Config): ChatModel =>
+  config.OPENAI_BASE_URL || config.OPENAI_API_KEY
+    ? new OpenAiChatModel({
+        baseURL: config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+        apiKey: config.OPENAI_API_KEY ?? null,
+        defaultModel: config.OPENAI_MODEL ?? 'gpt-4o-mini',
+        timeoutMs: config.OPENAI_TIMEOUT_MS,
+      })
+    : new LocalResponder();
+
+/** A port this process did not open: any use is a wiring mistake, said plainly. */
+const notOpened = <T>(port: string): T =>
+  new Proxy({} as object, {
+    get(_target, property) {
+      if (property === 'then') return undefined;
+      throw new Error(`port "${port}" is not opened in this process (InfrastructureOptions.only)`);
+    },
+  }) as T;

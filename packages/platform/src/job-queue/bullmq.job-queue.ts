@@ -1,0 +1,101 @@
+import { type Job as BullJob, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { logger } from '../logger/logger';
+import { DEFAULT_BACKOFF_MS } from './in-process.job-queue';
+import { checkJobId, checkQueueName } from './job-naming';
+import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
+
+export interface BullMqJobQueueOptions {
+  /** BullMQ's key prefix (default `bull`). */
+  prefix?: string;
+}
+
+/**
+ * BullMQ: a Queue per queue name for enqueueing, a Worker per `process` call. Finished jobs are
+ * removed, failed ones too once out of attempts (the failure is logged), so a jobId dedupes only
+ * while its job exists, as in the embedded queue.
+ */
+export class BullMqJobQueue implements JobQueue {
+  /** Shared by the queues and the workers' commands; each Worker adds its own blocking connection. */
+  private readonly connection: Redis;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers = new Set<Worker>();
+  private readonly prefix: string | undefined;
+  private closed = false;
+
+  constructor(url: string, options: BullMqJobQueueOptions = {}) {
+    this.connection = new Redis(url, { maxRetriesPerRequest: null });
+    this.connection.on('error', (err) => logger.warn({ err }, 'redis job queue connection error'));
+    this.prefix = options.prefix;
+  }
+
+  async enqueue(queue: string, name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
+    if (this.closed) throw new Error('job queue is closed');
+    checkQueueName(queue);
+    if (options.jobId !== undefined) checkJobId(options.jobId);
+    await this.queue(queue).add(name, data ?? null, {
+      ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
+      attempts: Math.max(1, options.attempts ?? 1),
+      backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
+      removeOnComplete: true,
+      removeOnFail: true,
+    });
+  }
+
+  async process(
+    queue: string,
+    handler: (job: Job) => Promise<void>,
+    options: { concurrency?: number } = {},
+  ): Promise<JobWorker> {
+    if (this.closed) throw new Error('job queue is closed');
+    checkQueueName(queue);
+    const worker = new Worker(
+      queue,
+      async (job: BullJob) => {
+        await handler({ id: job.id ?? '', name: job.name, data: job.data, attempt: job.attemptsMade + 1 });
+      },
+      {
+        connection: this.connection,
+        concurrency: Math.max(1, options.concurrency ?? 1),
+        ...(this.prefix !== undefined ? { prefix: this.prefix } : {}),
+      },
+    );
+    worker.on('error', (err) => logger.warn({ err, queue }, 'job worker error'));
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      const final = job.attemptsMade >= (job.opts.attempts ?? 1);
+      logger[final ? 'error' : 'warn'](
+        { err, queue, job: job.name, jobId: job.id, attempt: job.attemptsMade },
+        final ? 'job failed' : 'job failed, will retry',
+      );
+    });
+    this.workers.add(worker);
+    await worker.waitUntilReady();
+    return {
+      close: async () => {
+        this.workers.delete(worker);
+        await worker.close();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.workers].map((worker) => worker.close()));
+    this.workers.clear();
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+    this.queues.clear();
+    await this.connection.quit();
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, ...(this.prefix !== undefined ? { prefix: this.prefix } : {}) });
+      queue.on('error', (err) => logger.warn({ err, queue: name }, 'job queue error'));
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+}

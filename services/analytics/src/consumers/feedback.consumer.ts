@@ -1,0 +1,34 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { ALL_CONVERSATION_EVENTS } from '@palaver/contracts';
+import { type EventStream, Ports, type StreamSubscription } from '@palaver/platform';
+import { AnalyticsProjection } from '../projections/analytics.projection';
+
+/** Name of the durable consumer: every analytics instance shares it, so each event is handled once. */
+export const ANALYTICS_CONSUMER = 'analytics';
+
+/**
+ * Feeds the conversation events (feedback and the conversation flow) from the durable stream
+ * into the analytics projection while the service runs. The consumer resumes after its last
+ * acknowledged event on the next start; an event whose handling throws is delivered again.
+ */
+@Injectable()
+export class FeedbackConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private subscription: StreamSubscription | null = null;
+
+  constructor(
+    @Inject(Ports.eventStream) private readonly stream: EventStream,
+    @Inject(AnalyticsProjection) private readonly projection: AnalyticsProjection,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.stream.subscribe(ANALYTICS_CONSUMER, ALL_CONVERSATION_EVENTS, (message) =>
+      this.projection.apply(message.payload),
+    );
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.stop();
+  }
+}

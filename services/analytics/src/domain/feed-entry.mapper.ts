@@ -1,0 +1,130 @@
+import {
+  ConversationEventData,
+  StoredEventEnvelope,
+  type ConversationEvent,
+  type ConversationEventType,
+} from '@palaver/contracts';
+import type { FeedbackSubmission } from './feedback-summary.reducer';
+
+/**
+ * Which conversation events the analytics feed keeps, and how they read there. Feed types are
+ * `<category>.<what>`; a `type` filter matches either a whole type or a category
+ * (`feedback` = `feedback.given` + `feedback.removed`).
+ *
+ * | domain event            | feed type              | data                               |
+ * |-------------------------|------------------------|------------------------------------|
+ * | ConversationStarted     | conversation.started   | visitorId, pageUrl                 |
+ * | UserMessagePosted       | message.posted         | messageId (never the content)      |
+ * | AssistantReplyCompleted | reply.completed        | messageId, finishReason, usage     |
+ * | AssistantReplyFailed    | reply.failed           | messageId, error                   |
+ * | MessageFeedbackGiven    | feedback.given         | messageId, feedback, previous      |
+ * |   (feedback null)       | feedback.removed       | messageId, feedback: null, previous|
+ * | HumanHandoffStarted     | conversation.handoff   | humanAgent                         |
+ * | ConversationClosed      | conversation.closed    | closeReason                        |
+ *
+ * Other events (reply started, human agent messages) stay out of the feed.
+ */
+export const FEED_TYPES = [
+  'conversation.started',
+  'message.posted',
+  'reply.completed',
+  'reply.failed',
+  'feedback.given',
+  'feedback.removed',
+  'conversation.handoff',
+  'conversation.closed',
+] as const;
+export type FeedType = (typeof FEED_TYPES)[number];
+
+export interface FeedEntry {
+  eventId: string;
+  projectId: string;
+  conversationId: string;
+  type: FeedType;
+  category: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export type ReadEvent =
+  | { kind: 'entry'; entry: FeedEntry; feedback: FeedbackSubmission | null }
+  | { kind: 'ignored' }
+  | { kind: 'invalid'; reason: string };
+
+const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** The conversation a stream belongs to: the uuid its id ends with (`<uuid>` or `conversation-<uuid>`). */
+export const conversationIdOf = (streamId: string): string | null => UUID_AT_END.exec(streamId)?.[1]?.toLowerCase() ?? null;
+
+/** The feed's view of one domain event, or null for events the feed leaves out. */
+const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string, unknown> } | null => {
+  switch (event.type) {
+    case 'ConversationStarted':
+      return { type: 'conversation.started', data: { visitorId: event.data.visitorId, pageUrl: event.data.pageUrl } };
+    case 'UserMessagePosted':
+      return { type: 'message.posted', data: { messageId: event.data.messageId } };
+    case 'AssistantReplyCompleted': {
+      const { messageId, finishReason, usage } = event.data;
+      return { type: 'reply.completed', data: { messageId, finishReason, usage } };
+    }
+    case 'AssistantReplyFailed':
+      return { type: 'reply.failed', data: { messageId: event.data.messageId, error: event.data.error } };
+    case 'MessageFeedbackGiven': {
+      const { messageId, feedback, previous } = event.data;
+      return { type: feedback === null ? 'feedback.removed' : 'feedback.given', data: { messageId, feedback, previous } };
+    }
+    case 'HumanHandoffStarted':
+      return { type: 'conversation.handoff', data: { humanAgent: event.data.humanAgent } };
+    case 'ConversationClosed':
+      return { type: 'conversation.closed', data: { closeReason: event.data.closeReason } };
+    case 'AssistantReplyStarted':
+    case 'HumanAgentMessagePosted':
+      return null;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+};
+
+const isEventType = (type: string): type is ConversationEventType => Object.hasOwn(ConversationEventData, type);
+
+/** Reads one StoredEvent from the stream into its feed entry (and its feedback submission, if it is one). */
+export const readConversationEvent = (payload: unknown): ReadEvent => {
+  const envelope = StoredEventEnvelope.safeParse(payload);
+  if (!envelope.success) return { kind: 'invalid', reason: `envelope: ${envelope.error.issues[0]?.message ?? 'invalid'}` };
+  const event = envelope.data;
+  if (!isEventType(event.type)) return { kind: 'ignored' };
+  const data = ConversationEventData[event.type].safeParse(event.data);
+  if (!data.success) return { kind: 'invalid', reason: `${event.type} data: ${data.error.issues[0]?.message ?? 'invalid'}` };
+  const domainEvent = { type: event.type, data: data.data } as ConversationEvent;
+  const feed = toFeed(domainEvent);
+  if (feed === null) return { kind: 'ignored' };
+  const conversationId = conversationIdOf(event.streamId);
+  if (conversationId === null) return { kind: 'invalid', reason: `stream id ${event.streamId} names no conversation` };
+
+  const entry: FeedEntry = {
+    eventId: event.eventId,
+    projectId: event.projectId,
+    conversationId,
+    type: feed.type,
+    category: feed.type.split('.')[0] ?? feed.type,
+    occurredAt: event.occurredAt,
+    data: feed.data,
+  };
+  if (domainEvent.type !== 'MessageFeedbackGiven') return { kind: 'entry', entry, feedback: null };
+  return {
+    kind: 'entry',
+    entry,
+    feedback: {
+      eventId: event.eventId,
+      projectId: event.projectId,
+      conversationId,
+      messageId: domainEvent.data.messageId,
+      feedback: domainEvent.data.feedback,
+      previous: domainEvent.data.previous,
+      version: event.version,
+      occurredAt: event.occurredAt,
+    },
+  };
+};

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { conversationIdOf, readConversationEvent } from './feed-entry.mapper';
+import { decodeCursor, encodeCursor } from './feed.cursor';
+
+const PROJECT = randomUUID();
+const CONVERSATION = randomUUID();
+const MESSAGE = randomUUID();
+
+const stored = (type: string, data: unknown, over: Record<string, unknown> = {}) => ({
+  eventId: randomUUID(),
+  streamId: `conversation-${CONVERSATION}`,
+  version: 4,
+  type,
+  projectId: PROJECT,
+  occurredAt: '2026-03-01T10:00:00.000Z',
+  data,
+  ...over,
+});
+
+describe('readConversationEvent', () => {
+  it('reads a like as feedback.given with its submission', () => {
+    const event = stored('MessageFeedbackGiven', { messageId: MESSAGE, feedback: 'like', previous: null });
+    expect(readConversationEvent(event)).toEqual({
+      kind: 'entry',
+      entry: {
+        eventId: event.eventId,
+        projectId: PROJECT,
+        conversationId: CONVERSATION,
+        type: 'feedback.given',
+        category: 'feedback',
+        occurredAt: event.occurredAt,
+        data: { messageId: MESSAGE, feedback: 'like', previous: null },
+      },
+      feedback: {
+        eventId: event.eventId,
+        projectId: PROJECT,
+        conversationId: CONVERSATION,
+        messageId: MESSAGE,
+        feedback: 'like',
+        previous: null,
+        version: 4,
+        occurredAt: event.occurredAt,
+      },
+    });
+  });
+
+  it('reads a null feedback as feedback.removed', () => {
+    const read = readConversationEvent(stored('MessageFeedbackGiven', { messageId: MESSAGE, feedback: null, previous: 'dislike' }));
+    expect(read.kind === 'entry' && read.entry.type).toBe('feedback.removed');
+    expect(read.kind === 'entry' && read.feedback?.previous).toBe('dislike');
+  });
+
+  it('keeps the conversation flow without message content', () => {
+    const started = readConversationEvent(stored('ConversationStarted', { projectId: PROJECT, visitorId: randomUUID(), pageUrl: null }));
+    expect(started).toMatchObject({ kind: 'entry', entry: { type: 'conversation.started', category: 'conversation' }, feedback: null });
+    const posted = readConversationEvent(stored('UserMessagePosted', { messageId: MESSAGE, content: 'secret', pageContext: null }));
+    expect(posted).toMatchObject({ kind: 'entry', entry: { type: 'message.posted', data: { messageId: MESSAGE } } });
+    expect(JSON.stringify(posted)).not.toContain('secret');
+    const failed = readConversationEvent(stored('AssistantReplyFailed', { messageId: MESSAGE, error: 'boom', partialText: 'x' }));
+    expect(failed).toMatchObject({ kind: 'entry', entry: { type: 'reply.failed', data: { messageId: MESSAGE, error: 'boom' } } });
+    const closed = readConversationEvent(stored('ConversationClosed', { closeReason: 'done' }));
+    expect(closed).toMatchObject({ kind: 'entry', entry: { type: 'conversation.closed', data: { closeReason: 'done' } } });
+  });
+
+  it('ignores events the feed leaves out and unknown types', () => {
+    expect(readConversationEvent(stored('AssistantReplyStarted', { messageId: MESSAGE, assistantId: null }))).toEqual({ kind: 'ignored' });
+    expect(readConversationEvent(stored('SomethingNew', { anything: 1 }))).toEqual({ kind: 'ignored' });
+  });
+
+  it('reports malformed events instead of throwing', () => {
+    expect(readConversationEvent({ type: 'MessageFeedbackGiven' }).kind).toBe('invalid');
+    expect(readConversationEvent(stored('MessageFeedbackGiven', { messageId: MESSAGE, feedback: 'love', previous: null })).kind).toBe('invalid');
+    expect(
+      readConversationEvent(stored('ConversationClosed', { closeReason: null }, { streamId: 'conversation-without-id' })).kind,
+    ).toBe('invalid');
+  });
+
+  it('finds the conversation id in either stream id form', () => {
+    expect(conversationIdOf(CONVERSATION)).toBe(CONVERSATION);
+    expect(conversationIdOf(`conversation-${CONVERSATION}`)).toBe(CONVERSATION);
+    expect(conversationIdOf('conversation-1')).toBeNull();
+  });
+});
+
+describe('feed cursor', () => {
+  it('round-trips and sorts as strings in sequence order', () => {
+    expect(decodeCursor(encodeCursor(42))).toBe(42);
+    expect(encodeCursor(9) < encodeCursor(10)).toBe(true);
+    expect(encodeCursor(999) < encodeCursor(1000)).toBe(true);
+  });
+
+  it('rejects what it never issued', () => {
+    expect(decodeCursor('abc')).toBeNull();
+    expect(decodeCursor('-1')).toBeNull();
+    expect(decodeCursor('')).toBeNull();
+    expect(decodeCursor('1e3')).toBeNull();
+  });
+});

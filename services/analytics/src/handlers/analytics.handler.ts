@@ -1,0 +1,44 @@
+/**
+ * Analytics queries.
+ *
+ * list-events: the project's event feed, oldest first, in the order the events arrived.
+ *   Feed types (see domain/feed-entry.mapper.ts): conversation.started, message.posted,
+ *   reply.completed, reply.failed, feedback.given (like/dislike), feedback.removed (feedback
+ *   null), conversation.handoff, conversation.closed. `type` filters on a whole type or a
+ *   category (`feedback` = both feedback types). Cursors are opaque strings; `nextCursor` is the
+ *   last returned cursor, or the `after` given when nothing is newer (null without one), so a
+ *   poller passing `after = nextCursor` keeps its place. An `after` this feed never issued is a
+ *   VALIDATION_ERROR.
+ * feedback-summary: likes / dislikes count messages by their latest feedback; removals count
+ *   submissions that cleared a value; byDay counts each UTC day's like, dislike and removal
+ *   submissions.
+ */
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AnalyticsMessages } from '@palaver/contracts';
+import { handle } from '@palaver/platform';
+import { FeedService } from '../services/feed.service';
+import { FeedbackSummaryService } from '../services/feedback-summary.service';
+
+@Controller()
+export class AnalyticsHandler {
+  constructor(
+    @Inject(FeedService) private readonly feed: FeedService,
+    @Inject(FeedbackSummaryService) private readonly summaries: FeedbackSummaryService,
+  ) {}
+
+  @MessagePattern(AnalyticsMessages.listEvents.subject)
+  listEvents(@Payload() raw: unknown) {
+    return handle(AnalyticsMessages.listEvents, raw, (req) => this.feed.listEvents(req));
+  }
+
+  @MessagePattern(AnalyticsMessages.feedbackSummary.subject)
+  feedbackSummary(@Payload() raw: unknown) {
+    return handle(AnalyticsMessages.feedbackSummary, raw, (req) => this.summaries.feedbackSummary(req));
+  }
+
+  @MessagePattern(AnalyticsMessages.health.subject)
+  health(@Payload() raw: unknown) {
+    return handle(AnalyticsMessages.health, raw, async () => ({ ok: true as const }));
+  }
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredEvent } from '@palaver/contracts';
+import { createTestInfrastructure } from '@palaver/platform';
+import { encodeCursor } from '../domain/feed.cursor';
+import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
+import { FeedRepository } from '../repositories/feed.repository';
+import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
+import { FeedService } from '../services/feed.service';
+import { FeedbackSummaryService } from '../services/feedback-summary.service';
+import { AnalyticsProjection } from './analytics.projection';
+
+/** The projection straight on the document store: retries after a failure part-way through. */
+describe('analytics projection', () => {
+  let infra: Awaited<ReturnType<typeof createTestInfrastructure>>;
+  let feedRepo: FeedRepository;
+  let days: FeedbackDayRepository;
+  let projection: AnalyticsProjection;
+  let feed: FeedService;
+  let summaries: FeedbackSummaryService;
+
+  beforeAll(async () => {
+    infra = await createTestInfrastructure();
+    feedRepo = new FeedRepository(infra.documents);
+    days = new FeedbackDayRepository(infra.documents);
+    const messages = new MessageFeedbackRepository(infra.documents);
+    projection = new AnalyticsProjection(feedRepo, messages, days);
+    feed = new FeedService(feedRepo);
+    summaries = new FeedbackSummaryService(messages, days);
+  });
+
+  afterAll(async () => {
+    await infra?.cleanup();
+  });
+
+  let version = 0;
+  const feedback = (projectId: string, messageId: string, value: 'like' | 'dislike' | null, previous: 'like' | 'dislike' | null): StoredEvent => ({
+    eventId: randomUUID(),
+    streamId: `conversation-${randomUUID()}`,
+    version: ++version,
+    type: 'MessageFeedbackGiven',
+    projectId,
+    occurredAt: '2026-04-10T12:00:00.000Z',
+    data: { messageId, feedback: value, previous },
+  });
+
+  it('applies an event once however often it is applied', async () => {
+    const projectId = randomUUID();
+    const m = randomUUID();
+    const like = feedback(projectId, m, 'like', null);
+    const dislike = feedback(projectId, m, 'dislike', 'like');
+    for (const e of [like, like, dislike, like, dislike]) await projection.apply(e);
+
+    const page = await feed.listEvents({ projectId, limit: 10 });
+    expect(page.data.map((e) => [e.eventId, e.cursor])).toEqual([
+      [like.eventId, encodeCursor(1)],
+      [dislike.eventId, encodeCursor(2)],
+    ]);
+    expect(await summaries.feedbackSummary({ projectId })).toEqual({
+      projectId,
+      likes: 0,
+      dislikes: 1,
+      removals: 0,
+      byDay: [{ day: '2026-04-10', likes: 1, dislikes: 1, removals: 0 }],
+    });
+  });
+
+  it('does not count a day twice when a retry follows a crash after the increment', async () => {
+    const projectId = randomUUID();
+    const removal = feedback(projectId, randomUUID(), null, 'like');
+    // As if the first delivery died right after adding to the day, before marking the event counted.
+    await feedRepo.append({
+      eventId: removal.eventId,
+      projectId,
+      conversationId: randomUUID(),
+      type: 'feedback.removed',
+      category: 'feedback',
+      occurredAt: removal.occurredAt,
+      data: {},
+    });
+    await days.add(projectId, '2026-04-10', removal.eventId, { likes: 0, dislikes: 0, removals: 1 });
+
+    await projection.apply(removal);
+    await projection.apply(removal);
+    expect(await summaries.feedbackSummary({ projectId })).toMatchObject({
+      removals: 1,
+      byDay: [{ day: '2026-04-10', likes: 0, dislikes: 0, removals: 1 }],
+    });
+  });
+
+  it('skips a malformed event without failing', async () => {
+    const projectId = randomUUID();
+    await expect(projection.apply({ ...feedback(projectId, randomUUID(), 'like', null), data: { feedback: 'love' } })).resolves.toBeUndefined();
+    await expect(projection.apply('not an event')).resolves.toBeUndefined();
+    expect((await feed.listEvents({ projectId, limit: 10 })).data).toEqual([]);
+  });
+});

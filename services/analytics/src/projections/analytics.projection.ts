@@ -1,0 +1,44 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { logger } from '@palaver/platform';
+import { readConversationEvent } from '../domain/feed-entry.mapper';
+import { type FeedbackSubmission, dayDelta, utcDay } from '../domain/feedback-summary.reducer';
+import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
+import { FeedRepository } from '../repositories/feed.repository';
+import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
+
+/**
+ * Applies one conversation event (a StoredEvent from the stream) to the analytics read models.
+ * Every step is idempotent, so a redelivery, or a retry after a crash between steps, leaves the
+ * same state as a single delivery. Storage failures throw, and the stream delivers the event again.
+ */
+@Injectable()
+export class AnalyticsProjection {
+  constructor(
+    @Inject(FeedRepository) private readonly feed: FeedRepository,
+    @Inject(MessageFeedbackRepository) private readonly messages: MessageFeedbackRepository,
+    @Inject(FeedbackDayRepository) private readonly days: FeedbackDayRepository,
+  ) {}
+
+  async apply(payload: unknown): Promise<void> {
+    const read = readConversationEvent(payload);
+    if (read.kind === 'ignored') return;
+    if (read.kind === 'invalid') {
+      // Redelivering a malformed event would fail forever: skip it, loudly.
+      logger.warn({ reason: read.reason }, 'analytics: skipped a malformed conversation event');
+      return;
+    }
+    await this.feed.append(read.entry);
+    if (read.feedback) await this.applyFeedback(read.feedback);
+  }
+
+  private async applyFeedback(submission: FeedbackSubmission): Promise<void> {
+    const { projectId, eventId } = submission;
+    const day = utcDay(submission.occurredAt);
+    await this.messages.apply(submission);
+    if (!(await this.feed.isCounted(projectId, eventId))) {
+      await this.days.add(projectId, day, eventId, dayDelta(submission));
+      await this.feed.markCounted(projectId, eventId);
+    }
+    await this.days.settle(projectId, day, eventId);
+  }
+}

@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
+import type { FeedEntry } from '../domain/feed-entry.mapper';
+
+export interface FeedDoc {
+  /** The event id: a redelivered event hits this unique key and is recorded once. */
+  _id: string;
+  projectId: string;
+  /** Arrival order within the project (the cursor). */
+  seq: number;
+  type: string;
+  category: string;
+  conversationId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+  /** Set once a feedback event's day counters include it (see FeedbackDayRepository). */
+  counted?: boolean;
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+/** The per-project event feed (`analytics_events`), with its sequence counters. */
+@Injectable()
+export class FeedRepository {
+  private readonly events: Collection<FeedDoc>;
+  private readonly counters: Collection<CounterDoc>;
+
+  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+    this.events = documents.collection<FeedDoc>('analytics_events', [
+      { keys: { projectId: 1, seq: 1 }, unique: true },
+      { keys: { projectId: 1, type: 1, seq: 1 } },
+      { keys: { projectId: 1, category: 1, seq: 1 } },
+    ]);
+    this.counters = documents.collection<CounterDoc>('analytics_counters');
+  }
+
+  /**
+   * Records the entry once, at the end of its project's feed. A redelivered event keeps its first
+   * position (a sequence number taken by a racing duplicate is simply skipped: cursors may have gaps).
+   */
+  async append(entry: FeedEntry): Promise<void> {
+    if (await this.events.findOne({ _id: entry.eventId })) return;
+    const counter = await this.counters.findOneAndUpdate({ _id: entry.projectId }, { $inc: { seq: 1 } }, { upsert: true });
+    if (!counter) throw new Error(`feed counter of project ${entry.projectId} was not created`);
+    try {
+      await this.events.insertOne({
+        _id: entry.eventId,
+        projectId: entry.projectId,
+        seq: counter.seq,
+        type: entry.type,
+        category: entry.category,
+        conversationId: entry.conversationId,
+        occurredAt: entry.occurredAt,
+        data: entry.data,
+      });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+
+  /** Entries after `afterSeq`, oldest first; `type` matches a whole feed type or a category. */
+  async list(projectId: string, query: { type?: string; afterSeq?: number; limit: number }): Promise<FeedDoc[]> {
+    const filter: Filter = { projectId };
+    if (query.afterSeq !== undefined) filter.seq = { $gt: query.afterSeq };
+    if (query.type !== undefined) filter.$or = [{ type: query.type }, { category: query.type }];
+    return this.events.find(filter, { sort: { seq: 1 }, limit: query.limit });
+  }
+
+  async isCounted(projectId: string, eventId: string): Promise<boolean> {
+    return (await this.events.count({ _id: eventId, projectId, counted: true })) > 0;
+  }
+
+  async markCounted(projectId: string, eventId: string): Promise<void> {
+    await this.events.updateOne({ _id: eventId, projectId }, { $set: { counted: true } });
+  }
+}

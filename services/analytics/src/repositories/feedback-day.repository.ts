@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import type { DayCounts, DayCountsOf } from '../domain/feedback-summary.reducer';
+
+interface FeedbackDayDoc {
+  /** `<projectId>:<YYYY-MM-DD>` */
+  _id: string;
+  projectId: string;
+  day: string;
+  likes?: number;
+  dislikes?: number;
+  removals?: number;
+  /** Event ids counted here but not yet marked counted in the feed (see `add`). */
+  pending?: string[];
+}
+
+/** Feedback submissions per project and UTC day (`analytics_feedback_days`). */
+@Injectable()
+export class FeedbackDayRepository {
+  private readonly days: Collection<FeedbackDayDoc>;
+
+  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+    this.days = documents.collection<FeedbackDayDoc>('analytics_feedback_days', [{ keys: { projectId: 1, day: 1 } }]);
+  }
+
+  /**
+   * Adds the event's counts to its day once. The increment and the event id land in the same
+   * document in one update, so a retry after a crash cannot count twice; once the caller has
+   * recorded the event as counted elsewhere it calls `settle` to drop the id again, which keeps
+   * `pending` down to the events in flight.
+   */
+  async add(projectId: string, day: string, eventId: string, delta: DayCounts): Promise<void> {
+    const _id = `${projectId}:${day}`;
+    await this.days.updateOne({ _id }, { $set: { projectId, day } }, { upsert: true });
+    await this.days.updateOne(
+      { _id, pending: { $ne: eventId } },
+      { $inc: { likes: delta.likes, dislikes: delta.dislikes, removals: delta.removals }, $push: { pending: eventId } },
+    );
+  }
+
+  async settle(projectId: string, day: string, eventId: string): Promise<void> {
+    await this.days.updateOne({ _id: `${projectId}:${day}` }, { $pull: { pending: eventId } });
+  }
+
+  async list(projectId: string): Promise<DayCountsOf[]> {
+    const docs = await this.days.find({ projectId }, { sort: { day: 1 } });
+    return docs.map((d) => ({ day: d.day, likes: d.likes ?? 0, dislikes: d.dislikes ?? 0, removals: d.removals ?? 0 }));
+  }
+}

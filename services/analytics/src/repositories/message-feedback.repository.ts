@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Feedback } from '@palaver/contracts';
+import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type FeedbackSubmission, evolveLatest } from '../domain/feedback-summary.reducer';
+
+interface MessageFeedbackDoc {
+  /** `<projectId>:<messageId>`: one document per message, never shared across projects. */
+  _id: string;
+  projectId: string;
+  conversationId: string;
+  messageId: string;
+  feedback: Feedback | null;
+  /** Stream version of the submission that set `feedback`. */
+  version: number;
+  updatedAt: string;
+}
+
+/** The latest feedback of every message (`analytics_feedback`). */
+@Injectable()
+export class MessageFeedbackRepository {
+  private readonly messages: Collection<MessageFeedbackDoc>;
+
+  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+    this.messages = documents.collection<MessageFeedbackDoc>('analytics_feedback', [{ keys: { projectId: 1, feedback: 1 } }]);
+  }
+
+  /** Keeps the submission when it is newer than the stored one; a replay or a stale event changes nothing. */
+  async apply(submission: FeedbackSubmission): Promise<void> {
+    const _id = `${submission.projectId}:${submission.messageId}`;
+    // Compare-and-set on the version, so concurrent deliveries for one message cannot undo each other.
+    for (;;) {
+      const current = await this.messages.findOne({ _id });
+      const next = evolveLatest(current, submission);
+      if (next === null) return;
+      if (current === null) {
+        try {
+          await this.messages.insertOne({
+            _id,
+            projectId: submission.projectId,
+            conversationId: submission.conversationId,
+            messageId: submission.messageId,
+            feedback: next.feedback,
+            version: next.version,
+            updatedAt: submission.occurredAt,
+          });
+          return;
+        } catch (err) {
+          if (!(err instanceof DuplicateKeyError)) throw err;
+          continue;
+        }
+      }
+      const { matched } = await this.messages.updateOne(
+        { _id, version: current.version },
+        { $set: { feedback: next.feedback, version: next.version, updatedAt: submission.occurredAt } },
+      );
+      if (matched > 0) return;
+    }
+  }
+
+  /** How many of the project's messages have this as their latest feedback. */
+  async countLatest(projectId: string, feedback: Feedback): Promise<number> {
+    return this.messages.count({ projectId, feedback });
+  }
+}

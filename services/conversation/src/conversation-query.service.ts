@@ -1,0 +1,73 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type Conversation, ConversationMessages, type Message } from '@palaver/contracts';
+import type { Filter, Sort } from '@palaver/platform';
+import type { z } from 'zod';
+import { conversationForbidden, conversationNotFound } from './domain/conversation.errors';
+import { type ConversationDoc, ReadModel } from './projections/read-model';
+import { toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
+
+type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
+type Res<K extends keyof typeof ConversationMessages> = z.input<(typeof ConversationMessages)[K]['response']>;
+
+/** Reads of the conversation read models; every query is scoped to the project and the visitor. */
+@Injectable()
+export class ConversationQueryService {
+  constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
+
+  async list(req: Req<'list'>): Promise<Res<'list'>> {
+    const { limit, offset, status, orderBy, orderDir } = req.query;
+    const filter: Filter = { projectId: req.projectId, visitorId: req.visitorId, ...(status ? { status } : {}) };
+    const dir = orderDir === 'asc' ? 1 : -1;
+    // The id breaks ties so that pages never overlap.
+    const sort: Sort = orderBy === 'id' ? { _id: dir } : { [orderBy]: dir, _id: dir };
+    const [docs, total] = await Promise.all([
+      this.readModel.conversations.find(filter, { sort, skip: offset, limit }),
+      this.readModel.conversations.count(filter),
+    ]);
+    const lastIds = docs.flatMap((d) => (d.lastMessageId ? [d.lastMessageId] : []));
+    const lastMessages =
+      lastIds.length === 0
+        ? []
+        : await this.readModel.messages.find({ projectId: req.projectId, _id: { $in: lastIds } });
+    const byId = new Map(lastMessages.map((m) => [m._id, m]));
+    const data = docs.map((doc) => {
+      const last = doc.lastMessageId ? byId.get(doc.lastMessageId) : undefined;
+      return toConversation(doc, { lastMessage: last ? toMessage(last, { title: doc.title }) : null });
+    });
+    return { object: 'list', total, limit, offset, data };
+  }
+
+  async get(req: Req<'get'>): Promise<Conversation> {
+    const conversation = await this.owned(req.projectId, req.visitorId, req.conversationId);
+    const messages = await this.readModel.messages.find(
+      { projectId: req.projectId, conversationId: conversation._id },
+      { sort: { seq: 1 } },
+    );
+    return toFullConversation(conversation, messages);
+  }
+
+  async listMessages(req: Req<'listMessages'>): Promise<{ object: 'list'; data: Message[] }> {
+    const conversation = await this.owned(req.projectId, req.visitorId, req.conversationId);
+    const { limit, offset, role, status } = req.query;
+    const filter: Filter = {
+      projectId: req.projectId,
+      conversationId: conversation._id,
+      ...(role ? { role } : {}),
+      ...(status ? { status } : {}),
+    };
+    const docs = await this.readModel.messages.find(filter, {
+      sort: { seq: 1 },
+      skip: offset,
+      ...(limit === undefined ? {} : { limit }),
+    });
+    return { object: 'list', data: docs.map((doc) => toMessage(doc)) };
+  }
+
+  /** Another project's conversation does not exist for the asker; another visitor's is forbidden. */
+  private async owned(projectId: string, visitorId: string, conversationId: string): Promise<ConversationDoc> {
+    const conversation = await this.readModel.conversations.findOne({ _id: conversationId, projectId });
+    if (!conversation) throw conversationNotFound(conversationId);
+    if (conversation.visitorId !== visitorId) throw conversationForbidden();
+    return conversation;
+  }
+}

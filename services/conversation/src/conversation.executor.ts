@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '@palaver/contracts';
+import { type Clock, type Config, Ports, VersionConflictError } from '@palaver/platform';
+import type { ConversationCommand } from './domain/conversation.commands';
+import { decide } from './domain/conversation.decider';
+import { type ConversationState, fold } from './domain/conversation.state';
+import { ConversationRepository } from './conversation.repository';
+import type { StoredConversationEvent } from './conversation.stream';
+import { OutboxRelay } from './outbox/outbox.relay';
+
+const MAX_ATTEMPTS = 5;
+
+export interface Executed {
+  /** The conversation after the command. */
+  state: ConversationState;
+  /** What the command appended (empty when it changed nothing). */
+  appended: StoredConversationEvent[];
+  /** The whole stream after the command. */
+  events: StoredConversationEvent[];
+}
+
+/**
+ * Runs one command against its conversation: load, decide, append at the loaded version, and
+ * on a concurrent append decide again on the fresh stream. The relay has projected and
+ * published the new events before this returns, so a read right after sees them.
+ */
+@Injectable()
+export class ConversationExecutor {
+  constructor(
+    @Inject(ConversationRepository) private readonly repository: ConversationRepository,
+    @Inject(OutboxRelay) private readonly relay: OutboxRelay,
+    @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(Ports.config) private readonly config: Config,
+  ) {}
+
+  async execute(command: ConversationCommand): Promise<Executed> {
+    const executed = await this.decideAndAppend(command);
+    if (executed.appended.length > 0) await this.relay.flushQuietly();
+    return executed;
+  }
+
+  private async decideAndAppend(command: ConversationCommand): Promise<Executed> {
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.repository.load(command.conversationId);
+      const now = this.clock.now().toISOString();
+      const decided = decide(command, loaded.state, { now, replyTimeoutMs: this.config.REPLY_TIMEOUT_MS });
+      if (decided.length === 0) return { state: loaded.state, appended: [], events: loaded.events };
+      try {
+        const appended = await this.repository.append(command.conversationId, loaded.version, decided, {
+          projectId: command.projectId,
+          occurredAt: now,
+        });
+        return { state: fold(appended, loaded.state), appended, events: [...loaded.events, ...appended] };
+      } catch (err) {
+        if (!(err instanceof VersionConflictError)) throw err;
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new AppError('CONFLICT', 'The conversation is changing too quickly; try again', {
+            resource: 'conversation',
+            conflictingField: 'version',
+            conversationId: command.conversationId,
+          });
+        }
+      }
+    }
+  }
+}

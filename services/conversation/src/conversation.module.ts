@@ -1,0 +1,34 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type Infrastructure, portProviders } from '@palaver/platform';
+import { ConversationCommandService } from './conversation-command.service';
+import { ConversationExecutor } from './conversation.executor';
+import { ConversationQueryService } from './conversation-query.service';
+import { ConversationRepository } from './conversation.repository';
+import { ConversationHandler } from './handlers/conversation.handler';
+import { OutboxRelay } from './outbox/outbox.relay';
+import { ConversationProjection } from './projections/conversation.projection';
+import { MessageProjection } from './projections/message.projection';
+import { ReadModel } from './projections/read-model';
+import { ReadModelProjector } from './projections/read-model.projector';
+
+@Module({})
+export class ConversationModule {
+  static register(infra: Infrastructure): DynamicModule {
+    return {
+      module: ConversationModule,
+      controllers: [ConversationHandler],
+      providers: [
+        ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
+        ReadModel,
+        ConversationProjection,
+        MessageProjection,
+        ReadModelProjector,
+        OutboxRelay,
+        ConversationRepository,
+        ConversationExecutor,
+        ConversationCommandService,
+        ConversationQueryService,
+      ],
+    };
+  }
+}

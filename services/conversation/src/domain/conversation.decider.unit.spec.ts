@@ -1,0 +1,321 @@
+import { type HumanAgent, ZERO_USAGE } from '@palaver/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  AGENT_1,
+  CONVERSATION,
+  OTHER_PROJECT,
+  OTHER_VISITOR,
+  PROJECT,
+  REPLY_1,
+  REPLY_2,
+  USER_1,
+  USER_2,
+  VISITOR,
+  context,
+  ev,
+  given,
+} from '../testing/conversation.fixtures';
+import type { ConversationCommand } from './conversation.commands';
+import { REPLY_TIMED_OUT } from './conversation.commands';
+
+const scope = { conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR };
+const start: ConversationCommand = { type: 'Start', ...scope, pageUrl: 'https://shop.example/p/1' };
+const post = (over: Partial<Extract<ConversationCommand, { type: 'PostUserMessage' }>> = {}): ConversationCommand => ({
+  type: 'PostUserMessage',
+  ...scope,
+  messageId: USER_2,
+  content: 'And shipping?',
+  pageContext: null,
+  assistantMessageId: REPLY_2,
+  assistantId: null,
+  ...over,
+});
+const complete = (messageId = REPLY_1, projectId = PROJECT): ConversationCommand => ({
+  type: 'CompleteReply',
+  conversationId: CONVERSATION,
+  projectId,
+  messageId,
+  text: 'Done.',
+  finishReason: 'stop',
+  usage: ZERO_USAGE,
+});
+const fail = (messageId = REPLY_1): ConversationCommand => ({
+  type: 'FailReply',
+  conversationId: CONVERSATION,
+  projectId: PROJECT,
+  messageId,
+  error: 'model unavailable',
+  partialText: 'Part',
+});
+const feedback = (messageId: string, value: 'like' | 'dislike' | null, visitorId = VISITOR): ConversationCommand => ({
+  type: 'SetFeedback',
+  ...scope,
+  visitorId,
+  messageId,
+  feedback: value,
+});
+const close = (closeReason: string | null = 'resolved', visitorId = VISITOR): ConversationCommand => ({
+  type: 'Close',
+  ...scope,
+  visitorId,
+  closeReason,
+});
+const ada: HumanAgent = { name: 'Ada', image: null };
+const handoff = (humanAgent = ada, projectId = PROJECT): ConversationCommand => ({
+  type: 'Handoff',
+  conversationId: CONVERSATION,
+  projectId,
+  humanAgent,
+});
+const agentPost: ConversationCommand = {
+  type: 'PostAgentMessage',
+  conversationId: CONVERSATION,
+  projectId: PROJECT,
+  messageId: AGENT_1,
+  content: 'Hi, Ada here.',
+};
+
+/** A conversation whose first exchange is over. */
+const answered = [ev.started(), ev.userPosted(USER_1, 'What does it cost?'), ev.replyStarted(REPLY_1), ev.replyCompleted(REPLY_1, '10 EUR')];
+
+describe('Start', () => {
+  it('starts a new conversation', () => {
+    given().when(start).then([
+      { type: 'ConversationStarted', data: { projectId: PROJECT, visitorId: VISITOR, pageUrl: 'https://shop.example/p/1' } },
+    ]);
+  });
+
+  it('refuses an id already taken', () => {
+    given(ev.started()).when(start).thenFails('CONFLICT', { resource: 'conversation', conflictingField: 'id' });
+  });
+});
+
+describe('PostUserMessage', () => {
+  it('records the message and starts the reply', () => {
+    given(...answered)
+      .when(post({ pageContext: { url: 'https://shop.example' } }))
+      .then([
+        {
+          type: 'UserMessagePosted',
+          data: { messageId: USER_2, content: 'And shipping?', pageContext: { url: 'https://shop.example' } },
+        },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+      ]);
+  });
+
+  it('is CONVERSATION_NOT_FOUND for an unknown conversation', () => {
+    given().when(post()).thenFails('CONVERSATION_NOT_FOUND', { conversationId: CONVERSATION });
+  });
+
+  it('is CONVERSATION_NOT_FOUND for another project', () => {
+    given(...answered)
+      .when(post({ projectId: OTHER_PROJECT }))
+      .thenFails('CONVERSATION_NOT_FOUND', { conversationId: CONVERSATION });
+  });
+
+  it('is FORBIDDEN for another visitor of the project', () => {
+    given(...answered).when(post({ visitorId: OTHER_VISITOR })).thenFails('FORBIDDEN');
+  });
+
+  it('is CONFLICT on a closed conversation', () => {
+    given(...answered, ev.closed())
+      .when(post())
+      .thenFails('CONFLICT', { resource: 'conversation', conflictingField: 'status' });
+  });
+
+  it('is CONFLICT while the previous reply is still streaming', () => {
+    given(ev.started(), ev.userPosted(USER_1, 'Hi', 0), ev.replyStarted(REPLY_1, 0))
+      .when(post(), context(60_000, 60_000))
+      .thenFails('CONFLICT', { resource: 'message', conflictingField: 'status', messageId: REPLY_1 });
+  });
+
+  it('fails a reply streaming longer than the timeout, then goes on', () => {
+    given(ev.started(), ev.userPosted(USER_1, 'Hi', 0), ev.replyStarted(REPLY_1, 0))
+      .when(post(), context(60_001, 60_000))
+      .then([
+        { type: 'AssistantReplyFailed', data: { messageId: REPLY_1, error: REPLY_TIMED_OUT, partialText: '' } },
+        { type: 'UserMessagePosted', data: { messageId: USER_2, content: 'And shipping?', pageContext: null } },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+      ]);
+  });
+
+  it('accepts a message after a failed reply', () => {
+    given(ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1), ev.replyFailed(REPLY_1, 'boom'))
+      .when(post())
+      .then([
+        { type: 'UserMessagePosted', data: { messageId: USER_2, content: 'And shipping?', pageContext: null } },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+      ]);
+  });
+
+  it('only records the message when a human agent handles the conversation', () => {
+    given(...answered, ev.handoff())
+      .when(post())
+      .then([{ type: 'UserMessagePosted', data: { messageId: USER_2, content: 'And shipping?', pageContext: null } }]);
+  });
+
+  it('queues for the human agent even when closed or while a reply streams (state "any")', () => {
+    given(ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1), ev.handoff(), ev.closed())
+      .when(post())
+      .then([{ type: 'UserMessagePosted', data: { messageId: USER_2, content: 'And shipping?', pageContext: null } }]);
+  });
+
+  it('refuses a message id already used in the conversation', () => {
+    given(...answered)
+      .when(post({ assistantMessageId: REPLY_1 }))
+      .thenFails('CONFLICT', { resource: 'message', conflictingField: 'id', messageId: REPLY_1 });
+  });
+});
+
+describe('CompleteReply and FailReply', () => {
+  const streaming = [ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1)];
+
+  it('completes a streaming reply', () => {
+    given(...streaming).when(complete()).then([
+      { type: 'AssistantReplyCompleted', data: { messageId: REPLY_1, text: 'Done.', finishReason: 'stop', usage: ZERO_USAGE } },
+    ]);
+  });
+
+  it('fails a streaming reply, keeping the partial text', () => {
+    given(...streaming).when(fail()).then([
+      { type: 'AssistantReplyFailed', data: { messageId: REPLY_1, error: 'model unavailable', partialText: 'Part' } },
+    ]);
+  });
+
+  it('still completes a reply after the visitor closed the conversation', () => {
+    given(...streaming, ev.closed()).when(complete()).then([
+      { type: 'AssistantReplyCompleted', data: { messageId: REPLY_1, text: 'Done.', finishReason: 'stop', usage: ZERO_USAGE } },
+    ]);
+  });
+
+  it('does nothing for a reply already complete or failed', () => {
+    given(...answered).when(complete()).then([]);
+    given(...answered).when(fail()).then([]);
+    given(...streaming, ev.replyFailed(REPLY_1, REPLY_TIMED_OUT)).when(complete()).then([]);
+    given(...streaming, ev.replyFailed(REPLY_1, REPLY_TIMED_OUT)).when(fail()).then([]);
+  });
+
+  it('is MESSAGE_NOT_FOUND for an unknown or non-assistant message', () => {
+    given(...streaming).when(complete(REPLY_2)).thenFails('MESSAGE_NOT_FOUND', { messageId: REPLY_2 });
+    given(...streaming).when(fail(USER_1)).thenFails('MESSAGE_NOT_FOUND', { messageId: USER_1 });
+  });
+
+  it('is CONVERSATION_NOT_FOUND from another project', () => {
+    given(...streaming).when(complete(REPLY_1, OTHER_PROJECT)).thenFails('CONVERSATION_NOT_FOUND');
+  });
+});
+
+describe('SetFeedback', () => {
+  it('records feedback on an assistant message', () => {
+    given(...answered).when(feedback(REPLY_1, 'like')).then([
+      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'like', previous: null } },
+    ]);
+  });
+
+  it('overwrites the previous value', () => {
+    given(...answered, ev.feedback(REPLY_1, 'like', null)).when(feedback(REPLY_1, 'dislike')).then([
+      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'dislike', previous: 'like' } },
+    ]);
+  });
+
+  it('records the same value again (feedbackAt moves)', () => {
+    given(...answered, ev.feedback(REPLY_1, 'like', null)).when(feedback(REPLY_1, 'like')).then([
+      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'like', previous: 'like' } },
+    ]);
+  });
+
+  it('removes feedback with null, and removing nothing records nothing', () => {
+    given(...answered, ev.feedback(REPLY_1, 'dislike', null)).when(feedback(REPLY_1, null)).then([
+      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: null, previous: 'dislike' } },
+    ]);
+    given(...answered).when(feedback(REPLY_1, null)).then([]);
+  });
+
+  it('accepts feedback on a human agent message and in a closed conversation', () => {
+    given(...answered, ev.handoff(), ev.agentPosted(AGENT_1, 'Hello'), ev.closed())
+      .when(feedback(AGENT_1, 'like'))
+      .then([{ type: 'MessageFeedbackGiven', data: { messageId: AGENT_1, feedback: 'like', previous: null } }]);
+  });
+
+  it('is VALIDATION_ERROR on a user message', () => {
+    given(...answered).when(feedback(USER_1, 'like')).thenFails('VALIDATION_ERROR', { field: 'messageId' });
+  });
+
+  it('is MESSAGE_NOT_FOUND for a message not in the conversation', () => {
+    given(...answered).when(feedback(REPLY_2, 'like')).thenFails('MESSAGE_NOT_FOUND', { messageId: REPLY_2 });
+  });
+
+  it('is FORBIDDEN for another visitor', () => {
+    given(...answered).when(feedback(REPLY_1, 'like', OTHER_VISITOR)).thenFails('FORBIDDEN');
+  });
+});
+
+describe('Close', () => {
+  it('closes an open conversation with its reason', () => {
+    given(...answered).when(close('resolved')).then([{ type: 'ConversationClosed', data: { closeReason: 'resolved' } }]);
+  });
+
+  it('does nothing on a closed conversation', () => {
+    given(...answered, ev.closed()).when(close()).then([]);
+  });
+
+  it('is FORBIDDEN for another visitor and CONVERSATION_NOT_FOUND when absent', () => {
+    given(...answered).when(close(null, OTHER_VISITOR)).thenFails('FORBIDDEN');
+    given().when(close()).thenFails('CONVERSATION_NOT_FOUND');
+  });
+});
+
+describe('Handoff', () => {
+  it('hands the conversation to a human agent', () => {
+    given(...answered).when(handoff()).then([{ type: 'HumanHandoffStarted', data: { humanAgent: ada } }]);
+  });
+
+  it('does nothing when that agent already handles it, reassigns to another', () => {
+    given(...answered, ev.handoff('Ada')).when(handoff()).then([]);
+    given(...answered, ev.handoff('Ada'))
+      .when(handoff({ name: 'Grace', image: 'https://img.example/g.png' }))
+      .then([{ type: 'HumanHandoffStarted', data: { humanAgent: { name: 'Grace', image: 'https://img.example/g.png' } } }]);
+  });
+
+  it('is CONFLICT on a closed conversation and CONVERSATION_NOT_FOUND from another project', () => {
+    given(...answered, ev.closed()).when(handoff()).thenFails('CONFLICT', { conflictingField: 'status' });
+    given(...answered).when(handoff(ada, OTHER_PROJECT)).thenFails('CONVERSATION_NOT_FOUND');
+  });
+});
+
+describe('PostAgentMessage', () => {
+  it('posts as the agent handling the conversation', () => {
+    given(...answered, ev.handoff('Ada')).when(agentPost).then([
+      { type: 'HumanAgentMessagePosted', data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: ada } },
+    ]);
+  });
+
+  it('is CONFLICT before a handoff', () => {
+    given(...answered).when(agentPost).thenFails('CONFLICT', { resource: 'conversation', conflictingField: 'isHumanHandled' });
+  });
+
+  it('is CONFLICT on a closed conversation', () => {
+    given(...answered, ev.handoff(), ev.closed()).when(agentPost).thenFails('CONFLICT', { conflictingField: 'status' });
+  });
+});
+
+describe('evolve', () => {
+  it('folds the stream into the state decisions need', async () => {
+    const { fold } = await import('./conversation.state');
+    const state = fold([...answered, ev.userPosted(USER_2, 'Second'), ev.feedback(REPLY_1, 'like', null), ev.handoff()]);
+    expect(state).toMatchObject({
+      status: 'open',
+      projectId: PROJECT,
+      visitorId: VISITOR,
+      isHumanHandled: true,
+      humanAgent: ada,
+      title: 'What does it cost?',
+    });
+    if (state.status === 'none') throw new Error('no state');
+    expect(state.messages.map((m) => [m.id, m.role, m.status, m.text, m.feedback])).toEqual([
+      [USER_1, 'user', 'complete', 'What does it cost?', null],
+      [REPLY_1, 'assistant', 'complete', '10 EUR', 'like'],
+      [USER_2, 'user', 'complete', 'Second', null],
+    ]);
+  });
+});

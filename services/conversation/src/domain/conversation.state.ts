@@ -1,0 +1,125 @@
+import type {
+  ConversationEvent,
+  Feedback,
+  HumanAgent,
+  MessageRole,
+  MessageStatus,
+} from '@palaver/contracts';
+import { conversationTitle } from './conversation.title';
+
+/** A conversation event with the time the store recorded it (a `StoredEvent` is one). */
+export type DatedEvent = ConversationEvent & { occurredAt: string };
+
+export interface MessageState {
+  readonly id: string;
+  readonly role: MessageRole;
+  readonly text: string;
+  readonly status: MessageStatus;
+  readonly feedback: Feedback | null;
+  readonly createdAt: string;
+}
+
+export interface ExistingConversation {
+  readonly status: 'open' | 'closed';
+  readonly projectId: string;
+  readonly visitorId: string;
+  readonly isHumanHandled: boolean;
+  readonly humanAgent: HumanAgent | null;
+  readonly title: string | null;
+  /** Oldest first. */
+  readonly messages: readonly MessageState[];
+}
+
+export type ConversationState = { readonly status: 'none' } | ExistingConversation;
+
+export const initialState: ConversationState = { status: 'none' };
+
+export const findMessage = (state: ExistingConversation, messageId: string): MessageState | undefined =>
+  state.messages.find((m) => m.id === messageId);
+
+export const streamingReply = (state: ExistingConversation): MessageState | undefined =>
+  state.messages.find((m) => m.role === 'assistant' && m.status === 'streaming');
+
+const updateMessage = (
+  state: ExistingConversation,
+  messageId: string,
+  change: (m: MessageState) => MessageState,
+): ExistingConversation => ({
+  ...state,
+  messages: state.messages.map((m) => (m.id === messageId ? change(m) : m)),
+});
+
+const addMessage = (state: ExistingConversation, message: MessageState): ExistingConversation => ({
+  ...state,
+  messages: [...state.messages, message],
+});
+
+export const evolve = (state: ConversationState, event: DatedEvent): ConversationState => {
+  if (event.type === 'ConversationStarted') {
+    return {
+      status: 'open',
+      projectId: event.data.projectId,
+      visitorId: event.data.visitorId,
+      isHumanHandled: false,
+      humanAgent: null,
+      title: null,
+      messages: [],
+    };
+  }
+  // Anything before a start belongs to no conversation.
+  if (state.status === 'none') return state;
+
+  switch (event.type) {
+    case 'UserMessagePosted':
+      return {
+        ...addMessage(state, {
+          id: event.data.messageId,
+          role: 'user',
+          text: event.data.content,
+          status: 'complete',
+          feedback: null,
+          createdAt: event.occurredAt,
+        }),
+        title: state.title ?? conversationTitle(event.data.content),
+      };
+    case 'AssistantReplyStarted':
+      return addMessage(state, {
+        id: event.data.messageId,
+        role: 'assistant',
+        text: '',
+        status: 'streaming',
+        feedback: null,
+        createdAt: event.occurredAt,
+      });
+    case 'AssistantReplyCompleted':
+      return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: event.data.text, status: 'complete' }));
+    case 'AssistantReplyFailed':
+      return updateMessage(state, event.data.messageId, (m) => ({
+        ...m,
+        text: event.data.partialText.length > 0 ? event.data.partialText : m.text,
+        status: 'error',
+      }));
+    case 'MessageFeedbackGiven':
+      return updateMessage(state, event.data.messageId, (m) => ({ ...m, feedback: event.data.feedback }));
+    case 'ConversationClosed':
+      return { ...state, status: 'closed' };
+    case 'HumanHandoffStarted':
+      return { ...state, isHumanHandled: true, humanAgent: event.data.humanAgent };
+    case 'HumanAgentMessagePosted':
+      return addMessage(state, {
+        id: event.data.messageId,
+        role: 'human_agent',
+        text: event.data.content,
+        status: 'complete',
+        feedback: null,
+        createdAt: event.occurredAt,
+      });
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+};
+
+export const fold = (events: readonly DatedEvent[], from: ConversationState = initialState): ConversationState =>
+  events.reduce(evolve, from);

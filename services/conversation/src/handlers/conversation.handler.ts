@@ -1,0 +1,74 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ConversationMessages as M } from '@palaver/contracts';
+import { handle } from '@palaver/platform';
+import { ConversationCommandService } from '../conversation-command.service';
+import { ConversationQueryService } from '../conversation-query.service';
+
+@Controller()
+export class ConversationHandler {
+  constructor(
+    @Inject(ConversationCommandService) private readonly commands: ConversationCommandService,
+    @Inject(ConversationQueryService) private readonly queries: ConversationQueryService,
+  ) {}
+
+  @MessagePattern(M.create.subject)
+  create(@Payload() raw: unknown) {
+    return handle(M.create, raw, (req) => this.commands.create(req));
+  }
+
+  @MessagePattern(M.list.subject)
+  list(@Payload() raw: unknown) {
+    return handle(M.list, raw, (req) => this.queries.list(req));
+  }
+
+  @MessagePattern(M.get.subject)
+  get(@Payload() raw: unknown) {
+    return handle(M.get, raw, (req) => this.queries.get(req));
+  }
+
+  @MessagePattern(M.listMessages.subject)
+  listMessages(@Payload() raw: unknown) {
+    return handle(M.listMessages, raw, (req) => this.queries.listMessages(req));
+  }
+
+  @MessagePattern(M.postMessage.subject)
+  postMessage(@Payload() raw: unknown) {
+    return handle(M.postMessage, raw, (req) => this.commands.postMessage(req));
+  }
+
+  @MessagePattern(M.close.subject)
+  close(@Payload() raw: unknown) {
+    return handle(M.close, raw, (req) => this.commands.close(req));
+  }
+
+  @MessagePattern(M.setFeedback.subject)
+  setFeedback(@Payload() raw: unknown) {
+    return handle(M.setFeedback, raw, (req) => this.commands.setFeedback(req));
+  }
+
+  @MessagePattern(M.completeReply.subject)
+  completeReply(@Payload() raw: unknown) {
+    return handle(M.completeReply, raw, (req) => this.commands.completeReply(req));
+  }
+
+  @MessagePattern(M.failReply.subject)
+  failReply(@Payload() raw: unknown) {
+    return handle(M.failReply, raw, (req) => this.commands.failReply(req));
+  }
+
+  @MessagePattern(M.handoff.subject)
+  handoff(@Payload() raw: unknown) {
+    return handle(M.handoff, raw, (req) => this.commands.handoff(req));
+  }
+
+  @MessagePattern(M.postAgentMessage.subject)
+  postAgentMessage(@Payload() raw: unknown) {
+    return handle(M.postAgentMessage, raw, (req) => this.commands.postAgentMessage(req));
+  }
+
+  @MessagePattern(M.health.subject)
+  health(@Payload() raw: unknown) {
+    return handle(M.health, raw, async () => ({ ok: true as const }));
+  }
+}

@@ -1,0 +1,82 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { eventSubject } from '@palaver/contracts';
+import { type EventStore, type EventStream, logger, Ports } from '@palaver/platform';
+import { isConversationEvent } from '../conversation.stream';
+import { ReadModelProjector } from '../projections/read-model.projector';
+
+const BATCH = 100;
+/** Also picks up what another instance appended and could not publish (it crashed, the stream was down). */
+const SWEEP_INTERVAL_MS = 5_000;
+
+/**
+ * The outbox: events leave the event store for the read models and the durable stream only
+ * after their append committed, in append order, each published under its event id (so a
+ * second publication after a crash is dropped by the stream), then marked published.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
+  private tail: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
+  private sweep: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Inject(Ports.eventStore) private readonly store: EventStore,
+    @Inject(Ports.eventStream) private readonly stream: EventStream,
+    @Inject(ReadModelProjector) private readonly projector: ReadModelProjector,
+  ) {}
+
+  /**
+   * Resolves once everything pending when it was called is projected and published. Drains run
+   * one at a time; callers arriving before the next drain starts share it.
+   */
+  flush(): Promise<void> {
+    if (this.queued) return this.queued;
+    const next = this.tail.then(() => {
+      this.queued = null;
+      return this.drain();
+    });
+    this.queued = next;
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Flushes, logging instead of throwing: the events are safe in the store and the sweep retries. */
+  async flushQuietly(): Promise<void> {
+    try {
+      await this.flush();
+    } catch (err) {
+      logger.error({ err }, 'conversation outbox: publication failed, will retry');
+    }
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    // Crash recovery: whatever was appended but not published before the last stop.
+    await this.flushQuietly();
+    this.sweep = setInterval(() => void this.flushQuietly(), SWEEP_INTERVAL_MS);
+    this.sweep.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.sweep) clearInterval(this.sweep);
+    this.sweep = null;
+    await this.tail;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const batch = await this.store.pendingPublication(BATCH);
+      if (batch.length === 0) return;
+      const published: string[] = [];
+      try {
+        for (const event of batch) {
+          if (isConversationEvent(event)) await this.projector.apply(event);
+          await this.stream.publish(eventSubject(event.type), event, event.eventId);
+          published.push(event.eventId);
+        }
+      } finally {
+        if (published.length > 0) await this.store.markPublished(published);
+      }
+      if (batch.length < BATCH) return;
+    }
+  }
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DuplicateKeyError } from '@palaver/platform';
+import { conversationTitle } from '../domain/conversation.title';
+import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
+import { type ConversationDoc, ReadModel } from './read-model';
+
+/** Races with another relay resolve in a try or two; more means something else is wrong. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * The conversation document after `event`. Returns `doc` itself when the event is already in it
+ * (its version is not newer) or when there is no document for it to change.
+ */
+export const applyToConversation = (
+  doc: ConversationDoc | null,
+  event: StoredConversationEvent,
+): ConversationDoc | null => {
+  if (event.type === 'ConversationStarted') {
+    if (doc) return doc;
+    return {
+      _id: conversationIdOf(event.streamId),
+      projectId: event.data.projectId,
+      visitorId: event.data.visitorId,
+      status: 'open',
+      createdAt: event.occurredAt,
+      updatedAt: event.occurredAt,
+      closedAt: null,
+      closeReason: null,
+      lastInteractionAt: event.occurredAt,
+      title: null,
+      isHumanHandled: false,
+      humanAgent: null,
+      handoffAt: null,
+      pageUrl: event.data.pageUrl,
+      lastMessageId: null,
+      messageCount: 0,
+      version: event.version,
+    };
+  }
+  if (!doc || event.version <= doc.version) return doc;
+
+  const base: ConversationDoc = { ...doc, updatedAt: event.occurredAt, version: event.version };
+  const newMessage = (messageId: string): ConversationDoc => ({
+    ...base,
+    lastMessageId: messageId,
+    lastInteractionAt: event.occurredAt,
+    messageCount: doc.messageCount + 1,
+  });
+  switch (event.type) {
+    case 'UserMessagePosted':
+      return { ...newMessage(event.data.messageId), title: doc.title ?? conversationTitle(event.data.content) };
+    case 'AssistantReplyStarted':
+      return newMessage(event.data.messageId);
+    case 'AssistantReplyCompleted':
+    case 'AssistantReplyFailed':
+      return { ...base, lastInteractionAt: event.occurredAt };
+    case 'MessageFeedbackGiven':
+      return base;
+    case 'ConversationClosed':
+      return { ...base, status: 'closed', closedAt: event.occurredAt, closeReason: event.data.closeReason };
+    case 'HumanHandoffStarted':
+      return { ...base, isHumanHandled: true, humanAgent: event.data.humanAgent, handoffAt: event.occurredAt };
+    case 'HumanAgentMessagePosted':
+      return newMessage(event.data.messageId);
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+};
+
+/** Writes `applyToConversation` to the `conversations` collection, safely beside other relays. */
+@Injectable()
+export class ConversationProjection {
+  constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
+
+  /** Returns the document as it stands after the event (null when the conversation has none). */
+  async apply(event: StoredConversationEvent): Promise<ConversationDoc | null> {
+    const collection = this.readModel.conversations;
+    const id = conversationIdOf(event.streamId);
+    for (let attempt = 1; ; attempt++) {
+      const current = await collection.findOne({ _id: id, projectId: event.projectId });
+      const next = applyToConversation(current, event);
+      if (next === current || next === null) return current;
+      if (current === null) {
+        try {
+          await collection.insertOne(next);
+          return next;
+        } catch (err) {
+          if (err instanceof DuplicateKeyError && attempt < MAX_ATTEMPTS) continue;
+          throw err;
+        }
+      }
+      // Only over the version we read: another relay may have moved it on meanwhile; then read again.
+      const { matched } = await collection.replaceOne({ _id: id, version: current.version }, next);
+      if (matched > 0) return next;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`conversation ${id}: projection of ${event.eventId} did not settle`);
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { MessageMetadata, PageContext } from '@palaver/contracts';
+import { DuplicateKeyError } from '@palaver/platform';
+import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
+import { type MessageDoc, ReadModel } from './read-model';
+
+/** Races with another relay resolve in a try or two; more means something else is wrong. */
+const MAX_ATTEMPTS = 10;
+
+const NO_METADATA: MessageMetadata = { humanAgent: null, pageUrl: null, pageTitle: null, textSelection: null };
+
+export const metadataOf = (pageContext: PageContext | null): MessageMetadata => ({
+  ...NO_METADATA,
+  pageUrl: pageContext?.url ?? null,
+  pageTitle: pageContext?.title ?? null,
+  textSelection: pageContext?.textSelection ?? null,
+});
+
+/** The message an event creates or changes; null for events about the conversation itself. */
+export const messageIdOf = (event: StoredConversationEvent): string | null => {
+  switch (event.type) {
+    case 'UserMessagePosted':
+    case 'AssistantReplyStarted':
+    case 'AssistantReplyCompleted':
+    case 'AssistantReplyFailed':
+    case 'MessageFeedbackGiven':
+    case 'HumanAgentMessagePosted':
+      return event.data.messageId;
+    case 'ConversationStarted':
+    case 'ConversationClosed':
+    case 'HumanHandoffStarted':
+      return null;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+};
+
+/** What a message document takes from its conversation. */
+export interface MessageOwner {
+  visitorId: string;
+}
+
+/**
+ * The document of the event's message after `event`. Returns `doc` itself when the event is
+ * already in it, is not about a message, or changes a message that has no document.
+ */
+export const applyToMessage = (
+  doc: MessageDoc | null,
+  event: StoredConversationEvent,
+  owner: MessageOwner,
+): MessageDoc | null => {
+  if (doc && event.version <= doc.version) return doc;
+  const created = (fields: Pick<MessageDoc, '_id' | 'role' | 'parts' | 'status' | 'metadata' | 'assistantId'>): MessageDoc =>
+    doc ?? {
+      ...fields,
+      projectId: event.projectId,
+      conversationId: conversationIdOf(event.streamId),
+      visitorId: owner.visitorId,
+      error: null,
+      feedback: null,
+      feedbackAt: null,
+      createdAt: event.occurredAt,
+      updatedAt: event.occurredAt,
+      seq: event.version,
+      usage: null,
+      finishReason: null,
+      version: event.version,
+    };
+  const changed = (change: Partial<MessageDoc>): MessageDoc | null =>
+    doc ? { ...doc, ...change, updatedAt: event.occurredAt, version: event.version } : doc;
+
+  switch (event.type) {
+    case 'UserMessagePosted':
+      return created({
+        _id: event.data.messageId,
+        role: 'user',
+        parts: [{ type: 'text', text: event.data.content }],
+        status: 'complete',
+        metadata: metadataOf(event.data.pageContext),
+        assistantId: null,
+      });
+    case 'AssistantReplyStarted':
+      return created({
+        _id: event.data.messageId,
+        role: 'assistant',
+        parts: [{ type: 'text', text: '' }],
+        status: 'streaming',
+        metadata: NO_METADATA,
+        assistantId: event.data.assistantId,
+      });
+    case 'HumanAgentMessagePosted':
+      return created({
+        _id: event.data.messageId,
+        role: 'human_agent',
+        parts: [{ type: 'text', text: event.data.content }],
+        status: 'complete',
+        metadata: { ...NO_METADATA, humanAgent: event.data.humanAgent },
+        assistantId: null,
+      });
+    case 'AssistantReplyCompleted':
+      return changed({
+        parts: [{ type: 'text', text: event.data.text }],
+        status: 'complete',
+        error: null,
+        usage: event.data.usage,
+        finishReason: event.data.finishReason,
+      });
+    case 'AssistantReplyFailed': {
+      const text = event.data.partialText.length > 0 ? event.data.partialText : (doc?.parts[0]?.text ?? '');
+      return changed({ parts: [{ type: 'text', text }], status: 'error', error: event.data.error, finishReason: 'error' });
+    }
+    case 'MessageFeedbackGiven':
+      return changed({
+        feedback: event.data.feedback,
+        feedbackAt: event.data.feedback === null ? null : event.occurredAt,
+      });
+    case 'ConversationStarted':
+    case 'ConversationClosed':
+    case 'HumanHandoffStarted':
+      return doc;
+    default: {
+      const unreachable: never = event;
+      return unreachable;
+    }
+  }
+};
+
+/** Writes `applyToMessage` to the `messages` collection, safely beside other relays. */
+@Injectable()
+export class MessageProjection {
+  constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
+
+  async apply(event: StoredConversationEvent, owner: MessageOwner): Promise<void> {
+    const messageId = messageIdOf(event);
+    if (messageId === null) return;
+    const collection = this.readModel.messages;
+    for (let attempt = 1; ; attempt++) {
+      const current = await collection.findOne({ _id: messageId, projectId: event.projectId });
+      const next = applyToMessage(current, event, owner);
+      if (next === current || next === null) return;
+      if (current === null) {
+        try {
+          await collection.insertOne(next);
+          return;
+        } catch (err) {
+          if (err instanceof DuplicateKeyError && attempt < MAX_ATTEMPTS) continue;
+          throw err;
+        }
+      }
+      const { matched } = await collection.replaceOne({ _id: messageId, version: current.version }, next);
+      if (matched > 0) return;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`message ${messageId}: projection of ${event.eventId} did not settle`);
+    }
+  }
+}

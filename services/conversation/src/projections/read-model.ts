@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type {
+  ConversationStatus,
+  Feedback,
+  FinishReason,
+  HumanAgent,
+  MessageMetadata,
+  MessageRole,
+  MessageStatus,
+  TextPart,
+  Usage,
+} from '@palaver/contracts';
+import { type Collection, type DocumentStore, Ports, type WithId } from '@palaver/platform';
+
+export interface ConversationDoc extends WithId {
+  projectId: string;
+  visitorId: string;
+  status: ConversationStatus;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  closeReason: string | null;
+  lastInteractionAt: string;
+  title: string | null;
+  isHumanHandled: boolean;
+  humanAgent: HumanAgent | null;
+  handoffAt: string | null;
+  pageUrl: string | null;
+  lastMessageId: string | null;
+  messageCount: number;
+  /** Version of the last event of the stream applied to this document. */
+  version: number;
+}
+
+export interface MessageDoc extends WithId {
+  projectId: string;
+  conversationId: string;
+  visitorId: string;
+  role: MessageRole;
+  parts: TextPart[];
+  status: MessageStatus;
+  error: string | null;
+  feedback: Feedback | null;
+  feedbackAt: string | null;
+  metadata: MessageMetadata;
+  createdAt: string;
+  updatedAt: string;
+  /** Stream version of the event that created the message: a total order within the conversation. */
+  seq: number;
+  assistantId: string | null;
+  usage: Usage | null;
+  finishReason: FinishReason | null;
+  version: number;
+}
+
+export const CONVERSATIONS = 'conversations';
+export const MESSAGES = 'messages';
+
+/** The service's read-model collections, with the indexes its queries use. */
+@Injectable()
+export class ReadModel {
+  readonly conversations: Collection<ConversationDoc>;
+  readonly messages: Collection<MessageDoc>;
+
+  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+    this.conversations = documents.collection<ConversationDoc>(CONVERSATIONS, [
+      { keys: { projectId: 1, visitorId: 1, lastInteractionAt: -1 } },
+    ]);
+    this.messages = documents.collection<MessageDoc>(MESSAGES, [{ keys: { projectId: 1, conversationId: 1, seq: 1 } }]);
+  }
+}

@@ -1,0 +1,59 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AppError } from '@palaver/contracts';
+import { requireAdmin } from './auth/admin-token';
+import type { GatewayDeps } from './gateway.deps';
+import { registerCors } from './http/cors';
+import { toErrorResponse } from './http/errors';
+import { registerJsonBodyParser } from './http/json-body';
+import { MessageLimits } from './limits/message-limits';
+import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
+import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
+import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
+import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
+import { healthRoutes } from './routes/health.routes';
+import { completionRoutes } from './routes/v2/completions.routes';
+import { conversationRoutes } from './routes/v2/conversations.routes';
+import { identityRoutes } from './routes/v2/identity.routes';
+import { projectRoutes } from './routes/v2/projects.routes';
+import { searchRoutes } from './routes/v2/search.routes';
+
+/** v2 bodies are small (content ≤ 10,000 chars); admin bodies carry whole documents. */
+const V2_BODY_LIMIT = 256 * 1024;
+const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
+
+export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
+  const app = Fastify({ logger: false, bodyLimit: V2_BODY_LIMIT, trustProxy: true });
+
+  registerJsonBodyParser(app);
+  app.setErrorHandler((err, _request, reply) => {
+    const { status, body, headers } = toErrorResponse(err);
+    return reply.status(status).headers(headers).send(body);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const { status, body } = toErrorResponse(new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
+    return reply.status(status).send(body);
+  });
+  await registerCors(app, deps);
+
+  healthRoutes(app, deps);
+
+  const limits = new MessageLimits(deps.kv, deps.clock);
+  identityRoutes(app, deps);
+  projectRoutes(app, deps);
+  searchRoutes(app, deps);
+  conversationRoutes(app, deps, limits);
+  completionRoutes(app, deps, limits);
+
+  await app.register(async (admin) => {
+    admin.addHook('onRoute', (route) => {
+      route.bodyLimit = ADMIN_BODY_LIMIT;
+    });
+    admin.addHook('onRequest', async (request) => requireAdmin(deps.adminToken, request));
+    projectAdminRoutes(admin, deps);
+    knowledgeAdminRoutes(admin, deps);
+    conversationAdminRoutes(admin, deps);
+    analyticsAdminRoutes(admin, deps);
+  });
+
+  return app;
+};

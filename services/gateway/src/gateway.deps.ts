@@ -1,0 +1,12 @@
+import type { Clock, Config, KeyValueStore, PubSub, ServiceClient } from '@palaver/platform';
+
+/** What the gateway needs: it holds no state of its own. */
+export interface GatewayDeps {
+  config: Config;
+  clock: Clock;
+  services: ServiceClient;
+  pubsub: PubSub;
+  kv: KeyValueStore;
+  /** Resolved admin bearer token. */
+  adminToken: string;
+}

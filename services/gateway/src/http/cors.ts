@@ -1,0 +1,55 @@
+import cors from '@fastify/cors';
+import { IdentityMessages } from '@palaver/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { GatewayDeps } from '../gateway.deps';
+import { toErrorResponse } from './errors';
+import { AppError } from '@palaver/contracts';
+
+const CORS_OPTIONS = {
+  methods: ['GET', 'POST', 'OPTIONS'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
+  exposedHeaders: ['Retry-After', 'x-vercel-ai-ui-message-stream'],
+  maxAge: 600,
+};
+
+const isPreflight = (request: FastifyRequest): boolean =>
+  request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+
+/**
+ * CORS for the v2 surface. A browser origin is allowed when a live publishable key allows it
+ * (the key in `apiKey` when the URL has one, else any key of any project: a preflight carries
+ * no body or token). A preflight from any other origin gets 403. The real check is per request:
+ * identity rejects a key or session whose key does not allow the request's Origin (403).
+ * The admin API is not offered cross-origin.
+ */
+export const registerCors = async (app: FastifyInstance, deps: GatewayDeps): Promise<void> => {
+  const allowed = new WeakMap<FastifyRequest, boolean>();
+
+  const originAllowed = async (request: FastifyRequest): Promise<boolean> => {
+    const origin = request.headers.origin;
+    if (!origin || !request.url.startsWith('/v2/')) return false;
+    const apiKey = (request.query as Record<string, unknown> | undefined)?.apiKey;
+    const { allowed: ok } = await deps.services.send(IdentityMessages.checkOrigin, {
+      origin,
+      apiKey: typeof apiKey === 'string' && apiKey ? apiKey : null,
+    });
+    return ok;
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.headers.origin) return;
+    const ok = await originAllowed(request);
+    allowed.set(request, ok);
+    if (!ok && isPreflight(request)) {
+      const { status, body } = toErrorResponse(new AppError('FORBIDDEN', 'origin not allowed'));
+      return reply.status(status).send(body);
+    }
+  });
+
+  await app.register(cors, {
+    hook: 'preHandler',
+    delegator: (request, callback) => {
+      callback(null, { ...CORS_OPTIONS, origin: allowed.get(request as FastifyRequest) === true });
+    },
+  });
+};

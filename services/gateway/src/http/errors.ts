@@ -1,0 +1,43 @@
+import { AppError, type ErrorBody, type ErrorCode, STATUS_OF_CODE } from '@palaver/contracts';
+import { logger } from '@palaver/platform';
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/** The one place where error codes become HTTP statuses and the spec's error envelope. */
+export const toErrorResponse = (err: unknown): ErrorResponse => {
+  const appError = err instanceof AppError ? err : fromFrameworkError(err);
+  const headers: Record<string, string> = {};
+  const retryAfter = appError.details?.retryAfter;
+  if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)));
+  return {
+    status: STATUS_OF_CODE[appError.code],
+    headers,
+    body: {
+      error: {
+        message: appError.message,
+        code: appError.code,
+        ...(appError.details ? { details: appError.details } : {}),
+      },
+    },
+  };
+};
+
+/** Errors Fastify raises before our handlers run (body parsing, size, media type). */
+const fromFrameworkError = (err: unknown): AppError => {
+  const e = err as { statusCode?: number; code?: string; message?: string };
+  const status = e?.statusCode;
+  if (status === 413) return new AppError('PAYLOAD_TOO_LARGE', 'request body is too large');
+  if (status === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError('INVALID_REQUEST_BODY', `malformed request: ${e.message ?? 'invalid body'}`);
+  }
+  logger.error({ err }, 'unexpected error');
+  return new AppError('INTERNAL_SERVER_ERROR', 'unexpected server error');
+};
+
+export const errorOf = (code: ErrorCode, message: string, details?: Record<string, unknown>): AppError =>
+  new AppError(code, message, details);

@@ -1,0 +1,3 @@
+export { buildGateway } from './gateway.app';
+export type { GatewayDeps } from './gateway.deps';
+export { resolveAdminToken } from './auth/admin-token.store';

@@ -1,0 +1,64 @@
+import { TokenChunk, replyChannel } from '@palaver/contracts';
+import type { PubSub } from '@palaver/platform';
+
+export type TerminalChunk = Exclude<TokenChunk, { type: 'delta' }>;
+
+/**
+ * The fragments of one reply, in order, until its terminal chunk. Subscribe (`listen`) before
+ * the work starts: pub/sub keeps nothing for late listeners. A reply that stays silent longer
+ * than `idleTimeoutMs` ends with an error chunk.
+ */
+export class ReplyListener {
+  private readonly buffered: TokenChunk[] = [];
+  private wake: (() => void) | null = null;
+  private unsubscribe: (() => Promise<void>) | null = null;
+
+  private constructor(private readonly idleTimeoutMs: number) {}
+
+  static async listen(pubsub: PubSub, replyId: string, idleTimeoutMs: number): Promise<ReplyListener> {
+    const listener = new ReplyListener(idleTimeoutMs);
+    listener.unsubscribe = await pubsub.subscribe(replyChannel(replyId), (raw) => listener.push(raw));
+    return listener;
+  }
+
+  private push(raw: unknown): void {
+    const parsed = TokenChunk.safeParse(raw);
+    this.buffered.push(
+      parsed.success ? parsed.data : { type: 'error', code: 'INTERNAL_SERVER_ERROR', error: 'malformed reply fragment' },
+    );
+    this.wake?.();
+  }
+
+  async *chunks(): AsyncGenerator<TokenChunk> {
+    try {
+      while (true) {
+        const next = this.buffered.shift() ?? (await this.nextOrTimeout());
+        yield next;
+        if (next.type !== 'delta') return;
+      }
+    } finally {
+      await this.close();
+    }
+  }
+
+  private nextOrTimeout(): Promise<TokenChunk> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wake = null;
+        resolve({ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' });
+      }, this.idleTimeoutMs);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve(this.buffered.shift()!);
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    const off = this.unsubscribe;
+    this.unsubscribe = null;
+    this.wake = null;
+    if (off) await off();
+  }
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type AssistantRecord, type CreateAssistantBody } from '@palaver/contracts';
+import { type Clock, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { AssistantRepository } from './assistant.repository';
+import { newAssistant } from './domain/assistant';
+import { ProjectService } from './project.service';
+
+export const assistantNotFound = (assistantId: string | null): AppError =>
+  new AppError(
+    'ASSISTANT_NOT_FOUND',
+    assistantId === null ? 'the project has no default assistant' : `assistant ${assistantId} not found`,
+    { assistantId },
+  );
+
+@Injectable()
+export class AssistantService {
+  constructor(
+    @Inject(AssistantRepository) private readonly assistants: AssistantRepository,
+    @Inject(ProjectService) private readonly projects: ProjectService,
+    @Inject(Ports.clock) private readonly clock: Clock,
+  ) {}
+
+  async create(projectId: string, body: CreateAssistantBody): Promise<AssistantRecord> {
+    await this.projects.get(projectId);
+    const assistant = newAssistant(projectId, randomUUID(), body, this.clock.now().toISOString());
+    await this.assistants.insert(assistant);
+    return assistant;
+  }
+
+  async list(projectId: string): Promise<AssistantRecord[]> {
+    await this.projects.get(projectId);
+    return this.assistants.listByProject(projectId);
+  }
+
+  /** The project's assistant with this id, or its default one when the id is null. */
+  async get(projectId: string, assistantId: string | null): Promise<AssistantRecord> {
+    const id = assistantId ?? (await this.projects.get(projectId)).defaultAssistantId;
+    const assistant = id === null ? null : await this.assistants.findById(projectId, id);
+    if (!assistant) throw assistantNotFound(assistantId);
+    return assistant;
+  }
+}

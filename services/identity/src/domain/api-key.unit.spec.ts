@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { KEY_RANDOM_BYTES, formatKey, keyHint, parseKeyType } from './api-key';
+import { hashSecret } from './secret-hash';
+import { formatSessionToken, isWellFormedSessionToken } from './session-token';
+import { toBase62 } from './base62';
+
+describe('API key format', () => {
+  it('prefixes the type and encodes 32 random bytes in fixed-width base62', () => {
+    expect(formatKey('publishable', new Uint8Array(KEY_RANDOM_BYTES))).toBe(`pk_${'0'.repeat(43)}`);
+    const ones = new Uint8Array(KEY_RANDOM_BYTES);
+    ones[31] = 61;
+    expect(formatKey('publishable', ones)).toBe(`pk_${'0'.repeat(42)}z`);
+    const max = formatKey('private', new Uint8Array(KEY_RANDOM_BYTES).fill(255));
+    expect(max).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+    expect(formatKey('private', randomBytes(32))).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+  });
+
+  it('encodes base62 as a number', () => {
+    expect(toBase62(Uint8Array.of(1, 0), 3)).toBe('048');
+    expect(() => toBase62(Uint8Array.of(255, 255), 2)).toThrow();
+  });
+
+  it('refuses anything but 32 random bytes', () => {
+    expect(() => formatKey('private', new Uint8Array(16))).toThrow();
+  });
+
+  it('parses the type of well-formed keys only', () => {
+    expect(parseKeyType(formatKey('publishable', randomBytes(32)))).toBe('publishable');
+    expect(parseKeyType(formatKey('private', randomBytes(32)))).toBe('private');
+    expect(parseKeyType('pk_short')).toBeNull();
+    expect(parseKeyType(`xx_${'a'.repeat(43)}`)).toBeNull();
+    expect(parseKeyType(`pk_${'a'.repeat(42)}-`)).toBeNull();
+    expect(parseKeyType(`pk_${'a'.repeat(44)}`)).toBeNull();
+    expect(parseKeyType('')).toBeNull();
+  });
+
+  it('hints with the last four characters', () => {
+    expect(keyHint('pk_abcdefWXYZ')).toBe('WXYZ');
+  });
+
+  it('differs on every draw', () => {
+    const keys = new Set(Array.from({ length: 100 }, () => formatKey('private', randomBytes(32))));
+    expect(keys.size).toBe(100);
+  });
+});
+
+describe('session token format', () => {
+  it('is st_ and 43 base62 characters', () => {
+    const token = formatSessionToken(randomBytes(32));
+    expect(token).toMatch(/^st_[0-9A-Za-z]{43}$/);
+    expect(isWellFormedSessionToken(token)).toBe(true);
+    expect(isWellFormedSessionToken(`pk_${token.slice(3)}`)).toBe(false);
+    expect(isWellFormedSessionToken('st_x')).toBe(false);
+  });
+});
+
+describe('hashSecret', () => {
+  it('is the hex SHA-256', () => {
+    expect(hashSecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});

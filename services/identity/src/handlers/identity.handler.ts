@@ -1,0 +1,100 @@
+import { IdentityMessages as M } from '@palaver/contracts';
+import { handle } from '@palaver/platform';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AssistantService } from '../assistant.service';
+import { KeyService } from '../key.service';
+import { ProjectService } from '../project.service';
+import { SessionService } from '../session.service';
+import { VisitorService } from '../visitor.service';
+
+@Controller()
+export class IdentityHandler {
+  constructor(
+    @Inject(ProjectService) private readonly projects: ProjectService,
+    @Inject(AssistantService) private readonly assistants: AssistantService,
+    @Inject(KeyService) private readonly keys: KeyService,
+    @Inject(VisitorService) private readonly visitors: VisitorService,
+    @Inject(SessionService) private readonly sessions: SessionService,
+  ) {}
+
+  @MessagePattern(M.initVisitor.subject)
+  initVisitor(@Payload() raw: unknown) {
+    return handle(M.initVisitor, raw, (req) => this.visitors.init(req.apiKey, req.saVid, req.origin));
+  }
+
+  @MessagePattern(M.resolveSession.subject)
+  resolveSession(@Payload() raw: unknown) {
+    return handle(M.resolveSession, raw, (req) => this.sessions.resolve(req.token, req.origin));
+  }
+
+  @MessagePattern(M.resolveKey.subject)
+  resolveKey(@Payload() raw: unknown) {
+    return handle(M.resolveKey, raw, (req) => this.keys.resolve(req.key, req.origin, req.type));
+  }
+
+  @MessagePattern(M.checkOrigin.subject)
+  checkOrigin(@Payload() raw: unknown) {
+    return handle(M.checkOrigin, raw, async (req) => ({ allowed: await this.keys.isOriginAllowed(req.origin, req.apiKey) }));
+  }
+
+  @MessagePattern(M.getVisitor.subject)
+  getVisitor(@Payload() raw: unknown) {
+    return handle(M.getVisitor, raw, (req) => this.visitors.get(req.projectId, req.visitorId));
+  }
+
+  @MessagePattern(M.getProject.subject)
+  getProject(@Payload() raw: unknown) {
+    return handle(M.getProject, raw, (req) => this.projects.get(req.projectId));
+  }
+
+  @MessagePattern(M.listProjects.subject)
+  listProjects(@Payload() raw: unknown) {
+    return handle(M.listProjects, raw, async () => ({ data: await this.projects.list() }));
+  }
+
+  @MessagePattern(M.createProject.subject)
+  createProject(@Payload() raw: unknown) {
+    return handle(M.createProject, raw, (req) => this.projects.create(req));
+  }
+
+  @MessagePattern(M.updateProject.subject)
+  updateProject(@Payload() raw: unknown) {
+    return handle(M.updateProject, raw, (req) => this.projects.update(req.projectId, req.patch));
+  }
+
+  @MessagePattern(M.getAssistant.subject)
+  getAssistant(@Payload() raw: unknown) {
+    return handle(M.getAssistant, raw, (req) => this.assistants.get(req.projectId, req.assistantId));
+  }
+
+  @MessagePattern(M.listAssistants.subject)
+  listAssistants(@Payload() raw: unknown) {
+    return handle(M.listAssistants, raw, async (req) => ({ data: await this.assistants.list(req.projectId) }));
+  }
+
+  @MessagePattern(M.createAssistant.subject)
+  createAssistant(@Payload() raw: unknown) {
+    return handle(M.createAssistant, raw, (req) => this.assistants.create(req.projectId, req.body));
+  }
+
+  @MessagePattern(M.createKey.subject)
+  createKey(@Payload() raw: unknown) {
+    return handle(M.createKey, raw, (req) => this.keys.create(req.projectId, req.body));
+  }
+
+  @MessagePattern(M.listKeys.subject)
+  listKeys(@Payload() raw: unknown) {
+    return handle(M.listKeys, raw, async (req) => ({ data: await this.keys.list(req.projectId) }));
+  }
+
+  @MessagePattern(M.revokeKey.subject)
+  revokeKey(@Payload() raw: unknown) {
+    return handle(M.revokeKey, raw, (req) => this.keys.revoke(req.projectId, req.keyId));
+  }
+
+  @MessagePattern(M.health.subject)
+  health(@Payload() raw: unknown) {
+    return handle(M.health, raw, async () => ({ ok: true as const }));
+  }
+}

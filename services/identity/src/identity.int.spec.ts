@@ -1,0 +1,418 @@
+import { createHash } from 'node:crypto';
+import { AppError, IdentityMessages as M, type ProjectRecord, type RequestOf, type ServiceMessage } from '@palaver/contracts';
+import { ManualClock, type RunningService, createTestInfrastructure } from '@palaver/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startIdentityService } from './index';
+
+const IDLE_TTL_SECONDS = 60;
+
+let infra: Awaited<ReturnType<typeof createTestInfrastructure>>;
+let service: RunningService;
+let clock: ManualClock;
+
+beforeEach(async () => {
+  clock = new ManualClock();
+  infra = await createTestInfrastructure({ clock, config: { SESSION_IDLE_TTL_SECONDS: IDLE_TTL_SECONDS } });
+  service = await startIdentityService(infra);
+});
+
+afterEach(async () => {
+  await service.close();
+  await infra.cleanup();
+});
+
+const send = <Msg extends ServiceMessage>(message: Msg, request: RequestOf<Msg>) => infra.services.send(message, request);
+
+const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+};
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+const newProject = (name = 'Shop') => send(M.createProject, { name });
+
+const publishableKey = async (project: ProjectRecord, allowedOrigins: string[] = []) =>
+  send(M.createKey, {
+    projectId: project.id,
+    body: { type: 'publishable', name: 'widget', assistantId: project.defaultAssistantId!, allowedOrigins },
+  });
+
+const privateKey = (project: ProjectRecord) =>
+  send(M.createKey, { projectId: project.id, body: { type: 'private', name: 'server' } });
+
+describe('identity service: projects', () => {
+  it('answers health', async () => {
+    expect(await send(M.health, {})).toEqual({ ok: true });
+  });
+
+  it('creates a project with defaults and a default assistant', async () => {
+    const project = await newProject();
+    expect(project).toMatchObject({
+      name: 'Shop',
+      description: '',
+      plan: 'enterprise',
+      limits: { messagesPerMinute: null, monthlyMessages: null },
+      quickPrompts: [],
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    expect(project.chatWidgetConfig.welcomeMessage).toBe('Hi! How can I help you today?');
+    const assistant = await send(M.getAssistant, { projectId: project.id, assistantId: null });
+    expect(assistant).toMatchObject({ id: project.defaultAssistantId, projectId: project.id, name: 'Assistant', model: null });
+    expect(assistant.instructions.length).toBeGreaterThan(0);
+    expect(await send(M.getProject, { projectId: project.id })).toEqual(project);
+  });
+
+  it('keeps what the creator gives and ids the quick prompts', async () => {
+    const project = await send(M.createProject, {
+      name: 'Docs',
+      description: 'Product docs',
+      plan: 'pro',
+      limits: { messagesPerMinute: 30 },
+      chatWidgetConfig: { brandColor: '#000000', offset: { x: 1, y: 2 } },
+      quickPrompts: [{ title: 'Pricing', prompt: 'What does it cost?' }],
+    });
+    expect(project).toMatchObject({
+      description: 'Product docs',
+      plan: 'pro',
+      limits: { messagesPerMinute: 30, monthlyMessages: null },
+      chatWidgetConfig: { brandColor: '#000000', offset: { x: 1, y: 2 }, position: 'bottom-right' },
+      quickPrompts: [{ title: 'Pricing', prompt: 'What does it cost?' }],
+    });
+    expect(project.quickPrompts[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('patches a project field by field', async () => {
+    const created = await send(M.createProject, {
+      name: 'Shop',
+      limits: { messagesPerMinute: 10, monthlyMessages: 1000 },
+      chatWidgetConfig: { displayName: 'Helper' },
+      quickPrompts: [{ title: 'a', prompt: 'a' }],
+    });
+    clock.advance(5_000);
+    const updated = await send(M.updateProject, {
+      projectId: created.id,
+      patch: {
+        description: 'new',
+        limits: { monthlyMessages: null },
+        chatWidgetConfig: { brandColor: '#123456', offset: { x: 7, y: 8 } },
+        quickPrompts: [{ title: 'b', prompt: 'b' }],
+      },
+    });
+    expect(updated).toMatchObject({
+      name: 'Shop',
+      description: 'new',
+      limits: { messagesPerMinute: 10, monthlyMessages: null },
+      chatWidgetConfig: { displayName: 'Helper', brandColor: '#123456', offset: { x: 7, y: 8 } },
+      quickPrompts: [{ title: 'b', prompt: 'b' }],
+      createdAt: created.createdAt,
+      updatedAt: '2026-01-01T00:00:05.000Z',
+    });
+    expect(updated.quickPrompts).toHaveLength(1);
+    expect(await send(M.getProject, { projectId: created.id })).toEqual(updated);
+  });
+
+  it('lists projects and answers PROJECT_NOT_FOUND with the id', async () => {
+    const a = await newProject('A');
+    clock.advance(1);
+    const b = await newProject('B');
+    expect((await send(M.listProjects, {})).data.map((p) => p.id)).toEqual([a.id, b.id]);
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const call of [
+      send(M.getProject, { projectId: missing }),
+      send(M.updateProject, { projectId: missing, patch: { name: 'x' } }),
+      send(M.listKeys, { projectId: missing }),
+      send(M.listAssistants, { projectId: missing }),
+      send(M.createAssistant, { projectId: missing, body: { name: 'x' } }),
+    ]) {
+      const err = await rejection(call);
+      expect(err.code).toBe('PROJECT_NOT_FOUND');
+      expect(err.details).toEqual({ projectId: missing });
+    }
+  });
+});
+
+describe('identity service: assistants', () => {
+  it('creates, lists and gets assistants within their project only', async () => {
+    const project = await newProject();
+    const other = await newProject('Other');
+    clock.advance(1);
+    const sales = await send(M.createAssistant, {
+      projectId: project.id,
+      body: { name: 'Sales', instructions: 'Sell.', model: 'gpt-4o-mini' },
+    });
+    expect(sales).toMatchObject({ projectId: project.id, name: 'Sales', instructions: 'Sell.', model: 'gpt-4o-mini' });
+    expect((await send(M.listAssistants, { projectId: project.id })).data.map((a) => a.id)).toEqual([
+      project.defaultAssistantId,
+      sales.id,
+    ]);
+    expect(await send(M.getAssistant, { projectId: project.id, assistantId: sales.id })).toEqual(sales);
+    const err = await rejection(send(M.getAssistant, { projectId: other.id, assistantId: sales.id }));
+    expect(err.code).toBe('ASSISTANT_NOT_FOUND');
+    expect((await send(M.listAssistants, { projectId: other.id })).data).toHaveLength(1);
+  });
+});
+
+describe('identity service: keys', () => {
+  it('returns the full key once and stores only its hash', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project, ['https://shop.example.com']);
+    clock.advance(1);
+    const sk = await privateKey(project);
+    expect(pk.key).toMatch(/^pk_[0-9A-Za-z]{43}$/);
+    expect(sk.key).toMatch(/^sk_[0-9A-Za-z]{43}$/);
+    expect(pk).toMatchObject({ type: 'publishable', assistantId: project.defaultAssistantId, hint: pk.key.slice(-4) });
+    expect(sk).toMatchObject({ type: 'private', assistantId: null, allowedOrigins: [], revokedAt: null });
+
+    const raw = await infra.documents.collection<{ _id: string; hash: string }>('keys').find({});
+    expect(raw.map((d) => d.hash).sort()).toEqual([sha256(pk.key), sha256(sk.key)].sort());
+    const atRest = JSON.stringify(raw);
+    for (const key of [pk.key, sk.key]) {
+      expect(atRest).not.toContain(key);
+      expect(atRest).not.toContain(key.slice(3));
+    }
+
+    const listed = (await send(M.listKeys, { projectId: project.id })).data;
+    expect(listed.map((k) => k.id)).toEqual([pk.id, sk.id]);
+    for (const entry of listed) {
+      expect(Object.keys(entry).sort()).toEqual(
+        ['allowedOrigins', 'assistantId', 'createdAt', 'hint', 'id', 'name', 'projectId', 'revokedAt', 'type'].sort(),
+      );
+    }
+  });
+
+  it('wants a publishable key to name one of its project’s assistants', async () => {
+    const project = await newProject();
+    const other = await newProject('Other');
+    const err = await rejection(
+      send(M.createKey, {
+        projectId: project.id,
+        body: { type: 'publishable', name: 'w', assistantId: other.defaultAssistantId!, allowedOrigins: [] },
+      }),
+    );
+    expect(err.code).toBe('ASSISTANT_NOT_FOUND');
+  });
+
+  it('revokes idempotently, and only within the key’s project', async () => {
+    const project = await newProject();
+    const other = await newProject('Other');
+    const sk = await privateKey(project);
+    const notHere = await rejection(send(M.revokeKey, { projectId: other.id, keyId: sk.id }));
+    expect(notHere.code).toBe('KEY_NOT_FOUND');
+    clock.advance(1_000);
+    const revoked = await send(M.revokeKey, { projectId: project.id, keyId: sk.id });
+    expect(revoked.revokedAt).toBe('2026-01-01T00:00:01.000Z');
+    clock.advance(1_000);
+    expect(await send(M.revokeKey, { projectId: project.id, keyId: sk.id })).toEqual(revoked);
+    expect((await send(M.listKeys, { projectId: project.id })).data[0]!.revokedAt).toBe(revoked.revokedAt);
+    expect((await send(M.listKeys, { projectId: other.id })).data).toEqual([]);
+  });
+
+  it('resolves a key to its project, checking type, liveness and origin', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project, ['https://shop.example.com']);
+    const sk = await privateKey(project);
+
+    expect(await send(M.resolveKey, { key: sk.key, origin: null, type: 'private' })).toEqual({
+      projectId: project.id,
+      keyId: sk.id,
+      type: 'private',
+      assistantId: null,
+    });
+    expect(await send(M.resolveKey, { key: pk.key, origin: 'https://shop.example.com', type: 'publishable' })).toEqual({
+      projectId: project.id,
+      keyId: pk.id,
+      type: 'publishable',
+      assistantId: project.defaultAssistantId,
+    });
+    // No Origin header: a server-to-server call, not a browser.
+    expect((await send(M.resolveKey, { key: pk.key, origin: null, type: 'publishable' })).keyId).toBe(pk.id);
+
+    const wrongType = await rejection(send(M.resolveKey, { key: pk.key, origin: null, type: 'private' }));
+    expect(wrongType.code).toBe('FORBIDDEN');
+    expect(wrongType.message).toContain('private key');
+    const wrongType2 = await rejection(send(M.resolveKey, { key: sk.key, origin: null, type: 'publishable' }));
+    expect(wrongType2.code).toBe('FORBIDDEN');
+    expect(wrongType2.message).toContain('publishable key');
+
+    const elsewhere = await rejection(
+      send(M.resolveKey, { key: pk.key, origin: 'https://evil.example.com', type: 'publishable' }),
+    );
+    expect(elsewhere.code).toBe('FORBIDDEN');
+
+    const unknown = `sk_${'A'.repeat(43)}`;
+    for (const key of [unknown, 'sk_short', 'nonsense', '']) {
+      expect((await rejection(send(M.resolveKey, { key, origin: null, type: 'private' }))).code).toBe('UNAUTHORIZED');
+    }
+    await send(M.revokeKey, { projectId: project.id, keyId: sk.id });
+    expect((await rejection(send(M.resolveKey, { key: sk.key, origin: null, type: 'private' }))).code).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+
+  it('lets any origin through an unrestricted or * key', async () => {
+    const project = await newProject();
+    for (const allowed of [[], ['*'], ['https://a.test', '*']]) {
+      const pk = await publishableKey(project, allowed);
+      const info = await send(M.resolveKey, { key: pk.key, origin: 'https://anywhere.test', type: 'publishable' });
+      expect(info.keyId).toBe(pk.id);
+    }
+  });
+
+  it('checks origins for CORS preflight', async () => {
+    const project = await newProject();
+    const shop = await publishableKey(project, ['https://shop.example.com']);
+    const blog = await publishableKey(project, ['https://*.blog.test']);
+    await privateKey(project);
+    const allowed = async (origin: string, apiKey: string | null = null) =>
+      (await send(M.checkOrigin, { origin, apiKey })).allowed;
+
+    expect(await allowed('https://shop.example.com')).toBe(true);
+    expect(await allowed('https://news.blog.test')).toBe(true);
+    expect(await allowed('https://evil.example.com')).toBe(false);
+    expect(await allowed('https://shop.example.com', shop.key)).toBe(true);
+    expect(await allowed('https://news.blog.test', shop.key)).toBe(false);
+    // An unknown key falls back to the question for any key.
+    expect(await allowed('https://news.blog.test', `pk_${'B'.repeat(43)}`)).toBe(true);
+
+    await send(M.revokeKey, { projectId: project.id, keyId: blog.id });
+    expect(await allowed('https://news.blog.test')).toBe(false);
+
+    const open = await publishableKey(project, []);
+    expect(await allowed('https://evil.example.com')).toBe(true);
+    await send(M.revokeKey, { projectId: project.id, keyId: open.id });
+    expect(await allowed('https://evil.example.com')).toBe(false);
+  });
+});
+
+describe('identity service: visitors and sessions', () => {
+  it('creates a visitor on first init and finds it after, with a fresh session each time', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const first = await send(M.initVisitor, { apiKey: pk.key, saVid: 'device-1', origin: null });
+    expect(first.created).toBe(true);
+    expect(first.visitor).toEqual({
+      object: 'visitor',
+      id: first.visitor.id,
+      type: 'anonymous',
+      externalId: null,
+      name: null,
+      avatarUrl: null,
+    });
+    expect(first.sessionToken).toMatch(/^st_[0-9A-Za-z]{43}$/);
+    const second = await send(M.initVisitor, { apiKey: pk.key, saVid: 'device-1', origin: null });
+    expect(second.created).toBe(false);
+    expect(second.visitor).toEqual(first.visitor);
+    expect(second.sessionToken).not.toBe(first.sessionToken);
+
+    for (const token of [first.sessionToken, second.sessionToken]) {
+      expect(await send(M.resolveSession, { token, origin: null })).toEqual({
+        projectId: project.id,
+        visitorId: first.visitor.id,
+        keyId: pk.id,
+        assistantId: project.defaultAssistantId,
+      });
+    }
+    expect(await send(M.getVisitor, { projectId: project.id, visitorId: first.visitor.id })).toEqual(first.visitor);
+    // The session is kept under the token's hash.
+    expect(await infra.kv.get(`identity:session:${sha256(first.sessionToken)}`)).not.toBeNull();
+  });
+
+  it('creates a device’s visitor once under concurrent first visits', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => send(M.initVisitor, { apiKey: pk.key, saVid: 'racer', origin: null })),
+    );
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.visitor.id)).size).toBe(1);
+    expect(new Set(results.map((r) => r.sessionToken)).size).toBe(8);
+  });
+
+  it('keeps projects apart', async () => {
+    const a = await newProject('A');
+    const b = await newProject('B');
+    const va = await send(M.initVisitor, { apiKey: (await publishableKey(a)).key, saVid: 'same-device', origin: null });
+    const vb = await send(M.initVisitor, { apiKey: (await publishableKey(b)).key, saVid: 'same-device', origin: null });
+    expect(vb.created).toBe(true);
+    expect(vb.visitor.id).not.toBe(va.visitor.id);
+    expect((await send(M.resolveSession, { token: vb.sessionToken, origin: null })).projectId).toBe(b.id);
+    const err = await rejection(send(M.getVisitor, { projectId: b.id, visitorId: va.visitor.id }));
+    expect(err.code).toBe('NOT_FOUND');
+  });
+
+  it('needs a live publishable key from an allowed origin to init', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project, ['https://shop.example.com']);
+    const sk = await privateKey(project);
+    const init = (apiKey: string, origin: string | null) => send(M.initVisitor, { apiKey, saVid: 'd', origin });
+
+    expect((await init(pk.key, 'https://shop.example.com')).created).toBe(true);
+    expect((await rejection(init(pk.key, 'https://evil.example.com'))).code).toBe('FORBIDDEN');
+    expect((await rejection(init(sk.key, null))).code).toBe('FORBIDDEN');
+    expect((await rejection(init('pk_nope', null))).code).toBe('UNAUTHORIZED');
+    await send(M.revokeKey, { projectId: project.id, keyId: pk.id });
+    expect((await rejection(init(pk.key, 'https://shop.example.com'))).code).toBe('UNAUTHORIZED');
+  });
+
+  it('expires a session after the idle TTL, each use extending it', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const { sessionToken: token } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
+    const resolve = () => send(M.resolveSession, { token, origin: null });
+
+    clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
+    await resolve();
+    clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
+    await resolve(); // alive well past one TTL since init, because it was used
+    clock.advance(IDLE_TTL_SECONDS * 1000);
+    expect((await rejection(resolve())).code).toBe('UNAUTHORIZED');
+
+    const { sessionToken: idle } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
+    clock.advance(IDLE_TTL_SECONDS * 1000);
+    expect((await rejection(send(M.resolveSession, { token: idle, origin: null }))).code).toBe('UNAUTHORIZED');
+  });
+
+  it('rejects unknown and malformed session tokens', async () => {
+    for (const token of [`st_${'C'.repeat(43)}`, 'st_x', 'garbage', '']) {
+      expect((await rejection(send(M.resolveSession, { token, origin: null }))).code).toBe('UNAUTHORIZED');
+    }
+  });
+
+  it('stops every session of a key the moment it is revoked', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const kept = await publishableKey(project);
+    const sessions = await Promise.all(
+      ['d1', 'd2'].map((saVid) => send(M.initVisitor, { apiKey: pk.key, saVid, origin: null })),
+    );
+    const other = await send(M.initVisitor, { apiKey: kept.key, saVid: 'd1', origin: null });
+    await send(M.revokeKey, { projectId: project.id, keyId: pk.id });
+    for (const { sessionToken } of sessions) {
+      const err = await rejection(send(M.resolveSession, { token: sessionToken, origin: null }));
+      expect(err.code).toBe('UNAUTHORIZED');
+    }
+    expect((await send(M.resolveSession, { token: other.sessionToken, origin: null })).keyId).toBe(kept.id);
+  });
+
+  it('refuses a session used from an origin its key does not allow', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project, ['https://shop.example.com']);
+    const { sessionToken: token } = await send(M.initVisitor, {
+      apiKey: pk.key,
+      saVid: 'd',
+      origin: 'https://shop.example.com',
+    });
+    expect((await send(M.resolveSession, { token, origin: 'https://shop.example.com' })).keyId).toBe(pk.id);
+    expect((await send(M.resolveSession, { token, origin: null })).keyId).toBe(pk.id);
+    const err = await rejection(send(M.resolveSession, { token, origin: 'https://evil.example.com' }));
+    expect(err.code).toBe('FORBIDDEN');
+    // A refused origin does not end the session for the allowed one.
+    expect((await send(M.resolveSession, { token, origin: 'https://shop.example.com' })).keyId).toBe(pk.id);
+  });
+});

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, type SessionInfo } from '@palaver/contracts';
+import { type Clock, type Config, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { isLapsed, withIdleExpiry } from './domain/session';
+import { SESSION_TOKEN_RANDOM_BYTES, formatSessionToken, isWellFormedSessionToken } from './domain/session-token';
+import { hashSecret } from './domain/secret-hash';
+import { KeyService } from './key.service';
+import { SessionStore } from './session.store';
+
+const invalidSession = (): AppError => new AppError('UNAUTHORIZED', 'session token is invalid or has expired');
+
+/**
+ * Opaque session tokens with an idle timeout. The store's TTL drops idle sessions; the expiry kept
+ * in the value is read against the Clock port, so the service's notion of time decides.
+ */
+@Injectable()
+export class SessionService {
+  constructor(
+    @Inject(SessionStore) private readonly sessions: SessionStore,
+    @Inject(KeyService) private readonly keys: KeyService,
+    @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(Ports.config) private readonly config: Pick<Config, 'SESSION_IDLE_TTL_SECONDS'>,
+  ) {}
+
+  async issue(info: SessionInfo): Promise<string> {
+    const token = formatSessionToken(randomBytes(SESSION_TOKEN_RANDOM_BYTES));
+    await this.store(hashSecret(token), info);
+    return token;
+  }
+
+  /** The session behind a token, its idle timeout extended. Its key is re-checked every time: revocation is immediate. */
+  async resolve(token: string, origin: string | null): Promise<SessionInfo> {
+    if (!isWellFormedSessionToken(token)) throw invalidSession();
+    const tokenHash = hashSecret(token);
+    const session = await this.sessions.load(tokenHash);
+    if (!session || isLapsed(session, this.clock.now().getTime())) throw invalidSession();
+    try {
+      await this.keys.assertSessionKey(session.projectId, session.keyId, origin);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'UNAUTHORIZED') await this.sessions.remove(tokenHash);
+      throw err;
+    }
+    const info: SessionInfo = {
+      projectId: session.projectId,
+      visitorId: session.visitorId,
+      keyId: session.keyId,
+      assistantId: session.assistantId,
+    };
+    await this.store(tokenHash, info);
+    return info;
+  }
+
+  private async store(tokenHash: string, info: SessionInfo): Promise<void> {
+    const ttl = this.config.SESSION_IDLE_TTL_SECONDS;
+    await this.sessions.save(tokenHash, withIdleExpiry(info, this.clock.now().getTime(), ttl), ttl);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Visitor } from '@palaver/contracts';
+import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+
+/** A visitor at rest: the v2 fields, its project and the device id it was created for. */
+export interface VisitorDocument {
+  _id: string;
+  projectId: string;
+  saVid: string;
+  type: Visitor['type'];
+  externalId: string | null;
+  name: string | null;
+  avatarUrl: string | null;
+  createdAt: string;
+}
+
+export const toVisitor = (doc: VisitorDocument): Visitor => ({
+  object: 'visitor',
+  id: doc._id,
+  type: doc.type,
+  externalId: doc.externalId,
+  name: doc.name,
+  avatarUrl: doc.avatarUrl,
+});
+
+@Injectable()
+export class VisitorRepository {
+  private readonly visitors: Collection<VisitorDocument>;
+
+  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+    this.visitors = documents.collection<VisitorDocument>('visitors', [
+      { keys: { projectId: 1, saVid: 1 }, unique: true },
+    ]);
+  }
+
+  async findById(projectId: string, visitorId: string): Promise<VisitorDocument | null> {
+    return this.visitors.findOne({ _id: visitorId, projectId });
+  }
+
+  /**
+   * The project's visitor for this device, inserting `candidate` when there is none. Two
+   * concurrent first visits race on the unique (projectId, saVid) index: the loser reads the winner's.
+   */
+  async findOrInsert(candidate: VisitorDocument): Promise<{ visitor: VisitorDocument; created: boolean }> {
+    const existing = await this.visitors.findOne({ projectId: candidate.projectId, saVid: candidate.saVid });
+    if (existing) return { visitor: existing, created: false };
+    try {
+      await this.visitors.insertOne(candidate);
+      return { visitor: candidate, created: true };
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const winner = await this.visitors.findOne({ projectId: candidate.projectId, saVid: candidate.saVid });
+      if (!winner) throw err;
+      return { visitor: winner, created: false };
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { GenerateReplyJob } from '@palaver/contracts';
+import { type Job, logger } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { describeFailure } from './domain/reply-failure';
+import { ReplyPromptService } from './reply-prompt.service';
+import { ReplyReportService } from './reply-report.service';
+import { ReplyStreamService, type StreamOutcome } from './reply-stream.service';
+import { TokenChannel } from './token-channel.service';
+
+/**
+ * Answers a visitor message: prompt, stream on the reply's channel, then record the outcome with
+ * the conversation service and publish the terminal chunk (finish or error), in that order, so
+ * that whoever sees the end of the stream finds the message stored. Never throws: see
+ * INFERENCE_JOB_ATTEMPTS.
+ */
+@Injectable()
+export class GenerateReplyProcessor {
+  constructor(
+    @Inject(ReplyPromptService) private readonly prompts: ReplyPromptService,
+    @Inject(ReplyStreamService) private readonly streamer: ReplyStreamService,
+    @Inject(ReplyReportService) private readonly reports: ReplyReportService,
+    @Inject(TokenChannel) private readonly channel: TokenChannel,
+  ) {}
+
+  async process(job: Job): Promise<void> {
+    const parsed = GenerateReplyJob.safeParse(job.data);
+    if (!parsed.success) {
+      logger.error({ jobId: job.id, issues: parsed.error.issues }, 'invalid generate-reply job dropped');
+      return;
+    }
+    const data = parsed.data;
+    const replyId = data.assistantMessageId;
+    const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
+
+    let outcome: StreamOutcome;
+    try {
+      const request = await this.prompts.prepare(data);
+      outcome = await this.streamer.stream(replyId, request);
+    } catch (error) {
+      outcome = { ok: false, error, partialText: '' };
+    }
+
+    if (outcome.ok) {
+      const { text, finishReason, usage } = outcome;
+      try {
+        await this.reports.completed({ ...ids, text, finishReason, usage });
+      } catch (err) {
+        logger.error({ err, ...ids }, 'could not record the completed reply');
+        await this.channel.publish(replyId, { type: 'error', ...errorChunk(err) });
+        return;
+      }
+      await this.channel.publish(replyId, { type: 'finish', text, finishReason, usage });
+      return;
+    }
+
+    const failure = describeFailure(outcome.error);
+    logger.warn({ err: outcome.error, ...ids }, 'reply failed');
+    try {
+      await this.reports.failed({ ...ids, error: failure.message, partialText: outcome.partialText });
+    } catch (err) {
+      logger.error({ err, ...ids }, 'could not record the failed reply');
+    }
+    await this.channel.publish(replyId, { type: 'error', code: failure.code, error: failure.message });
+  }
+}
+
+const errorChunk = (err: unknown) => {
+  const failure = describeFailure(err);
+  return { code: failure.code, error: failure.message };
+};

@@ -1,0 +1,18 @@
+/** How many Q&A entries and document chunks a reply is grounded on. */
+export const RETRIEVAL_LIMITS = { qnaLimit: 3, chunkLimit: 5 } as const;
+
+/** The retrieval query is the last user message, cut to this many characters. */
+export const RETRIEVAL_QUERY_MAX_CHARS = 1_000;
+
+/** Replies generated at once by one inference process (each mostly waits on the model). */
+export const WORKER_CONCURRENCY = 8;
+
+/**
+ * Every inference job runs once: a processor never throws (it reports a failure to the
+ * conversation and on the token channel), because a retry would stream the reply a second time
+ * to a channel that already carried its deltas.
+ */
+export const INFERENCE_JOB_ATTEMPTS = 1;
+
+/** Reporting a result to the conversation service is retried while it is unavailable. */
+export const REPORT_RETRY_DELAYS_MS = [200, 1_000, 3_000] as const;

@@ -1,0 +1,56 @@
+import {
+  AppError,
+  type ChatMessage,
+  IdentityMessages,
+  type PageContext,
+  type Retrieval,
+  SearchMessages,
+} from '@palaver/contracts';
+import { type ChatRequest, Ports, type ServiceClient, lastUserMessage, logger } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { buildPrompt } from './domain/prompt.builder';
+import { RETRIEVAL_LIMITS, RETRIEVAL_QUERY_MAX_CHARS } from './inference.settings';
+
+export interface ReplyPromptInput {
+  projectId: string;
+  assistantId: string | null;
+  /** Oldest first, ending with the message to answer. */
+  history: ChatMessage[];
+  pageContext: PageContext | null;
+}
+
+/** The chat request of one reply: the assistant, the knowledge retrieved for the question, the prompt. */
+@Injectable()
+export class ReplyPromptService {
+  constructor(@Inject(Ports.services) private readonly services: ServiceClient) {}
+
+  async prepare(input: ReplyPromptInput): Promise<ChatRequest> {
+    const question = lastUserMessage(input.history)?.trim();
+    if (!question) throw new AppError('VALIDATION_ERROR', 'there is no user message to answer');
+    const [assistant, knowledge] = await Promise.all([
+      this.services.send(IdentityMessages.getAssistant, { projectId: input.projectId, assistantId: input.assistantId }),
+      this.retrieve(input.projectId, question),
+    ]);
+    const prompt = buildPrompt({
+      instructions: assistant.instructions,
+      pageContext: input.pageContext,
+      knowledge,
+      history: input.history,
+    });
+    return { model: assistant.model ?? null, messages: prompt.messages, grounding: prompt.knowledge };
+  }
+
+  /** Without the search service the reply still goes ahead, ungrounded: the rules make the model say it does not know. */
+  private async retrieve(projectId: string, question: string): Promise<Retrieval> {
+    try {
+      return await this.services.send(SearchMessages.retrieve, {
+        projectId,
+        query: question.slice(0, RETRIEVAL_QUERY_MAX_CHARS),
+        ...RETRIEVAL_LIMITS,
+      });
+    } catch (err) {
+      logger.warn({ err, projectId }, 'retrieval failed; replying without knowledge');
+      return { qnas: [], chunks: [] };
+    }
+  }
+}

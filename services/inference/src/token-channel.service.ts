@@ -1,0 +1,20 @@
+import { type TokenChunk, replyChannel } from '@palaver/contracts';
+import { type PubSub, Ports, logger } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+
+/**
+ * Publishes a reply's fragments on its pub/sub channel. Publishing is best effort: a lost
+ * fragment must not stop the reply from being generated and stored.
+ */
+@Injectable()
+export class TokenChannel {
+  constructor(@Inject(Ports.pubsub) private readonly pubsub: PubSub) {}
+
+  async publish(replyId: string, chunk: TokenChunk): Promise<void> {
+    try {
+      await this.pubsub.publish(replyChannel(replyId), chunk);
+    } catch (err) {
+      logger.warn({ err, replyId, type: chunk.type }, 'could not publish a reply chunk');
+    }
+  }
+}

@@ -1,0 +1,196 @@
+import { ErrorBody } from '@palaver/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { GatedChatModel } from './support/gated-chat-model';
+
+const expectError = (result: { status: number; body: unknown }, status: number, code: string) => {
+  expect(result.status, JSON.stringify(result.body)).toBe(status);
+  const body = ErrorBody.parse(result.body);
+  expect(body.error.code).toBe(code);
+  expect(body.error.message.length).toBeGreaterThan(0);
+  return body.error;
+};
+
+describe('errors in the spec envelope', () => {
+  let e2e: E2eApp;
+  let apiKey: string;
+  let privateKey: string;
+  let token: string;
+  let conversationId: string;
+
+  beforeAll(async () => {
+    e2e = await startE2eApp();
+    const created = await e2e.admin.createProject();
+    apiKey = created.publishableKey;
+    privateKey = created.privateKey;
+    token = (await newVisitor(e2e.url, apiKey)).token;
+    conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+  });
+  afterAll(() => e2e.stop());
+
+  it('400 for an unparsable body and for a wrong shape', async () => {
+    expectError(
+      await http(`${e2e.url}/v2/identity/init`, { rawBody: '{"apiKey": ', headers: { 'content-type': 'application/json' } }),
+      400,
+      'INVALID_REQUEST_BODY',
+    );
+    const missing = expectError(await http(`${e2e.url}/v2/identity/init`, { body: { apiKey } }), 400, 'INVALID_REQUEST_BODY');
+    expect(missing.details).toMatchObject({ field: 'saVid' });
+    expectError(
+      await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 42 }, token }),
+      400,
+      'INVALID_REQUEST_BODY',
+    );
+    expectError(await http(`${e2e.url}/v2/conversations?limit=abc`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expectError(await http(`${e2e.url}/v2/conversations/not-a-uuid`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+  });
+
+  it('422 for values that break a rule of the Limits table, on both sides of each bound', async () => {
+    const post = (content: string) =>
+      http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
+    const tooLong = expectError(await post('x'.repeat(10_001)), 422, 'VALIDATION_ERROR');
+    expect(tooLong.details).toMatchObject({ field: 'content' });
+    expectError(await post(''), 422, 'VALIDATION_ERROR');
+
+    const init = (saVid: string, key = apiKey) => http(`${e2e.url}/v2/identity/init`, { body: { apiKey: key, saVid } });
+    expectError(await init('v'.repeat(101)), 422, 'VALIDATION_ERROR');
+    expect((await init('v'.repeat(100))).status).toBe(201);
+    expectError(await init(''), 422, 'VALIDATION_ERROR');
+    expect((await init('v')).status).toBe(201);
+    expectError(await init('device', ''), 422, 'VALIDATION_ERROR');
+
+    for (const [query, ok] of [
+      ['limit=0', false],
+      ['limit=1', true],
+      ['limit=100', true],
+      ['limit=101', false],
+      ['offset=-1', false],
+      ['offset=0', true],
+      ['status=pending', false],
+      ['orderBy=name', false],
+      ['orderDir=up', false],
+    ] as const) {
+      const result = await http(`${e2e.url}/v2/conversations?${query}`, { token });
+      if (ok) expect(result.status, query).toBe(200);
+      else expectError(result, 422, 'VALIDATION_ERROR');
+    }
+    for (const [query, ok] of [
+      ['limit=0', false],
+      ['limit=1', true],
+      ['limit=1000', true],
+      ['limit=1001', false],
+      ['role=system', false],
+      ['status=done', false],
+    ] as const) {
+      const result = await http(`${e2e.url}/v2/conversations/${conversationId}/messages?${query}`, { token });
+      if (ok) expect(result.status, query).toBe(200);
+      else expectError(result, 422, 'VALIDATION_ERROR');
+    }
+    expectError(
+      await http(`${e2e.url}/v2/messages/${conversationId}/feedback`, { body: { feedback: 'love' }, token }),
+      422,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('401 for a missing, malformed, unknown or wrong-kind credential', async () => {
+    expectError(await http(`${e2e.url}/v2/identity/me`), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/v2/identity/me`, { headers: { authorization: token } }), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/v2/identity/me`, { headers: { authorization: 'Basic abc' } }), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/v2/identity/me`, { token: 'st_not-a-real-token' }), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: 'pk_unknown', saVid: 'd' } }), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/v2/projects/current?apiKey=pk_unknown`), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/admin/v1/projects`), 401, 'UNAUTHORIZED');
+    expectError(await http(`${e2e.url}/admin/v1/projects`, { token: 'wrong' }), 401, 'UNAUTHORIZED');
+  });
+
+  it('403 for the wrong key type', async () => {
+    expectError(await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: privateKey, saVid: 'd' } }), 403, 'FORBIDDEN');
+    expectError(
+      await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: 'hi' }] }, token: apiKey }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
+  it('404 with the resource code and id', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const error = expectError(await http(`${e2e.url}/v2/conversations/${missing}`, { token }), 404, 'CONVERSATION_NOT_FOUND');
+    expect(error.details).toEqual({ conversationId: missing });
+    expectError(await http(`${e2e.url}/v2/conversations/${missing}/messages`, { token }), 404, 'CONVERSATION_NOT_FOUND');
+    expectError(await http(`${e2e.url}/v2/conversations/${missing}/close`, { body: {}, token }), 404, 'CONVERSATION_NOT_FOUND');
+    expectError(
+      await http(`${e2e.url}/v2/messages/${missing}/feedback`, { body: { feedback: 'like' }, token }),
+      404,
+      'MESSAGE_NOT_FOUND',
+    );
+    expectError(await http(`${e2e.url}/v2/nothing-here`), 404, 'NOT_FOUND');
+  });
+
+  it('413 for an oversized body, 415 for a body that is not JSON', async () => {
+    expectError(
+      await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        rawBody: JSON.stringify({ content: 'x'.repeat(400_000) }),
+        headers: { 'content-type': 'application/json' },
+        token,
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
+    expectError(
+      await http(`${e2e.url}/v2/identity/init`, { rawBody: 'apiKey=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+  });
+
+  it('rejects prototype-pollution payloads with a clean 400 and no side effect', async () => {
+    for (const rawBody of [
+      `{"apiKey":"${apiKey}","saVid":"p","__proto__":{"polluted":true}}`,
+      `{"apiKey":"${apiKey}","saVid":"p","constructor":{"prototype":{"polluted":true}}}`,
+    ]) {
+      expectError(
+        await http(`${e2e.url}/v2/identity/init`, { rawBody, headers: { 'content-type': 'application/json' } }),
+        400,
+        'INVALID_REQUEST_BODY',
+      );
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const query = await http(`${e2e.url}/v2/conversations?status[$ne]=open`, { token });
+    expectError(query, 400, 'INVALID_REQUEST_PARAMETERS');
+  });
+
+  it('healthz answers 200 when every service is ready', async () => {
+    const health = await http(`${e2e.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(health.body.status).toBe('ok');
+  });
+});
+
+describe('a message while the previous reply is still streaming', () => {
+  let e2e: E2eApp;
+  const gate = new GatedChatModel();
+  beforeAll(async () => {
+    e2e = await startE2eApp({}, { chatModel: gate });
+  });
+  afterAll(() => e2e.stop());
+
+  it('answers 409 CONFLICT, and is accepted once the reply completed', async () => {
+    const { publishableKey } = await e2e.admin.createProject();
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const first = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'first' }, token });
+    await gate.started();
+
+    const second = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'second' }, token });
+    const error = expectError(second, 409, 'CONFLICT');
+    expect(error.details).toMatchObject({ resource: 'conversation' });
+
+    gate.release('first answer');
+    expect((await first).body.steps[0].content[0].text).toBe('first answer');
+    const third = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'third' }, token });
+    await gate.started();
+    gate.release('third answer');
+    expect((await third).status).toBe(200);
+  });
+});

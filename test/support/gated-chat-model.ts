@@ -1,0 +1,30 @@
+import { type ChatModel, type ChatRequest, type ModelChunk } from '@palaver/platform';
+
+/** A chat model the test controls: each reply waits until the test releases it with its text. */
+export class GatedChatModel implements ChatModel {
+  readonly name = 'gated';
+  private waiting: Array<(text: string) => void> = [];
+  private onStart: Array<() => void> = [];
+
+  /** Resolves when a reply has started and waits for `release`. */
+  started(): Promise<void> {
+    if (this.waiting.length > 0) return Promise.resolve();
+    return new Promise((resolve) => this.onStart.push(resolve));
+  }
+
+  release(text: string): void {
+    const next = this.waiting.shift();
+    if (!next) throw new Error('no reply is waiting');
+    next(text);
+  }
+
+  async *stream(_request: ChatRequest): AsyncIterable<ModelChunk> {
+    const text = await new Promise<string>((resolve) => {
+      this.waiting.push(resolve);
+      for (const notify of this.onStart.splice(0)) notify();
+    });
+    yield { type: 'delta', delta: text };
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 };
+    yield { type: 'finish', finishReason: 'stop', usage };
+  }
+}
