@@ -3,7 +3,8 @@ import { createInfrastructure, loadConfig, logger } from '@palaver/platform';
 import { startInferenceService } from './index';
 
 const config = loadConfig();
-const infra = await createInfrastructure(config);
+// This process opens only the ports inference uses.
+const infra = await createInfrastructure(config, { only: ['jobs', 'pubsub', 'chatModel'] });
 const service = await startInferenceService(infra);
 logger.info({ transport: infra.transport.kind, chatModel: infra.chatModel.name }, 'inference service started');
 

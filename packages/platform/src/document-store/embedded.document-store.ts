@@ -255,7 +255,11 @@ class EmbeddedCollection implements Collection<Doc> {
       }
       if (!upsert) return { changes: [], result: { matched: 0, upserted: false, doc: null } };
       const seed = seedFromFilter(filter);
-      applyModifier(seed, modifier.insert, undefined, undefined, { cloneMode: 'deep' });
+      const { $set, ...others } = modifier.insert as Record<string, Record<string, unknown> | undefined>;
+      const { _id: setId, ...setRest } = $set ?? {};
+      if (setId !== undefined && seed._id === undefined) seed._id = setId;
+      const insert = (Object.keys(setRest).length > 0 ? { ...others, $set: setRest } : others) as Modifier<Doc>;
+      if (Object.keys(insert).length > 0) applyModifier(seed, insert, undefined, undefined, { cloneMode: 'deep' });
       if (seed._id === undefined) seed._id = randomUUID();
       const inserted = toStored(seed as Doc);
       if (this.docs.has(inserted._id)) throw new DuplicateKeyError(this.name, ['_id']);
@@ -355,8 +359,10 @@ const seedFromFilter = (filter: Filter): Record<string, unknown> => {
     }
   };
   collect(filter);
-  const seed: Record<string, unknown> = {};
-  if (Object.keys(equalities).length > 0) applyModifier(seed, { $set: equalities } as Modifier<Record<string, unknown>>, undefined, undefined, { cloneMode: 'deep' });
+  // mingo refuses to $set an _id (immutable), so it is placed directly.
+  const { _id, ...rest } = equalities;
+  const seed: Record<string, unknown> = _id === undefined ? {} : { _id };
+  if (Object.keys(rest).length > 0) applyModifier(seed, { $set: rest } as Modifier<Record<string, unknown>>, undefined, undefined, { cloneMode: 'deep' });
   return seed;
 };
 

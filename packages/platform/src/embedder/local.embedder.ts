@@ -39,7 +39,7 @@ export class LocalEmbedder implements Embedder {
 const featureWeight = (feature: string): number => {
   switch (feature.charAt(0)) {
     case 'w':
-      return 1;
+      return 0.25;
     case 'b':
       return Number(process.env.WB ?? 0.45);
     default:
@@ -58,7 +58,9 @@ export const extractFeatures = (text: string): Map<string, number> => {
   const terms = analyze(text);
   let previous: string | null = null;
   for (const { surface, term } of terms) {
-    add(`w${term}`);
+    const lw = Number(process.env.LW ?? 0);
+    const wmult = lw > 0 ? Math.min(1.6, Math.max(0.5, lw * surface.length)) : 1;
+    for (let r = 0; r < Math.round(wmult * 4); r++) add(`w${term}`);
     if (previous !== null && previous !== term) add(`b${previous} ${term}`);
     previous = term;
     if (surface.length >= 4) {

@@ -49,10 +49,10 @@ export class FileEventStream implements EventStream {
     return stream;
   }
 
-  publish(subject: string, payload: unknown, msgId: string): Promise<void> {
+  async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
-    return this.publishes.run(async () => {
+    await this.publishes.run(async () => {
       if (this.closed) throw new Error('event stream is closed');
       if (this.msgIds.has(msgId)) return;
       const message: LoggedMessage = {

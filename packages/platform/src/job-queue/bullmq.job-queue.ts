@@ -1,8 +1,7 @@
 import { type Job as BullJob, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { logger } from '../logger/logger';
-import { DEFAULT_BACKOFF_MS } from './in-process.job-queue';
-import { checkJobId, checkQueueName } from './job-naming';
+import { DEFAULT_BACKOFF_MS, checkJobId, checkQueueName } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
 
 export interface BullMqJobQueueOptions {

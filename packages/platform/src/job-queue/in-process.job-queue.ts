@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../logger/logger';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
-import { checkJobId, checkQueueName } from './job-naming';
-
-/** Matches the BullMQ adapter: the first retry waits `backoffMs`, each later one twice as long. */
-export const DEFAULT_BACKOFF_MS = 1000;
+import { DEFAULT_BACKOFF_MS, checkJobId, checkQueueName } from './job-options';
 
 interface QueuedJob {
   id: string;

@@ -1,10 +1,30 @@
-import { describe } from 'vitest';
-import { describePubSubContract } from '../testing/pubsub.contract';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { infraAvailable, infraSuiteTitle, infraUrl } from '../testing/infra';
+import { describePubSubContract } from '../testing/pubsub.contract';
 import { RedisPubSub } from './redis.pubsub';
 
 const available = await infraAvailable('redis');
 
 describe.skipIf(!available)(infraSuiteTitle('RedisPubSub', 'redis', available), () => {
   describePubSubContract('RedisPubSub', async () => new RedisPubSub(infraUrl('redis')));
+
+  it('carries messages between instances (processes), each on its own connections', async () => {
+    const gateway = new RedisPubSub(infraUrl('redis'));
+    const worker = new RedisPubSub(infraUrl('redis'));
+    try {
+      const channel = `reply.${randomUUID()}`;
+      const received: unknown[] = [];
+      await gateway.subscribe(channel, (m) => received.push(m));
+      await worker.publish(channel, { type: 'text-delta', delta: 'Hel' });
+      await worker.publish(channel, { type: 'text-delta', delta: 'lo' });
+      await vi.waitFor(() => expect(received).toHaveLength(2), { timeout: 3_000, interval: 10 });
+      expect(received).toEqual([
+        { type: 'text-delta', delta: 'Hel' },
+        { type: 'text-delta', delta: 'lo' },
+      ]);
+    } finally {
+      await Promise.all([gateway.close(), worker.close()]);
+    }
+  });
 });

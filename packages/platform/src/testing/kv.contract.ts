@@ -56,9 +56,9 @@ export function describeKeyValueStoreContract(adapterName: string, factory: () =
     it('expires a value set with a ttl', async () => {
       const k = key();
       await kv.set(k, 'short-lived', 1);
-      await fixture.elapse(600);
+      await fixture.elapse(500);
       expect(await kv.get(k)).toBe('short-lived');
-      await fixture.elapse(600);
+      await fixture.elapse(700);
       expect(await kv.get(k)).toBeNull();
     });
 
@@ -73,11 +73,11 @@ export function describeKeyValueStoreContract(adapterName: string, factory: () =
     it('extends the expiry with expire', async () => {
       const k = key();
       await kv.set(k, 'session', 1);
-      await fixture.elapse(600);
+      await fixture.elapse(500);
       expect(await kv.expire(k, 1)).toBe(true);
-      await fixture.elapse(600);
+      await fixture.elapse(500);
       expect(await kv.get(k)).toBe('session');
-      await fixture.elapse(600);
+      await fixture.elapse(700);
       expect(await kv.get(k)).toBeNull();
     });
 

@@ -7,7 +7,7 @@ const url = process.env.QDRANT_URL;
 
 describe.runIf(!!url)(`QdrantVectorIndex${url ? '' : ' (QDRANT_URL not set: skipped)'}`, () => {
   describeVectorIndexContract('QdrantVectorIndex', async () => ({
-    vectors: new QdrantVectorIndex(url!, { apiKey: process.env.QDRANT_API_KEY }),
+    vectors: new QdrantVectorIndex(url!, process.env.QDRANT_API_KEY),
     cleanup: async (collections) => {
       const client = new QdrantClient({ url: url!, apiKey: process.env.QDRANT_API_KEY, checkCompatibility: false });
       await Promise.all(collections.map((name) => client.deleteCollection(name)));

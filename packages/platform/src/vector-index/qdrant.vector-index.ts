@@ -6,20 +6,16 @@ export const INDEXED_PAYLOAD_KEYS = ['projectId', 'documentId', 'kind'] as const
 
 const UPSERT_BATCH = 256;
 
-export interface QdrantVectorIndexOptions {
-  apiKey?: string;
-}
-
 /** Qdrant with cosine distance (Qdrant normalizes the vectors). Every write waits until applied. */
 export class QdrantVectorIndex implements VectorIndex {
   private readonly client: QdrantClient;
   /** Dimensions of collections seen, so a wrong vector fails with a clear message before the call. */
   private readonly dimensions = new Map<string, number>();
 
-  constructor(url: string, options: QdrantVectorIndexOptions = {}) {
+  constructor(url: string, apiKey?: string) {
     this.client = new QdrantClient({
       url,
-      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(apiKey ? { apiKey } : {}),
       checkCompatibility: false,
     });
   }

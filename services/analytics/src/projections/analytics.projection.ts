@@ -27,18 +27,18 @@ export class AnalyticsProjection {
       logger.warn({ reason: read.reason }, 'analytics: skipped a malformed conversation event');
       return;
     }
-    await this.feed.append(read.entry);
     if (read.feedback) await this.applyFeedback(read.feedback);
+    await this.feed.append(read.entry);
+    if (read.feedback) await this.days.settle(read.feedback.projectId, utcDay(read.feedback.occurredAt), read.feedback.eventId);
   }
 
+  /**
+   * Runs before the feed entry is written, so an event in the feed is also in the summary. The
+   * entry then doubles as the "counted" mark: once it exists, a redelivery leaves the days alone.
+   */
   private async applyFeedback(submission: FeedbackSubmission): Promise<void> {
-    const { projectId, eventId } = submission;
-    const day = utcDay(submission.occurredAt);
     await this.messages.apply(submission);
-    if (!(await this.feed.isCounted(projectId, eventId))) {
-      await this.days.add(projectId, day, eventId, dayDelta(submission));
-      await this.feed.markCounted(projectId, eventId);
-    }
-    await this.days.settle(projectId, day, eventId);
+    if (await this.feed.has(submission.projectId, submission.eventId)) return;
+    await this.days.add(submission.projectId, utcDay(submission.occurredAt), submission.eventId, dayDelta(submission));
   }
 }

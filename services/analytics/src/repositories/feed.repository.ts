@@ -13,8 +13,6 @@ export interface FeedDoc {
   conversationId: string;
   occurredAt: string;
   data: Record<string, unknown>;
-  /** Set once a feedback event's day counters include it (see FeedbackDayRepository). */
-  counted?: boolean;
 }
 
 interface CounterDoc {
@@ -40,16 +38,18 @@ export class FeedRepository {
   /**
    * Records the entry once, at the end of its project's feed. A redelivered event keeps its first
    * position (a sequence number taken by a racing duplicate is simply skipped: cursors may have gaps).
+   * Sequences are taken and written in one consumer's delivery order; instances sharing the durable
+   * consumer could commit two entries of one project out of order, and a poller between the two
+   * writes would step over the earlier one.
    */
   async append(entry: FeedEntry): Promise<void> {
     if (await this.events.findOne({ _id: entry.eventId })) return;
-    const counter = await this.counters.findOneAndUpdate({ _id: entry.projectId }, { $inc: { seq: 1 } }, { upsert: true });
-    if (!counter) throw new Error(`feed counter of project ${entry.projectId} was not created`);
+    const seq = await this.nextSeq(entry.projectId);
     try {
       await this.events.insertOne({
         _id: entry.eventId,
         projectId: entry.projectId,
-        seq: counter.seq,
+        seq,
         type: entry.type,
         category: entry.category,
         conversationId: entry.conversationId,
@@ -61,6 +61,19 @@ export class FeedRepository {
     }
   }
 
+  private async nextSeq(projectId: string): Promise<number> {
+    for (;;) {
+      const counter = await this.counters.findOneAndUpdate({ _id: projectId }, { $inc: { seq: 1 } });
+      if (counter) return counter.seq;
+      try {
+        await this.counters.insertOne({ _id: projectId, seq: 1 });
+        return 1;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+    }
+  }
+
   /** Entries after `afterSeq`, oldest first; `type` matches a whole feed type or a category. */
   async list(projectId: string, query: { type?: string; afterSeq?: number; limit: number }): Promise<FeedDoc[]> {
     const filter: Filter = { projectId };
@@ -69,11 +82,7 @@ export class FeedRepository {
     return this.events.find(filter, { sort: { seq: 1 }, limit: query.limit });
   }
 
-  async isCounted(projectId: string, eventId: string): Promise<boolean> {
-    return (await this.events.count({ _id: eventId, projectId, counted: true })) > 0;
-  }
-
-  async markCounted(projectId: string, eventId: string): Promise<void> {
-    await this.events.updateOne({ _id: eventId, projectId }, { $set: { counted: true } });
+  async has(projectId: string, eventId: string): Promise<boolean> {
+    return (await this.events.count({ _id: eventId, projectId })) > 0;
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
 import type { DayCounts, DayCountsOf } from '../domain/feedback-summary.reducer';
 
 interface FeedbackDayDoc {
@@ -10,7 +10,7 @@ interface FeedbackDayDoc {
   likes?: number;
   dislikes?: number;
   removals?: number;
-  /** Event ids counted here but not yet marked counted in the feed (see `add`). */
+  /** Event ids counted here whose feed entry may not exist yet (see `add`). */
   pending?: string[];
 }
 
@@ -25,17 +25,26 @@ export class FeedbackDayRepository {
 
   /**
    * Adds the event's counts to its day once. The increment and the event id land in the same
-   * document in one update, so a retry after a crash cannot count twice; once the caller has
-   * recorded the event as counted elsewhere it calls `settle` to drop the id again, which keeps
+   * document in one update, so a retry after a crash cannot count twice. Once the event is
+   * recorded as counted elsewhere (its feed entry), `settle` drops the id again, which keeps
    * `pending` down to the events in flight.
    */
   async add(projectId: string, day: string, eventId: string, delta: DayCounts): Promise<void> {
     const _id = `${projectId}:${day}`;
-    await this.days.updateOne({ _id }, { $set: { projectId, day } }, { upsert: true });
+    await this.ensureDay(_id, projectId, day);
     await this.days.updateOne(
       { _id, pending: { $ne: eventId } },
       { $inc: { likes: delta.likes, dislikes: delta.dislikes, removals: delta.removals }, $push: { pending: eventId } },
     );
+  }
+
+  private async ensureDay(_id: string, projectId: string, day: string): Promise<void> {
+    if (await this.days.findOne({ _id })) return;
+    try {
+      await this.days.insertOne({ _id, projectId, day, likes: 0, dislikes: 0, removals: 0, pending: [] });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
   }
 
   async settle(projectId: string, day: string, eventId: string): Promise<void> {

@@ -44,14 +44,15 @@ export interface MessageOwner {
 
 /**
  * The document of the event's message after `event`. Returns `doc` itself when the event is
- * already in it, is not about a message, or changes a message that has no document.
+ * already in it or is about another message (or none), and null for a change to a message that
+ * has no document.
  */
 export const applyToMessage = (
   doc: MessageDoc | null,
   event: StoredConversationEvent,
   owner: MessageOwner,
 ): MessageDoc | null => {
-  if (doc && event.version <= doc.version) return doc;
+  if (doc && (event.version <= doc.version || messageIdOf(event) !== doc._id)) return doc;
   const created = (fields: Pick<MessageDoc, '_id' | 'role' | 'parts' | 'status' | 'metadata' | 'assistantId'>): MessageDoc =>
     doc ?? {
       ...fields,

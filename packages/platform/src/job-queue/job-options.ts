@@ -1,3 +1,6 @@
+/** The first retry waits this long by default, each later one twice as long (BullMQ's exponential). */
+export const DEFAULT_BACKOFF_MS = 1000;
+
 /**
  * Names BullMQ refuses, refused by every adapter alike so that code that works on the embedded
  * queue does not fail only in production: queue names with ':', job ids with ':' or that are

@@ -1,0 +1,4 @@
+/** `pnpm bench`: every benchmark, each printing its table of numbers and ratios measured in this run. */
+import { printRetrievalBench } from './retrieval.bench';
+
+await printRetrievalBench();

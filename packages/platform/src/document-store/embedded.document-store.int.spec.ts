@@ -1,0 +1,121 @@
+import { appendFile, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeUntilKilled } from '../testing/crash';
+import { describeDocumentStoreContract } from '../testing/document-store.contract';
+import { DuplicateKeyError } from './document-store.port';
+import { EmbeddedDocumentStore } from './embedded.document-store';
+
+describeDocumentStoreContract('embedded (mingo + JSONL)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'palaver-docs-'));
+  return {
+    open: () => EmbeddedDocumentStore.open(dir),
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
+});
+
+describe('EmbeddedDocumentStore on disk', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'palaver-docs-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('ignores and truncates a torn last line, and keeps working', async () => {
+    const store = await EmbeddedDocumentStore.open(dir);
+    const col = store.collection<{ _id: string; n: number }>('items');
+    await col.insertOne({ _id: 'a', n: 1 });
+    await col.insertOne({ _id: 'b', n: 2 });
+    await store.close();
+    const file = join(dir, 'items.jsonl');
+    const intact = await readFile(file, 'utf8');
+    await appendFile(file, '{"op":"put","doc":{"_id":"c","n"');
+
+    const reopened = await EmbeddedDocumentStore.open(dir);
+    const items = reopened.collection<{ _id: string; n: number }>('items');
+    expect(await items.find({}, { sort: { _id: 1 } })).toEqual([
+      { _id: 'a', n: 1 },
+      { _id: 'b', n: 2 },
+    ]);
+    expect(await readFile(file, 'utf8')).toBe(intact);
+    await items.insertOne({ _id: 'c', n: 3 });
+    await reopened.close();
+
+    const third = await EmbeddedDocumentStore.open(dir);
+    expect(await third.collection('items').count({})).toBe(3);
+    await third.close();
+  });
+
+  it('refuses to open a log corrupted before its last line', async () => {
+    const store = await EmbeddedDocumentStore.open(dir);
+    await store.collection('items').insertOne({ _id: 'a' });
+    await store.close();
+    const file = join(dir, 'items.jsonl');
+    const content = await readFile(file, 'utf8');
+    await rm(file);
+    await appendFile(file, `{"op":"put","doc":{"_id"\n${content}`);
+    await expect(EmbeddedDocumentStore.open(dir)).rejects.toThrow(/corrupt/);
+  });
+
+  it('compacts a log much larger than its live documents when opening it', async () => {
+    const store = await EmbeddedDocumentStore.open(dir);
+    const col = store.collection<{ _id: string; n: number }>('churn');
+    await col.insertOne({ _id: 'kept', n: 0 });
+    for (let i = 1; i <= 300; i++) await col.updateOne({ _id: 'kept' }, { $set: { n: i } });
+    for (let i = 0; i < 50; i++) await col.insertOne({ _id: `gone${i}`, n: i });
+    await col.deleteMany({ _id: { $regex: '^gone' } });
+    await store.close();
+    const file = join(dir, 'churn.jsonl');
+    const before = (await stat(file)).size;
+
+    const reopened = await EmbeddedDocumentStore.open(dir);
+    expect((await stat(file)).size).toBeLessThan(before / 10);
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(1);
+    expect(await reopened.collection('churn').find({})).toEqual([{ _id: 'kept', n: 300 }]);
+    await reopened.collection<{ _id: string; n: number }>('churn').insertOne({ _id: 'new', n: 1 });
+    await reopened.close();
+    const third = await EmbeddedDocumentStore.open(dir);
+    expect(await third.collection('churn').count({})).toBe(2);
+    await third.close();
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('rejects a unique index that the existing documents already break', async () => {
+    const store = await EmbeddedDocumentStore.open(dir);
+    const col = store.collection<{ _id: string; email: string }>('users');
+    await col.insertOne({ _id: 'a', email: 'x' });
+    await col.insertOne({ _id: 'b', email: 'x' });
+    expect(() => store.collection('users', [{ keys: { email: 1 }, unique: true }])).toThrow(DuplicateKeyError);
+    await store.close();
+  });
+
+  it('rejects collection names that are not safe file names', async () => {
+    const store = await EmbeddedDocumentStore.open(dir);
+    expect(() => store.collection('../escape')).toThrow(/invalid collection name/);
+    expect(() => store.collection('')).toThrow(/invalid collection name/);
+    await store.close();
+  });
+
+  it('keeps every acknowledged write when the process is killed with SIGKILL mid-stream', async () => {
+    const acked = await writeUntilKilled('documents', dir, 120);
+    const inserted = acked.filter((line) => line.startsWith('insert ')).map((line) => line.slice('insert '.length));
+    const counter = Math.max(...acked.filter((l) => l.startsWith('counter ')).map((l) => Number(l.split(' ')[1])));
+    expect(inserted.length).toBeGreaterThanOrEqual(80);
+
+    const store = await EmbeddedDocumentStore.open(dir);
+    const col = store.collection<{ _id: string; i: number; hits?: number }>('crash', [{ keys: { i: 1 }, unique: true }]);
+    const present = new Set((await col.find({ _id: { $in: inserted } })).map((d) => d._id));
+    expect(inserted.filter((id) => !present.has(id))).toEqual([]);
+    expect((await col.findOne({ _id: 'counter' }))!.hits).toBeGreaterThanOrEqual(counter);
+    // Still a working store: the unique index holds and new writes land.
+    await expect(col.insertOne({ _id: 'dup', i: 0 })).rejects.toBeInstanceOf(DuplicateKeyError);
+    await col.insertOne({ _id: 'after-crash', i: 1_000_000 });
+    await store.close();
+    const again = await EmbeddedDocumentStore.open(dir);
+    expect(await again.collection('crash').findOne({ _id: 'after-crash' })).toMatchObject({ i: 1_000_000 });
+    await again.close();
+  });
+});

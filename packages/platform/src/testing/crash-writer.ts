@@ -1,0 +1,74 @@
+/**
+ * A child process for kill -9 tests: writes to an embedded store in `dir` as fast as it can and
+ * prints one line per acknowledged write, until its parent kills it.
+ *
+ *   tsx crash-writer.ts documents|events|stream <dir>
+ */
+import { randomUUID } from 'node:crypto';
+import { EmbeddedDocumentStore } from '../document-store/embedded.document-store';
+import { FileEventStore } from '../event-store/file.event-store';
+import { FileEventStream } from '../event-stream/file.event-stream';
+
+const [kind, dir] = process.argv.slice(2);
+if (!dir) throw new Error('usage: crash-writer.ts documents|events|stream <dir>');
+
+const filler = 'x'.repeat(4_096);
+const print = (line: string) => new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
+
+const writeDocuments = async () => {
+  const store = await EmbeddedDocumentStore.open(dir);
+  const docs = store.collection<{ _id: string; i: number; filler: string; hits?: number }>('crash', [{ keys: { i: 1 }, unique: true }]);
+  for (let i = 0; ; i++) {
+    // Several writes in flight at once, as in a busy service.
+    await Promise.all(
+      [0, 1, 2].map(async (k) => {
+        const n = i * 3 + k;
+        await docs.insertOne({ _id: `d${n}`, i: n, filler });
+        await print(`ack insert d${n}`);
+      }),
+    );
+    await docs.updateOne({ _id: 'counter' }, { $inc: { hits: 1 }, $setOnInsert: { i: -1, filler: '' } }, { upsert: true });
+    await print(`ack counter ${i + 1}`);
+  }
+};
+
+const writeEvents = async () => {
+  const store = await FileEventStore.open(dir);
+  const versions = new Map<string, number>();
+  for (let i = 0; ; i++) {
+    await Promise.all(
+      ['s0', 's1', 's2'].map(async (streamId) => {
+        const expected = versions.get(streamId) ?? 0;
+        const events = [0, 1, 2].map((k) => ({
+          eventId: randomUUID(),
+          type: 'Crashed',
+          data: { n: expected + k + 1, filler },
+          projectId: '00000000-0000-4000-8000-000000000000',
+          occurredAt: new Date(0).toISOString(),
+        }));
+        const stored = await store.append(streamId, expected, events);
+        versions.set(streamId, expected + stored.length);
+        await print(`ack ${streamId} ${expected + stored.length}`);
+      }),
+    );
+  }
+};
+
+const writeStream = async () => {
+  const stream = await FileEventStream.open(dir);
+  for (let i = 0; ; i++) {
+    await Promise.all(
+      [0, 1, 2].map(async (k) => {
+        const msgId = `m${i * 3 + k}`;
+        await stream.publish(`crash.evt.k${k}`, { msgId, filler }, msgId);
+        await print(`ack ${msgId}`);
+      }),
+    );
+  }
+};
+
+const writers: Record<string, () => Promise<void>> = { documents: writeDocuments, events: writeEvents, stream: writeStream };
+const writer = writers[kind ?? ''];
+if (!writer) throw new Error(`unknown kind ${kind}`);
+await print('ready');
+await writer();

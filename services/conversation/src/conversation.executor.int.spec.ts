@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, type StoredEvent } from '@palaver/contracts';
+import { createTestInfrastructure, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';
+import { wire } from './testing/conversation.wiring';
+
+let infra: TestInfrastructure;
+beforeEach(async () => {
+  infra = await createTestInfrastructure();
+});
+afterEach(async () => {
+  await infra.cleanup();
+});
+
+/** An event store where someone else appends `interloper` just before each of our next `times` appends. */
+const racingStore = (inner: EventStore, interloper: () => Promise<unknown>, times: number): EventStore => {
+  let left = times;
+  return {
+    async append(streamId: string, expectedVersion: number, events: NewEvent[]): Promise<StoredEvent[]> {
+      if (left > 0) {
+        left -= 1;
+        await interloper();
+      }
+      return inner.append(streamId, expectedVersion, events);
+    },
+    readStream: (s, v) => inner.readStream(s, v),
+    pendingPublication: (l) => inner.pendingPublication(l),
+    markPublished: (ids) => inner.markPublished(ids),
+    close: () => inner.close(),
+  };
+};
+
+const post = {
+  type: 'PostUserMessage',
+  conversationId: CONVERSATION,
+  projectId: PROJECT,
+  visitorId: VISITOR,
+  messageId: USER_1,
+  content: 'Hello',
+  pageContext: null,
+  assistantMessageId: REPLY_1,
+  assistantId: null,
+} as const;
+
+describe('ConversationExecutor', () => {
+  it('decides again on the fresh stream after a concurrent append', async () => {
+    const plain = wire(infra);
+    await plain.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    const handoff = () =>
+      plain.executor.execute({ type: 'Handoff', conversationId: CONVERSATION, projectId: PROJECT, humanAgent: { name: 'Ada', image: null } });
+    const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, handoff, 1) });
+
+    const result = await racing.executor.execute(post);
+    // Handed off meanwhile: the message is queued for the agent, no reply starts.
+    expect(result.appended.map((e) => e.type)).toEqual(['UserMessagePosted']);
+    expect(result.appended[0]!.version).toBe(3);
+    expect((await infra.eventStore.readStream(`conversation-${CONVERSATION}`)).map((e) => e.type)).toEqual([
+      'ConversationStarted',
+      'HumanHandoffStarted',
+      'UserMessagePosted',
+    ]);
+    expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
+  });
+
+  it('gives up with CONFLICT when the stream keeps moving', async () => {
+    const plain = wire(infra);
+    await plain.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    let appendedByOthers = 0;
+    const reassign = () =>
+      infra.eventStore.append(`conversation-${CONVERSATION}`, 1 + appendedByOthers++, [
+        {
+          eventId: randomUUID(),
+          type: 'HumanHandoffStarted',
+          data: { humanAgent: { name: `Agent ${appendedByOthers}`, image: null } },
+          projectId: PROJECT,
+          occurredAt: '2026-01-01T00:00:00.000Z',
+        },
+      ]);
+    const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, reassign, 100) });
+    const error = await racing.executor
+      .execute({ type: 'Handoff', conversationId: CONVERSATION, projectId: PROJECT, humanAgent: { name: 'Ada', image: null } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('CONFLICT');
+    expect((error as AppError).details).toMatchObject({ resource: 'conversation', conflictingField: 'version' });
+    expect(appendedByOthers).toBe(5);
+  });
+});

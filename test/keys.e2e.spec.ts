@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+
+describe('keys: hashed at rest, shown once, origins, revocation', () => {
+  let e2e: E2eApp;
+  beforeAll(async () => {
+    e2e = await startE2eApp();
+  });
+  afterAll(() => e2e.stop());
+
+  it('shows the full key only at creation', async () => {
+    const { project, publishableKey, privateKey } = await e2e.admin.createProject();
+    expect(publishableKey).toMatch(/^pk_/);
+    expect(privateKey).toMatch(/^sk_/);
+    const listed = await e2e.admin.call('GET', `/projects/${project.id}/keys`);
+    expect(listed.data).toHaveLength(2);
+    const text = JSON.stringify(listed);
+    expect(text).not.toContain(publishableKey);
+    expect(text).not.toContain(privateKey);
+    expect(listed.data.every((k: object) => !('key' in k))).toBe(true);
+  });
+
+  it('revoking a key stops it and every session made with it at once', async () => {
+    const { project, publishableKey, publishableKeyId } = await e2e.admin.createProject();
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    expect((await http(`${e2e.url}/v2/identity/me`, { token })).status).toBe(200);
+
+    await e2e.admin.call('DELETE', `/projects/${project.id}/keys/${publishableKeyId}`);
+    expect((await http(`${e2e.url}/v2/identity/me`, { token })).status).toBe(401);
+    expect((await http(`${e2e.url}/v2/conversations`, { token })).status).toBe(401);
+    const init = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: publishableKey, saVid: 'x' } });
+    expect(init.status).toBe(401);
+    expect((await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`)).status).toBe(401);
+  });
+
+  it('a key restricted to origins rejects other origins (403) and answers CORS for its own', async () => {
+    const allowed = 'https://shop.example';
+    const { publishableKey } = await e2e.admin.createProject({ allowedOrigins: [allowed] });
+    const init = (origin?: string) =>
+      http(`${e2e.url}/v2/identity/init`, {
+        body: { apiKey: publishableKey, saVid: 'origin-device' },
+        headers: origin ? { origin } : {},
+      });
+
+    const ok = await init(allowed);
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('access-control-allow-origin')).toBe(allowed);
+    const denied = await init('https://evil.example');
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe('FORBIDDEN');
+
+    const token = ok.body.sessionToken;
+    expect((await http(`${e2e.url}/v2/identity/me`, { token, headers: { origin: allowed } })).status).toBe(200);
+    expect((await http(`${e2e.url}/v2/identity/me`, { token, headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+
+    const preflight = (origin: string) =>
+      fetch(`${e2e.url}/v2/identity/init`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    const good = await preflight(allowed);
+    expect(good.status).toBe(204);
+    expect(good.headers.get('access-control-allow-origin')).toBe(allowed);
+    expect(good.headers.get('access-control-allow-methods')).toContain('POST');
+    const bad = await preflight('https://evil.example');
+    expect(bad.status).toBe(403);
+    expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('the project of a publishable key, with the complete widget config', async () => {
+    const { project, publishableKey, privateKey } = await e2e.admin.createProject();
+    const current = await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`);
+    expect(current.status).toBe(200);
+    expect(current.body).toMatchObject({ id: project.id, name: project.name, description: '' });
+    expect(Object.keys(current.body).sort()).toEqual(['chatWidgetConfig', 'description', 'id', 'name']);
+    expect(current.body.chatWidgetConfig).toMatchObject({ position: 'bottom-right', offset: { x: 20, y: 20 } });
+    expect((await http(`${e2e.url}/v2/projects/current?apiKey=${privateKey}`)).status).toBe(403);
+    expect((await http(`${e2e.url}/v2/projects/current`)).status).toBe(400);
+  });
+});

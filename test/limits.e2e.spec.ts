@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+
+describe('per-project message limits', () => {
+  let e2e: E2eApp;
+  beforeAll(async () => {
+    e2e = await startE2eApp();
+  });
+  afterAll(() => e2e.stop());
+
+  const conversationOf = async (apiKey: string) => {
+    const { token } = await newVisitor(e2e.url, apiKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    return (content: string) => http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
+  };
+
+  it('messagesPerMinute answers 429 with details.retryAfter and a Retry-After header', async () => {
+    const { publishableKey } = await e2e.admin.createProject({ limits: { messagesPerMinute: 2 } });
+    const send = await conversationOf(publishableKey);
+    expect((await send('one')).status).toBe(200);
+    expect((await send('two')).status).toBe(200);
+    const third = await send('three');
+    expect(third.status).toBe(429);
+    expect(third.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    const retryAfter = third.body.error.details.retryAfter;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(Number(third.headers.get('retry-after'))).toBe(retryAfter);
+  });
+
+  it('monthlyMessages answers 429 until the next month', async () => {
+    const { publishableKey } = await e2e.admin.createProject({ limits: { monthlyMessages: 1 } });
+    const send = await conversationOf(publishableKey);
+    expect((await send('one')).status).toBe(200);
+    const second = await send('two');
+    expect(second.status).toBe(429);
+    const now = new Date();
+    const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    const expected = Math.ceil((nextMonth - now.getTime()) / 1000);
+    expect(Math.abs(second.body.error.details.retryAfter - expected)).toBeLessThan(60);
+    expect(second.headers.get('retry-after')).toBe(String(second.body.error.details.retryAfter));
+  });
+
+  it('limits are per project', async () => {
+    const limited = await e2e.admin.createProject({ limits: { messagesPerMinute: 1 } });
+    const other = await e2e.admin.createProject();
+    const sendLimited = await conversationOf(limited.publishableKey);
+    const sendOther = await conversationOf(other.publishableKey);
+    expect((await sendLimited('one')).status).toBe(200);
+    expect((await sendLimited('two')).status).toBe(429);
+    expect((await sendOther('one')).status).toBe(200);
+    expect((await sendOther('two')).status).toBe(200);
+  });
+});
