@@ -82,7 +82,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
   const kv: KeyValueStore = await open('kv', async () =>
     config.REDIS_URL
       ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
-      : new InProcessKeyValueStore(clock),
+      : InProcessKeyValueStore.open(await dir('kv'), clock),
   );
   const vectors: VectorIndex = await open('vectors', async () =>
     config.QDRANT_URL

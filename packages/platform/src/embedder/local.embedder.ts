@@ -39,15 +39,15 @@ export class LocalEmbedder implements Embedder {
 const featureWeight = (feature: string): number => {
   switch (feature.charAt(0)) {
     case 'w':
-      return 0.25;
+      return 1;
     case 'b':
-      return Number(process.env.WB ?? 0.45);
+      return Number(process.env.WB ?? 0.3);
     default:
-      return Number(process.env.WC ?? 0.12);
+      return Number(process.env.WC ?? 0.25);
   }
 };
 
-const CHAR_GRAM_SIZES = [3, 4, 5];
+const CHAR_GRAM_SIZES = (process.env.CG ?? '3,4,5').split(',').map(Number);
 
 /** Feature keys (tagged by their first letter) with their counts. Exported for tests and tools. */
 export const extractFeatures = (text: string): Map<string, number> => {
@@ -58,9 +58,7 @@ export const extractFeatures = (text: string): Map<string, number> => {
   const terms = analyze(text);
   let previous: string | null = null;
   for (const { surface, term } of terms) {
-    const lw = Number(process.env.LW ?? 0);
-    const wmult = lw > 0 ? Math.min(1.6, Math.max(0.5, lw * surface.length)) : 1;
-    for (let r = 0; r < Math.round(wmult * 4); r++) add(`w${term}`);
+    add(`w${term}`);
     if (previous !== null && previous !== term) add(`b${previous} ${term}`);
     previous = term;
     if (surface.length >= 4) {

@@ -1,5 +1,9 @@
+import { join } from 'node:path';
 import { type RateLimiterAbstract, RateLimiterMemory } from 'rate-limiter-flexible';
 import { type Clock, systemClock } from '../clock/clock.port';
+import { logger } from '../logger/logger';
+import { JsonlLog } from '../storage/jsonl-log';
+import { SerialQueue } from '../storage/serial-queue';
 import type { KeyValueStore } from './kv.port';
 
 interface Entry {
@@ -8,38 +12,78 @@ interface Entry {
   expiresAt?: number;
 }
 
+/** Expiries are logged as absolute times, so a replay needs no knowledge of when a line was written. */
+type LogOp =
+  | { op: 'set'; key: string; value: string; expiresAt?: number }
+  | { op: 'expire'; key: string; expiresAt: number }
+  | { op: 'del'; key: string };
+
+export interface InProcessKeyValueStoreOptions {
+  /** Compact the log while running once it holds this many records more than twice the live keys. */
+  compactionSlack?: number;
+}
+
+const LOG_FILE = 'kv.jsonl';
 const SWEEP_EVERY_WRITES = 512;
+const DEFAULT_COMPACTION_SLACK = 10_000;
 
 /**
  * Embedded key-value store. Expiry is read from the injected clock, so tests can move time;
  * expired keys are dropped when read and swept now and then on writes.
+ *
+ * `new InProcessKeyValueStore()` keeps everything in memory only. `InProcessKeyValueStore.open(dir)`
+ * also appends every set/expire/del to a JSONL log in `dir`, fsynced before the write resolves, and
+ * replays it on open (dropping what expired meanwhile), so visitor sessions survive a restart or a
+ * kill -9. The log is compacted on open, and while running once it has grown far beyond the live keys.
+ *
+ * Rate limiter counters stay in memory even then: they only span a short window, and losing them
+ * on a restart merely resets the windows in progress.
  */
 export class InProcessKeyValueStore implements KeyValueStore {
   private readonly entries = new Map<string, Entry>();
-  private writes = 0;
+  private readonly writes = new SerialQueue();
+  private log: JsonlLog<LogOp> | null = null;
+  private compactionSlack = DEFAULT_COMPACTION_SLACK;
+  private writeCount = 0;
 
   constructor(private readonly clock: Clock = systemClock) {}
+
+  /** A store persisted in `dir` (created if needed), holding what the log there holds. */
+  static async open(dir: string, clock: Clock = systemClock, options: InProcessKeyValueStoreOptions = {}): Promise<InProcessKeyValueStore> {
+    const { log, records } = await JsonlLog.open<LogOp>(join(dir, LOG_FILE));
+    const store = new InProcessKeyValueStore(clock);
+    try {
+      for (const record of records) store.apply(record);
+      store.sweep();
+      if (records.length > store.entries.size) await log.rewrite(store.snapshot());
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
+    store.log = log;
+    store.compactionSlack = options.compactionSlack ?? DEFAULT_COMPACTION_SLACK;
+    return store;
+  }
 
   async get(key: string): Promise<string | null> {
     return this.live(key)?.value ?? null;
   }
 
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
-    const entry: Entry = { value };
-    if (ttlSeconds !== undefined) entry.expiresAt = this.expiry(ttlSeconds);
-    this.entries.set(key, entry);
-    if (++this.writes % SWEEP_EVERY_WRITES === 0) this.sweep();
+    const op: LogOp = { op: 'set', key, value };
+    if (ttlSeconds !== undefined) op.expiresAt = this.expiry(ttlSeconds);
+    await this.write(() => op);
   }
 
   async expire(key: string, ttlSeconds: number): Promise<boolean> {
-    const entry = this.live(key);
-    if (!entry) return false;
-    entry.expiresAt = this.expiry(ttlSeconds);
-    return true;
+    const expiresAt = this.expiry(ttlSeconds);
+    // Decided in the write queue, so a set or del called just before is seen.
+    const op = await this.write(() => (this.live(key) ? { op: 'expire', key, expiresAt } : null));
+    return op !== null;
   }
 
   async del(key: string): Promise<void> {
-    this.entries.delete(key);
+    await this.write(() => (this.entries.has(key) ? { op: 'del', key } : null));
   }
 
   rateLimiter(options: { keyPrefix: string; points: number; durationSeconds: number }): RateLimiterAbstract {
@@ -51,7 +95,62 @@ export class InProcessKeyValueStore implements KeyValueStore {
   }
 
   async close(): Promise<void> {
+    await this.writes.drain();
+    await this.log?.close();
     this.entries.clear();
+  }
+
+  /**
+   * Runs one write after the ones before it: `plan` returns the op (or null for nothing to do),
+   * which is logged and fsynced, and only then applied in memory.
+   */
+  private write(plan: () => LogOp | null): Promise<LogOp | null> {
+    return this.writes.run(async () => {
+      const op = plan();
+      if (!op) return null;
+      if (this.log) await this.log.append([op]);
+      this.apply(op);
+      if (++this.writeCount % SWEEP_EVERY_WRITES === 0) this.sweep();
+      if (this.log && this.log.size > 2 * this.entries.size + this.compactionSlack) await this.compact(this.log);
+      return op;
+    });
+  }
+
+  /** The write that triggered it is already durable: a failed compaction is only reported. */
+  private async compact(log: JsonlLog<LogOp>): Promise<void> {
+    this.sweep();
+    try {
+      await log.rewrite(this.snapshot());
+    } catch (err) {
+      logger.warn({ err, path: log.path }, 'key-value log compaction failed');
+    }
+  }
+
+  private apply(op: LogOp): void {
+    switch (op.op) {
+      case 'set':
+        this.entries.set(op.key, op.expiresAt === undefined ? { value: op.value } : { value: op.value, expiresAt: op.expiresAt });
+        return;
+      case 'expire': {
+        const entry = this.entries.get(op.key);
+        if (entry) entry.expiresAt = op.expiresAt;
+        return;
+      }
+      case 'del':
+        this.entries.delete(op.key);
+        return;
+      default: {
+        const unknown: never = op;
+        throw new Error(`unknown key-value log op ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  /** The live keys as log records, for a compaction. */
+  private snapshot(): LogOp[] {
+    return [...this.entries].map(([key, entry]) =>
+      entry.expiresAt === undefined ? { op: 'set', key, value: entry.value } : { op: 'set', key, value: entry.value, expiresAt: entry.expiresAt },
+    );
   }
 
   private live(key: string): Entry | undefined {

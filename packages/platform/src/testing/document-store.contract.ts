@@ -385,7 +385,7 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
         await col.insertOne({ _id: 'a', email: 'a@x', projectId: 'p', name: 'A' });
         await col.insertOne({ _id: 'b', email: 'b@x', projectId: 'p', name: 'B' });
         await expect(col.updateOne({ _id: 'b' }, { $set: { email: 'a@x' } })).rejects.toBeInstanceOf(DuplicateKeyError);
-        await expect(col.updateMany({}, { $set: { name: 'Same' } })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(col.updateMany({ _id: 'b' }, { $set: { projectId: 'p', name: 'A' } })).rejects.toBeInstanceOf(DuplicateKeyError);
         await expect(col.updateOne({ _id: 'c' }, { $set: { email: 'a@x', projectId: 'z', name: 'Z' } }, { upsert: true })).rejects.toBeInstanceOf(
           DuplicateKeyError,
         );
