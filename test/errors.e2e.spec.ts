@@ -156,8 +156,12 @@ describe('errors in the spec envelope', () => {
       );
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    const query = await http(`${e2e.url}/v2/conversations?status[$ne]=open`, { token });
-    expectError(query, 400, 'INVALID_REQUEST_PARAMETERS');
+    // Query strings stay flat strings: `status[$ne]` is an unknown parameter, never an operator.
+    const all = (await http(`${e2e.url}/v2/conversations`, { token })).body;
+    const operator = await http(`${e2e.url}/v2/conversations?status[$ne]=open`, { token });
+    expect(operator.status).toBe(200);
+    expect(operator.body.total).toBe(all.total);
+    expectError(await http(`${e2e.url}/v2/conversations?status=open&status=closed`, { token }), 422, 'VALIDATION_ERROR');
   });
 
   it('healthz answers 200 when every service is ready', async () => {
@@ -184,7 +188,7 @@ describe('a message while the previous reply is still streaming', () => {
 
     const second = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'second' }, token });
     const error = expectError(second, 409, 'CONFLICT');
-    expect(error.details).toMatchObject({ resource: 'conversation' });
+    expect(error.details).toMatchObject({ resource: 'message', conflictingField: 'status' });
 
     gate.release('first answer');
     expect((await first).body.steps[0].content[0].text).toBe('first answer');

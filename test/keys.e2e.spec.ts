@@ -54,18 +54,22 @@ describe('keys: hashed at rest, shown once, origins, revocation', () => {
     expect((await http(`${e2e.url}/v2/identity/me`, { token, headers: { origin: 'https://evil.example' } })).status).toBe(403);
     expect((await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
 
-    const preflight = (origin: string) =>
-      fetch(`${e2e.url}/v2/identity/init`, {
+    // A preflight carries no body or token: it is judged by the key in its URL when it has one,
+    // else by every live key of the install (other tests' projects here allow any origin).
+    const preflight = (path: string, origin: string) =>
+      fetch(`${e2e.url}${path}`, {
         method: 'OPTIONS',
-        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
       });
-    const good = await preflight(allowed);
+    const current = `/v2/projects/current?apiKey=${publishableKey}`;
+    const good = await preflight(current, allowed);
     expect(good.status).toBe(204);
     expect(good.headers.get('access-control-allow-origin')).toBe(allowed);
     expect(good.headers.get('access-control-allow-methods')).toContain('POST');
-    const bad = await preflight('https://evil.example');
+    const bad = await preflight(current, 'https://evil.example');
     expect(bad.status).toBe(403);
     expect(bad.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight('/v2/identity/init', allowed)).status).toBe(204);
   });
 
   it('the project of a publishable key, with the complete widget config', async () => {
@@ -77,5 +81,26 @@ describe('keys: hashed at rest, shown once, origins, revocation', () => {
     expect(current.body.chatWidgetConfig).toMatchObject({ position: 'bottom-right', offset: { x: 20, y: 20 } });
     expect((await http(`${e2e.url}/v2/projects/current?apiKey=${privateKey}`)).status).toBe(403);
     expect((await http(`${e2e.url}/v2/projects/current`)).status).toBe(400);
+  });
+});
+
+describe('CORS preflight on an install whose keys are all restricted', () => {
+  let e2e: E2eApp;
+  beforeAll(async () => {
+    e2e = await startE2eApp();
+  });
+  afterAll(() => e2e.stop());
+
+  it('answers origins some key allows, and 403 for the others', async () => {
+    await e2e.admin.createProject({ allowedOrigins: ['https://shop.example'] });
+    const preflight = (origin: string) =>
+      fetch(`${e2e.url}/v2/identity/init`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    expect((await preflight('https://shop.example')).status).toBe(204);
+    const bad = await preflight('https://evil.example');
+    expect(bad.status).toBe(403);
+    expect((await bad.json()).error.code).toBe('FORBIDDEN');
   });
 });

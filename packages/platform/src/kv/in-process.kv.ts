@@ -86,6 +86,16 @@ export class InProcessKeyValueStore implements KeyValueStore {
     await this.write(() => (this.entries.has(key) ? { op: 'del', key } : null));
   }
 
+  async increment(key: string, ttlSeconds: number): Promise<number> {
+    const op = await this.write(() => {
+      const current = this.live(key);
+      const value = String(Number(current?.value ?? 0) + 1);
+      const expiresAt = current ? current.expiresAt : this.expiry(ttlSeconds);
+      return expiresAt === undefined ? { op: 'set', key, value } : { op: 'set', key, value, expiresAt };
+    });
+    return Number((op as Extract<LogOp, { op: 'set' }>).value);
+  }
+
   rateLimiter(options: { keyPrefix: string; points: number; durationSeconds: number }): RateLimiterAbstract {
     return new RateLimiterMemory({
       keyPrefix: options.keyPrefix,

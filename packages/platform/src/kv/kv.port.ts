@@ -7,6 +7,11 @@ export interface KeyValueStore {
   /** Resets the expiry; false when the key does not exist. */
   expire(key: string, ttlSeconds: number): Promise<boolean>;
   del(key: string): Promise<void>;
+  /**
+   * Adds one to an integer counter (a missing key counts from 0) and answers the new count.
+   * The expiry is set only when the increment creates the key: a fixed window, not a sliding one.
+   */
+  increment(key: string, ttlSeconds: number): Promise<number>;
   /** A rate-limiter-flexible limiter that keeps its counters in this store. */
   rateLimiter(options: { keyPrefix: string; points: number; durationSeconds: number }): RateLimiterAbstract;
   close(): Promise<void>;

@@ -34,6 +34,13 @@ export class RedisKeyValueStore implements KeyValueStore {
     await this.redis.del(key);
   }
 
+  async increment(key: string, ttlSeconds: number): Promise<number> {
+    const results = await this.redis.multi().incr(key).pexpire(key, toMs(ttlSeconds), 'NX').exec();
+    const [error, count] = results?.[0] ?? [new Error('increment: no reply')];
+    if (error) throw error;
+    return Number(count);
+  }
+
   rateLimiter(options: { keyPrefix: string; points: number; durationSeconds: number }): RateLimiterAbstract {
     return new RateLimiterRedis({
       storeClient: this.redis,

@@ -89,6 +89,17 @@ export function describeKeyValueStoreContract(adapterName: string, factory: () =
       expect(await kv.get(k)).toBeNull();
     });
 
+    it('increments a counter from zero, keeping the expiry of its first increment', async () => {
+      const k = key();
+      expect(await kv.increment(k, 1)).toBe(1);
+      await fixture.elapse(600);
+      expect(await kv.increment(k, 1)).toBe(2);
+      expect(await kv.increment(key(), 1)).toBe(1);
+      await fixture.elapse(600);
+      expect(await kv.get(k)).toBeNull();
+      expect(await kv.increment(k, 1)).toBe(1);
+    });
+
     it('answers false to expire on a missing or expired key', async () => {
       expect(await kv.expire(key(), 10)).toBe(false);
       const k = key();

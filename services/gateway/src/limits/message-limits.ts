@@ -2,12 +2,10 @@ import { AppError, type ProjectRecord } from '@palaver/contracts';
 import type { Clock, KeyValueStore } from '@palaver/platform';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
-const MONTH_SECONDS = 32 * 24 * 3600;
-
 /**
- * Per-project limits on sending messages: `messagesPerMinute` (a rolling 60 s window) and
- * `monthlyMessages` (a calendar month, UTC). Counters live in the KV port (Redis when
- * distributed), so every gateway instance shares them.
+ * Per-project limits on sending messages: `messagesPerMinute` (rate-limiter-flexible, 60 s
+ * windows) and `monthlyMessages` (a counter per calendar month, UTC). Both live in the KV port
+ * (Redis when distributed), so every gateway instance shares them.
  */
 export class MessageLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
@@ -23,16 +21,18 @@ export class MessageLimits {
     if (messagesPerMinute !== null) {
       await this.take(this.limiter('rate', messagesPerMinute, 60), project.id, 'messagesPerMinute', messagesPerMinute);
     }
-    if (monthlyMessages !== null) {
-      const now = this.clock.now();
-      const month = now.toISOString().slice(0, 7);
-      await this.take(
-        this.limiter(`quota:${month}`, monthlyMessages, MONTH_SECONDS),
-        project.id,
-        'monthlyMessages',
-        monthlyMessages,
-        secondsUntilNextMonth(now),
-      );
+    if (monthlyMessages !== null) await this.countMonthly(project.id, monthlyMessages);
+  }
+
+  private async countMonthly(projectId: string, monthlyMessages: number): Promise<void> {
+    const now = this.clock.now();
+    const untilNextMonth = secondsUntilNextMonth(now);
+    const count = await this.kv.increment(`limits:month:${now.toISOString().slice(0, 7)}:${projectId}`, untilNextMonth);
+    if (count > monthlyMessages) {
+      throw new AppError('RATE_LIMIT_EXCEEDED', `the project's monthlyMessages limit (${monthlyMessages}) is reached`, {
+        retryAfter: untilNextMonth,
+        limit: 'monthlyMessages',
+      });
     }
   }
 
@@ -46,18 +46,12 @@ export class MessageLimits {
     return limiter;
   }
 
-  private async take(
-    limiter: RateLimiterAbstract,
-    projectId: string,
-    limit: string,
-    points: number,
-    retryAfterSeconds?: number,
-  ): Promise<void> {
+  private async take(limiter: RateLimiterAbstract, projectId: string, limit: string, points: number): Promise<void> {
     try {
       await limiter.consume(projectId, 1);
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = retryAfterSeconds ?? Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
       throw new AppError('RATE_LIMIT_EXCEEDED', `the project's ${limit} limit (${points}) is reached`, {
         retryAfter,
         limit,
