@@ -101,6 +101,6 @@ describe('CORS preflight on an install whose keys are all restricted', () => {
     expect((await preflight('https://shop.example')).status).toBe(204);
     const bad = await preflight('https://evil.example');
     expect(bad.status).toBe(403);
-    expect((await bad.json()).error.code).toBe('FORBIDDEN');
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
   });
 });

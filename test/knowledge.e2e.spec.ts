@@ -59,7 +59,7 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
       ['how long is the guarantee on electronics', 'Warranty'],
       ['when will my parcel arrive', 'Shipping'],
       ['can I get my money back', 'Returns'],
-    ]) {
+    ] as const) {
       const result = SearchResponse.parse((await search(question)).body);
       expect(result.results[0]?.title, question).toBe(title);
     }

@@ -32,5 +32,4 @@ export * from './embedder/local.embedder';
 export * from './embedder/openai.embedder';
 export * from './chat-model/local.chat-model';
 export * from './chat-model/openai.chat-model';
-export * from './chat-model/token-count';
 export * from './testing/test-infrastructure';

@@ -51,13 +51,13 @@ const featureWeight = (feature: string): number => {
 
 const CHAR_GRAM_SIZES = [3, 4, 5];
 
-/** Feature keys (tagged by their first letter) with their counts. Exported for tests and tools. */
-export const extractFeatures = (text: string): Map<string, number> => {
+/** Feature keys (tagged by their first letter) with their counts. */
+const extractFeatures = (text: string): Map<string, number> => {
   const features = new Map<string, number>();
   const add = (key: string): void => {
     features.set(key, (features.get(key) ?? 0) + 1);
   };
-  const terms = analyze(text);
+  const terms = analyzeText(text);
   let previous: string | null = null;
   for (const { surface, term } of terms) {
     add(`w${term}`);
@@ -84,7 +84,7 @@ export interface AnalyzedTerm {
  * Lowercase, strip diacritics, split on anything that is not a letter or digit, fold two-word
  * synonyms ("money back"), drop stop words, stem, fold one-word synonyms.
  */
-export const analyze = (text: string): AnalyzedTerm[] => {
+export const analyzeText = (text: string): AnalyzedTerm[] => {
   const words = normalizeWords(text);
   const out: AnalyzedTerm[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -103,7 +103,7 @@ export const analyze = (text: string): AnalyzedTerm[] => {
   return out;
 };
 
-export const normalizeWords = (text: string): string[] =>
+const normalizeWords = (text: string): string[] =>
   text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -190,7 +190,7 @@ const { SYNONYMS, PHRASE_SYNONYMS } = (() => {
   return { SYNONYMS: single, PHRASE_SYNONYMS: phrases };
 })();
 
-export const STOP_WORDS: ReadonlySet<string> = new Set(
+const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again against all am an and any are aren as at be because been before being below between
 both but by can cannot could couldn did didn do does doesn doing don down during each few for from further had hadn
 has hasn have haven having he her here hers herself him himself his how i if in into is isn it its itself just let
@@ -204,7 +204,7 @@ know want wondering anyone something anything yes`
 );
 
 /** MurmurHash3 (x86, 32-bit) of the UTF-16 code units: fast, well mixed, stable across runs. */
-export const murmur3 = (key: string, seed = 0x9747b28c): number => {
+const murmur3 = (key: string, seed = 0x9747b28c): number => {
   let h = seed >>> 0;
   const len = key.length;
   let i = 0;

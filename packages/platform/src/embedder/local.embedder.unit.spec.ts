@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalEmbedder, analyze, lightStem } from './local.embedder';
+import { LocalEmbedder, analyzeText, lightStem } from './local.embedder';
 
 const dot = (a: number[], b: number[]): number => a.reduce((sum, v, i) => sum + v * b[i]!, 0);
 const norm = (a: number[]): number => Math.sqrt(dot(a, a));
@@ -72,9 +72,9 @@ describe('LocalEmbedder', () => {
   });
 });
 
-describe('analyze', () => {
+describe('analyzeText', () => {
   it('drops stop words, stems and folds synonyms onto one concept', () => {
-    const terms = (text: string) => analyze(text).map((t) => t.term);
+    const terms = (text: string) => analyzeText(text).map((t) => t.term);
     expect(terms('the guarantee')).toEqual(terms('warranties'));
     expect(terms('Shipping costs')).toEqual(terms('delivery price'));
     expect(terms('What is the')).toEqual([]);
@@ -92,7 +92,7 @@ describe('analyze', () => {
 
 describe('two-word synonyms', () => {
   it('folds a phrase onto its concept without folding its words alone', () => {
-    const terms = (text: string) => analyze(text).map((t) => t.term);
+    const terms = (text: string) => analyzeText(text).map((t) => t.term);
     expect(terms('money back')).toEqual(terms('refund'));
     expect(terms('money-back')).toEqual(terms('refund'));
     expect(terms('back pain')).not.toContain(terms('refund')[0]);

@@ -4,12 +4,15 @@ import { dirname } from 'node:path';
 import { fsyncDir } from './durable-file';
 import { SerialQueue } from './serial-queue';
 
+const READ_CHUNK = 1 << 20;
+const WRITE_CHUNK = 1 << 20;
+
 export class CorruptLogError extends Error {
   constructor(
     readonly path: string,
     readonly line: number,
   ) {
-    super(`${path}: line ${line} is not valid JSON and is not the last line (the file is corrupt, not just torn)`);
+    super(`${path} is corrupt at line ${line}: it is not valid JSON and not the last line (so not just a torn write)`);
     this.name = 'CorruptLogError';
   }
 }
@@ -38,9 +41,8 @@ export class JsonlLog<R> {
     );
     const handle = await open(path, 'a+');
     try {
-      const content = existed ? await handle.readFile() : Buffer.alloc(0);
-      const { records, validLength } = parse<R>(content, path);
-      if (validLength < content.length) {
+      const { records, validLength, size } = await readRecords<R>(handle, path);
+      if (validLength < size) {
         await handle.truncate(validLength);
         await handle.sync();
       }
@@ -69,17 +71,30 @@ export class JsonlLog<R> {
     });
   }
 
-  /** Replaces the whole log with `records` (compaction), atomically. */
-  rewrite(records: R[]): Promise<void> {
+  /**
+   * Replaces the whole log with `records` (compaction), atomically. They are serialized as they
+   * are written, so an iterable can produce them lazily; it must not change while it is read.
+   */
+  rewrite(records: Iterable<R>): Promise<void> {
     return this.writes.run(async () => {
       if (this.closed) throw new Error(`${this.path} is closed`);
       const tmp = `${this.path}.compact.tmp`;
       const out = await open(tmp, 'w');
+      let count = 0;
       try {
-        const chunk: string[] = [];
+        // Written in pieces of about WRITE_CHUNK characters, whatever the size of a record.
+        let chunk: string[] = [];
+        let chars = 0;
         for (const record of records) {
-          chunk.push(`${JSON.stringify(record)}\n`);
-          if (chunk.length >= 1000) await out.write(chunk.splice(0).join(''));
+          count += 1;
+          const line = `${JSON.stringify(record)}\n`;
+          chunk.push(line);
+          chars += line.length;
+          if (chars >= WRITE_CHUNK) {
+            await out.write(chunk.join(''));
+            chunk = [];
+            chars = 0;
+          }
         }
         if (chunk.length > 0) await out.write(chunk.join(''));
         await out.sync();
@@ -93,7 +108,7 @@ export class JsonlLog<R> {
       await rename(tmp, this.path);
       await fsyncDir(dirname(this.path));
       this.handle = await open(this.path, 'a+');
-      this.count = records.length;
+      this.count = count;
     });
   }
 
@@ -108,25 +123,45 @@ export class JsonlLog<R> {
 
 const NEWLINE = 0x0a;
 
-const parse = <R>(content: Buffer, path: string): { records: R[]; validLength: number } => {
+/**
+ * Reads the log a chunk at a time (so it may outgrow the largest Buffer or string) and returns
+ * its records and the length of its valid part: everything but a torn last line.
+ */
+const readRecords = async <R>(handle: FileHandle, path: string): Promise<{ records: R[]; validLength: number; size: number }> => {
+  const { size } = await handle.stat();
   const records: R[] = [];
-  let start = 0;
+  const buffer = Buffer.alloc(Math.min(READ_CHUNK, size));
+  /** The start of a line that continues in the next chunk (copied: the buffer is reused). */
+  let partial: Buffer[] = [];
+  /** File position where the current line starts. */
+  let lineStart = 0;
   let lineNo = 0;
-  while (start < content.length) {
-    const end = content.indexOf(NEWLINE, start);
-    // No newline: the last write was torn.
-    if (end === -1) return { records, validLength: start };
-    lineNo += 1;
-    const line = content.subarray(start, end).toString('utf8');
-    if (line.trim() !== '') {
-      try {
-        records.push(JSON.parse(line) as R);
-      } catch {
-        if (end + 1 >= content.length) return { records, validLength: start };
-        throw new CorruptLogError(path, lineNo);
+  let position = 0;
+  while (position < size) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    let from = 0;
+    for (let end = chunk.indexOf(NEWLINE, from); end !== -1; end = chunk.indexOf(NEWLINE, from)) {
+      const piece = chunk.subarray(from, end);
+      const line = (partial.length > 0 ? Buffer.concat([...partial, piece]) : piece).toString('utf8');
+      partial = [];
+      lineNo += 1;
+      const next = position + end + 1;
+      if (line.trim() !== '') {
+        try {
+          records.push(JSON.parse(line) as R);
+        } catch {
+          if (next >= size) return { records, validLength: lineStart, size };
+          throw new CorruptLogError(path, lineNo);
+        }
       }
+      lineStart = next;
+      from = end + 1;
     }
-    start = end + 1;
+    if (from < chunk.length) partial.push(Buffer.from(chunk.subarray(from)));
+    position += bytesRead;
   }
-  return { records, validLength: start };
+  // Bytes after the last newline: the last write was torn.
+  return { records, validLength: lineStart, size };
 };

@@ -96,3 +96,42 @@ describe('EmbeddedVectorIndex persistence', () => {
     await second.close();
   });
 });
+
+describe('EmbeddedVectorIndex points grouped by projectId', () => {
+  const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const ids = async (vectors: EmbeddedVectorIndex, filter: Record<string, string>) =>
+    (await vectors.search('kb', [1, 0], { limit: 10, filter })).map((h) => h.id);
+
+  it('moves a point upserted again under another project, also after reopening', async () => {
+    const dir = await tempDir();
+    const first = await EmbeddedVectorIndex.open(dir);
+    await first.ensureCollection('kb', 2);
+    await first.upsert('kb', [{ id: id(1), vector: [1, 0], payload: { projectId: 'p1' } }]);
+    await first.upsert('kb', [{ id: id(1), vector: [1, 0], payload: { projectId: 'p2' } }]);
+    expect(await ids(first, { projectId: 'p1' })).toEqual([]);
+    expect(await ids(first, { projectId: 'p2' })).toEqual([id(1)]);
+    await first.close();
+
+    const second = await EmbeddedVectorIndex.open(dir);
+    expect(await ids(second, { projectId: 'p1' })).toEqual([]);
+    expect(await ids(second, { projectId: 'p2' })).toEqual([id(1)]);
+    expect(await ids(second, {})).toEqual([id(1)]);
+    await second.close();
+  });
+
+  it('matches a point whose projectId is an array or missing like Qdrant does', async () => {
+    const vectors = await EmbeddedVectorIndex.open(await tempDir());
+    await vectors.ensureCollection('kb', 2);
+    await vectors.upsert('kb', [
+      { id: id(1), vector: [1, 0], payload: { projectId: ['p1', 'p2'] } },
+      { id: id(2), vector: [1, 0.1], payload: { documentId: 'd2' } },
+      { id: id(3), vector: [1, 0.2], payload: { projectId: 'p2' } },
+    ]);
+    expect(await ids(vectors, { projectId: 'p1' })).toEqual([id(1)]);
+    expect(await ids(vectors, { projectId: 'p2' })).toEqual([id(1), id(3)]);
+    expect(await ids(vectors, { documentId: 'd2' })).toEqual([id(2)]);
+    await vectors.deleteWhere('kb', { projectId: 'p2' });
+    expect(await ids(vectors, {})).toEqual([id(2)]);
+    await vectors.close();
+  });
+});

@@ -1,5 +1,5 @@
-import { open as openFile, type FileHandle, mkdir, readFile, rename, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
+import { JsonlLog } from '../storage/jsonl-log';
 import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint } from './vector-index.port';
 
 const LOG_FILE = 'vectors.jsonl';
@@ -18,38 +18,103 @@ interface StoredPoint {
   payload: Record<string, unknown>;
 }
 
-interface Collection {
-  dimensions: number;
-  points: Map<string, StoredPoint>;
-}
+/** The group of points whose payload `projectId` is not a scalar (missing, or an array): searched for every project. */
+const NO_PROJECT = Symbol('no scalar projectId');
+type GroupKey = string | number | boolean | typeof NO_PROJECT;
 
 /**
- * Embedded vector index: exact cosine search over every point of a collection, which is fine for
- * a knowledge base of a few hundred thousand chunks. Every change is appended to a JSONL log in
- * `dir` and fsynced before the call returns; the log is replayed on open, tolerating a torn last
- * line (a crash mid-write), and compacted on open when it has grown far beyond the live data.
+ * One collection's points, grouped by payload `projectId`: every search of the services filters
+ * on it, so a search scans only that project's points, not those of every project.
+ */
+class Collection {
+  private readonly groups = new Map<GroupKey, Map<string, StoredPoint>>();
+  private readonly groupOf = new Map<string, GroupKey>();
+
+  constructor(readonly dimensions: number) {}
+
+  get size(): number {
+    return this.groupOf.size;
+  }
+
+  set(id: string, point: StoredPoint): void {
+    const key = groupKey(point.payload.projectId);
+    const previous = this.groupOf.get(id);
+    if (previous !== undefined && previous !== key) this.remove(previous, id);
+    let group = this.groups.get(key);
+    if (!group) this.groups.set(key, (group = new Map()));
+    group.set(id, point);
+    this.groupOf.set(id, key);
+  }
+
+  deleteWhere(filter: PayloadFilter): void {
+    const doomed: string[] = [];
+    this.forEachWhere(filter, (id) => doomed.push(id));
+    for (const id of doomed) this.remove(this.groupOf.get(id)!, id);
+  }
+
+  /** Calls `visit` with each point matching `filter`. */
+  forEachWhere(filter: PayloadFilter, visit: (id: string, point: StoredPoint) => void): void {
+    const conditions = Object.entries(filter);
+    for (const group of this.candidates(filter)) {
+      for (const [id, point] of group) if (matches(point.payload, conditions)) visit(id, point);
+    }
+  }
+
+  *entries(): Generator<[string, StoredPoint]> {
+    for (const group of this.groups.values()) yield* group;
+  }
+
+  /** The groups that can hold points matching `filter`. */
+  private candidates(filter: PayloadFilter): Array<Map<string, StoredPoint>> {
+    if (!Object.hasOwn(filter, 'projectId')) return [...this.groups.values()];
+    return [this.groups.get(filter.projectId!), this.groups.get(NO_PROJECT)].filter((group) => group !== undefined);
+  }
+
+  private remove(key: GroupKey, id: string): void {
+    const group = this.groups.get(key)!;
+    group.delete(id);
+    if (group.size === 0) this.groups.delete(key);
+    this.groupOf.delete(id);
+  }
+}
+
+const groupKey = (projectId: unknown): GroupKey =>
+  typeof projectId === 'string' || typeof projectId === 'number' || typeof projectId === 'boolean' ? projectId : NO_PROJECT;
+
+/**
+ * Embedded vector index: exact cosine search over the points of a collection that match the
+ * filter, which is fine for a knowledge base of a few hundred thousand chunks. Every change is
+ * appended to a JSONL log in `dir` and fsynced before the call returns; the log is replayed on
+ * open, and compacted on open when it has grown far beyond the live data.
  */
 export class EmbeddedVectorIndex implements VectorIndex {
-  private tail: Promise<void> = Promise.resolve();
   private closed = false;
 
   private constructor(
     private readonly collections: Map<string, Collection>,
-    private readonly file: FileHandle,
+    private readonly log: JsonlLog<Op>,
   ) {}
 
   static async open(dir: string): Promise<EmbeddedVectorIndex> {
-    await mkdir(dir, { recursive: true });
-    const path = join(dir, LOG_FILE);
-    const collections = new Map<string, Collection>();
-    const { validBytes, totalBytes, pointRecords } = await replay(path, collections);
-    if (validBytes < totalBytes) await truncate(path, validBytes);
-    const live = [...collections.values()].reduce((n, c) => n + c.points.size, 0);
-    if (pointRecords - live > COMPACT_SLACK) await compact(dir, path, collections);
-    return new EmbeddedVectorIndex(collections, await openFile(path, 'a'));
+    const { log, records } = await JsonlLog.open<Op>(join(dir, LOG_FILE));
+    try {
+      const collections = new Map<string, Collection>();
+      let pointRecords = 0;
+      for (const op of records) {
+        apply(collections, op);
+        if (op.op === 'upsert') pointRecords += op.points.length;
+      }
+      const live = [...collections.values()].reduce((n, c) => n + c.size, 0);
+      if (pointRecords - live > COMPACT_SLACK) await log.rewrite(snapshot(collections));
+      return new EmbeddedVectorIndex(collections, log);
+    } catch (error) {
+      await log.close();
+      throw error;
+    }
   }
 
   async ensureCollection(name: string, dimensions: number): Promise<void> {
+    this.assertOpen();
     if (!Number.isInteger(dimensions) || dimensions < 1) {
       throw new Error(`vector collection "${name}": dimensions must be a positive integer, got ${dimensions}`);
     }
@@ -63,12 +128,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
       }
       return;
     }
-    const op: Op = { op: 'collection', name, dimensions };
-    apply(this.collections, op);
-    await this.append(op);
+    await this.commit({ op: 'collection', name, dimensions });
   }
 
   async upsert(collection: string, points: VectorPoint[]): Promise<void> {
+    this.assertOpen();
     const target = this.collections.get(collection);
     if (!target) throw new Error(`vector collection "${collection}" does not exist`);
     for (const point of points) {
@@ -76,21 +140,17 @@ export class EmbeddedVectorIndex implements VectorIndex {
       checkFinite(collection, point.vector);
     }
     if (points.length === 0) return;
-    const op: Op = {
+    await this.commit({
       op: 'upsert',
       collection,
       points: points.map((p) => ({ id: p.id, vector: [...normalize(p.vector)], payload: copy(p.payload) })),
-    };
-    apply(this.collections, op);
-    await this.append(op);
+    });
   }
 
   async deleteWhere(collection: string, filter: PayloadFilter): Promise<void> {
-    const target = this.collections.get(collection);
-    if (!target) return;
-    const op: Op = { op: 'delete', collection, filter: copy(filter) };
-    apply(this.collections, op);
-    await this.append(op);
+    this.assertOpen();
+    if (!this.collections.has(collection)) return;
+    await this.commit({ op: 'delete', collection, filter: copy(filter) });
   }
 
   async search(
@@ -105,10 +165,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (options.limit <= 0) return [];
     const query = normalize(vector);
     const hits: Array<{ id: string; score: number; point: StoredPoint }> = [];
-    for (const [id, point] of target.points) {
-      if (!matches(point.payload, options.filter)) continue;
-      hits.push({ id, score: dot(query, point.vector), point });
-    }
+    target.forEachWhere(options.filter, (id, point) => hits.push({ id, score: dot(query, point.vector), point }));
     hits.sort((a, b) => b.score - a.score);
     return hits.slice(0, options.limit).map((h) => ({ id: h.id, score: h.score, payload: copy(h.point.payload) }));
   }
@@ -116,92 +173,37 @@ export class EmbeddedVectorIndex implements VectorIndex {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.tail;
-    await this.file.close();
+    await this.log.close();
   }
 
-  /** Appends one op and fsyncs it; appends are serialized so the log keeps the order of the calls. */
-  private append(op: Op): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('vector index is closed'));
-    const line = `${JSON.stringify(op)}\n`;
-    const write = this.tail.then(async () => {
-      await this.file.appendFile(line, 'utf8');
-      await this.file.datasync();
-    });
-    this.tail = write.catch(() => undefined);
-    return write;
+  /**
+   * Applies `op` in memory at once, so the next call sees it, then logs it; the log keeps the
+   * order of the calls, so a replay rebuilds the same state.
+   */
+  private commit(op: Op): Promise<void> {
+    apply(this.collections, op);
+    return this.log.append([op]);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('vector index is closed');
   }
 }
-
-const replay = async (
-  path: string,
-  collections: Map<string, Collection>,
-): Promise<{ validBytes: number; totalBytes: number; pointRecords: number }> => {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { validBytes: 0, totalBytes: 0, pointRecords: 0 };
-    throw err;
-  }
-  const totalBytes = Buffer.byteLength(text, 'utf8');
-  let validBytes = 0;
-  let pointRecords = 0;
-  let start = 0;
-  let lineNumber = 0;
-  while (start < text.length) {
-    lineNumber += 1;
-    const end = text.indexOf('\n', start);
-    const last = end === -1;
-    const line = text.slice(start, last ? text.length : end);
-    let op: Op | undefined;
-    try {
-      op = JSON.parse(line) as Op;
-    } catch {
-      // Only the last line can be torn (a crash between write and fsync); anywhere else it is damage.
-      const isLastLine = last || text.slice(end + 1).trim() === '';
-      if (isLastLine) break;
-      throw new Error(`vector index log ${path} is corrupt at line ${lineNumber}`);
-    }
-    if (last) {
-      // A complete JSON value without its newline: keep it, and give it its newline back below.
-      apply(collections, op);
-      pointRecords += op.op === 'upsert' ? op.points.length : 0;
-      validBytes = totalBytes;
-      break;
-    }
-    apply(collections, op);
-    pointRecords += op.op === 'upsert' ? op.points.length : 0;
-    start = end + 1;
-    validBytes += Buffer.byteLength(line, 'utf8') + 1;
-  }
-  if (validBytes === totalBytes && totalBytes > 0 && !text.endsWith('\n')) {
-    const handle = await openFile(path, 'a');
-    await handle.appendFile('\n');
-    await handle.datasync();
-    await handle.close();
-    return { validBytes: totalBytes + 1, totalBytes: totalBytes + 1, pointRecords };
-  }
-  return { validBytes, totalBytes, pointRecords };
-};
 
 const apply = (collections: Map<string, Collection>, op: Op): void => {
   switch (op.op) {
     case 'collection':
-      if (!collections.has(op.name)) collections.set(op.name, { dimensions: op.dimensions, points: new Map() });
+      if (!collections.has(op.name)) collections.set(op.name, new Collection(op.dimensions));
       return;
     case 'upsert': {
       const target = collections.get(op.collection);
       if (!target) return;
-      for (const p of op.points) target.points.set(p.id, { vector: Float32Array.from(p.vector), payload: p.payload });
+      for (const p of op.points) target.set(p.id, { vector: Float32Array.from(p.vector), payload: p.payload });
       return;
     }
-    case 'delete': {
-      const target = collections.get(op.collection);
-      if (!target) return;
-      for (const [id, point] of target.points) if (matches(point.payload, op.filter)) target.points.delete(id);
+    case 'delete':
+      collections.get(op.collection)?.deleteWhere(op.filter);
       return;
-    }
     default: {
       const unknown: never = op;
       throw new Error(`unknown vector index op ${JSON.stringify(unknown)}`);
@@ -209,33 +211,21 @@ const apply = (collections: Map<string, Collection>, op: Op): void => {
   }
 };
 
-/** Rewrites the log as the live state: written beside it, fsynced, then renamed over it. */
-const compact = async (dir: string, path: string, collections: Map<string, Collection>): Promise<void> => {
-  const tmp = `${path}.compact`;
-  const handle = await openFile(tmp, 'w');
-  try {
-    for (const [name, collection] of collections) {
-      await handle.appendFile(`${JSON.stringify({ op: 'collection', name, dimensions: collection.dimensions })}\n`);
-      const entries = [...collection.points];
-      for (let i = 0; i < entries.length; i += COMPACT_BATCH) {
-        const points = entries
-          .slice(i, i + COMPACT_BATCH)
-          .map(([id, p]) => ({ id, vector: [...p.vector], payload: p.payload }));
-        await handle.appendFile(`${JSON.stringify({ op: 'upsert', collection: name, points })}\n`);
+/** The live state as log records, produced lazily so a compaction holds one batch of plain vectors at a time. */
+function* snapshot(collections: Map<string, Collection>): Generator<Op> {
+  for (const [name, collection] of collections) {
+    yield { op: 'collection', name, dimensions: collection.dimensions };
+    let points: VectorPoint[] = [];
+    for (const [id, point] of collection.entries()) {
+      points.push({ id, vector: [...point.vector], payload: point.payload });
+      if (points.length === COMPACT_BATCH) {
+        yield { op: 'upsert', collection: name, points };
+        points = [];
       }
     }
-    await handle.sync();
-  } finally {
-    await handle.close();
+    if (points.length > 0) yield { op: 'upsert', collection: name, points };
   }
-  await rename(tmp, path);
-  const dirHandle = await openFile(dir, 'r');
-  try {
-    await dirHandle.sync();
-  } finally {
-    await dirHandle.close();
-  }
-};
+}
 
 const checkDimensions = (collection: string, expected: number, actual: number, what: string): void => {
   if (actual !== expected) {
@@ -263,8 +253,8 @@ const dot = (a: Float64Array, b: Float32Array): number => {
 };
 
 /** Qdrant's `match` semantics: equal, or, for an array payload value, containing the value. */
-const matches = (payload: Record<string, unknown>, filter: PayloadFilter): boolean => {
-  for (const [key, expected] of Object.entries(filter)) {
+const matches = (payload: Record<string, unknown>, conditions: Array<[string, PayloadFilter[string]]>): boolean => {
+  for (const [key, expected] of conditions) {
     const actual = payload[key];
     if (Array.isArray(actual) ? !actual.includes(expected) : actual !== expected) return false;
   }

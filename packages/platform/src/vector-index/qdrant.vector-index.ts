@@ -2,7 +2,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint } from './vector-index.port';
 
 /** Payload keys the services filter on; each gets a keyword index when a collection is ensured. */
-export const INDEXED_PAYLOAD_KEYS = ['projectId', 'documentId', 'kind'] as const;
+export const INDEXED_PAYLOAD_KEYS = ['projectId', 'documentId', 'qnaId', 'kind', 'version'] as const;
 
 const UPSERT_BATCH = 256;
 

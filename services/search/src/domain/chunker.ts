@@ -107,7 +107,7 @@ const parseSections = (content: string): { sections: Section[]; headingTitles: s
 
 const packSection = (paragraphs: string[], maxChars: number, overlapChars: number): string[] => {
   const pieces: Piece[] = paragraphs.flatMap((p) =>
-    splitToFit(p, maxChars).map((text, i): Piece => ({ text, joiner: i === 0 ? '\n\n' : ' ' })),
+    splitToFit(p, maxChars, overlapChars).map((text, i): Piece => ({ text, joiner: i === 0 ? '\n\n' : ' ' })),
   );
   const out: string[] = [];
   let current = '';
@@ -128,35 +128,37 @@ const packSection = (paragraphs: string[], maxChars: number, overlapChars: numbe
   return out;
 };
 
-/** Splits one paragraph into pieces of at most `maxChars`: at sentence ends, then between words, then anywhere. */
-const splitToFit = (paragraph: string, maxChars: number): string[] => {
+/**
+ * A paragraph that fits stays whole. A longer one becomes units to pack: its sentences, a
+ * sentence too long becomes groups of words, a word too long is cut. Units leave room for the
+ * overlap in front of them.
+ */
+const splitToFit = (paragraph: string, maxChars: number, overlapChars: number): string[] => {
   if (paragraph.length <= maxChars) return [paragraph];
-  const sentences = paragraph.match(/[^.!?]+(?:[.!?]+|$)/g) ?? [paragraph];
-  const out: string[] = [];
-  let current = '';
-  const push = (unit: string): void => {
-    const candidate = current.length > 0 ? `${current} ${unit}` : unit;
-    if (candidate.length <= maxChars) {
-      current = candidate;
-      return;
-    }
-    if (current.length > 0) out.push(current);
-    current = unit;
-  };
-  for (const raw of sentences) {
+  const unitMax = Math.max(1, maxChars - overlapChars - 1);
+  const units: string[] = [];
+  for (const raw of paragraph.match(/[^.!?]+(?:[.!?]+|$)/g) ?? [paragraph]) {
     const sentence = raw.trim();
     if (sentence.length === 0) continue;
-    if (sentence.length <= maxChars) {
-      push(sentence);
+    if (sentence.length <= unitMax) {
+      units.push(sentence);
       continue;
     }
+    let group = '';
     for (const word of sentence.split(/\s+/)) {
-      if (word.length <= maxChars) push(word);
-      else for (let i = 0; i < word.length; i += maxChars) push(word.slice(i, i + maxChars));
+      const parts: string[] = [];
+      for (let i = 0; i < word.length; i += unitMax) parts.push(word.slice(i, i + unitMax));
+      for (const part of parts) {
+        if (group.length > 0 && group.length + 1 + part.length <= unitMax) group = `${group} ${part}`;
+        else {
+          if (group.length > 0) units.push(group);
+          group = part;
+        }
+      }
     }
+    if (group.length > 0) units.push(group);
   }
-  if (current.length > 0) out.push(current);
-  return out;
+  return units;
 };
 
 /** The last `limit` characters (at most half the text), starting at a word boundary. */

@@ -1,0 +1,56 @@
+import type { DocumentRecord } from '@palaver/contracts';
+import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+
+type StoredDocument = Omit<DocumentRecord, 'id'> & { _id: string; version: string };
+
+export interface VersionedDocument {
+  record: DocumentRecord;
+  /** The indexing run whose chunks are live in the vector index. */
+  version: string;
+}
+
+/** The knowledge base's documents (collection `documents`); every query is scoped to a project. */
+@Injectable()
+export class DocumentRepository {
+  private readonly documents: Collection<StoredDocument>;
+
+  constructor(@Inject(Ports.documents) store: DocumentStore) {
+    this.documents = store.collection<StoredDocument>('documents', [{ keys: { projectId: 1, createdAt: -1 } }]);
+  }
+
+  async insert(record: DocumentRecord, version: string): Promise<void> {
+    await this.documents.insertOne(toStored(record, version));
+  }
+
+  async find(projectId: string, documentId: string): Promise<VersionedDocument | null> {
+    const doc = await this.documents.findOne({ _id: documentId, projectId });
+    return doc ? { record: fromStored(doc), version: doc.version } : null;
+  }
+
+  /** Replaces the document if it is still at `expectedVersion`; false when it changed or is gone. */
+  async replace(record: DocumentRecord, expectedVersion: string, version: string): Promise<boolean> {
+    const { matched } = await this.documents.replaceOne(
+      { _id: record.id, projectId: record.projectId, version: expectedVersion },
+      toStored(record, version),
+    );
+    return matched > 0;
+  }
+
+  async delete(projectId: string, documentId: string): Promise<boolean> {
+    return (await this.documents.deleteOne({ _id: documentId, projectId })) > 0;
+  }
+
+  /** Newest first. */
+  async list(projectId: string, limit: number, offset: number): Promise<{ total: number; data: DocumentRecord[] }> {
+    const [total, docs] = await Promise.all([
+      this.documents.count({ projectId }),
+      this.documents.find({ projectId }, { sort: { createdAt: -1, _id: -1 }, skip: offset, limit }),
+    ]);
+    return { total, data: docs.map(fromStored) };
+  }
+}
+
+const toStored = ({ id, ...rest }: DocumentRecord, version: string): StoredDocument => ({ _id: id, ...rest, version });
+
+const fromStored = ({ _id, version: _version, ...rest }: StoredDocument): DocumentRecord => ({ id: _id, ...rest });

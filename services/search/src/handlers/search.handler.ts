@@ -1,0 +1,81 @@
+import { SearchMessages as M } from '@palaver/contracts';
+import { handle } from '@palaver/platform';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { DocumentService } from '../document.service';
+import { QnaService } from '../qna.service';
+import { SearchService } from '../search.service';
+
+@Controller()
+export class SearchHandler {
+  constructor(
+    @Inject(SearchService) private readonly search: SearchService,
+    @Inject(QnaService) private readonly qnas: QnaService,
+    @Inject(DocumentService) private readonly documents: DocumentService,
+  ) {}
+
+  @MessagePattern(M.search.subject)
+  searchKnowledge(@Payload() raw: unknown) {
+    return handle(M.search, raw, (req) => this.search.search(req.projectId, req.q, req.size));
+  }
+
+  @MessagePattern(M.retrieve.subject)
+  retrieve(@Payload() raw: unknown) {
+    return handle(M.retrieve, raw, (req) => this.search.retrieve(req.projectId, req.query, req.qnaLimit, req.chunkLimit));
+  }
+
+  @MessagePattern(M.listQnas.subject)
+  listQnas(@Payload() raw: unknown) {
+    return handle(M.listQnas, raw, (req) => this.qnas.list(req.projectId, req.query));
+  }
+
+  @MessagePattern(M.getQna.subject)
+  getQna(@Payload() raw: unknown) {
+    return handle(M.getQna, raw, (req) => this.qnas.get(req.projectId, req.qnaId));
+  }
+
+  @MessagePattern(M.createQna.subject)
+  createQna(@Payload() raw: unknown) {
+    return handle(M.createQna, raw, (req) => this.qnas.create(req.projectId, req.body));
+  }
+
+  @MessagePattern(M.updateQna.subject)
+  updateQna(@Payload() raw: unknown) {
+    return handle(M.updateQna, raw, (req) => this.qnas.update(req.projectId, req.qnaId, req.patch));
+  }
+
+  @MessagePattern(M.deleteQna.subject)
+  deleteQna(@Payload() raw: unknown) {
+    return handle(M.deleteQna, raw, (req) => this.qnas.delete(req.projectId, req.qnaId));
+  }
+
+  @MessagePattern(M.createDocument.subject)
+  createDocument(@Payload() raw: unknown) {
+    return handle(M.createDocument, raw, (req) => this.documents.create(req.projectId, req.body));
+  }
+
+  @MessagePattern(M.updateDocument.subject)
+  updateDocument(@Payload() raw: unknown) {
+    return handle(M.updateDocument, raw, (req) => this.documents.update(req.projectId, req.documentId, req.patch));
+  }
+
+  @MessagePattern(M.deleteDocument.subject)
+  deleteDocument(@Payload() raw: unknown) {
+    return handle(M.deleteDocument, raw, (req) => this.documents.delete(req.projectId, req.documentId));
+  }
+
+  @MessagePattern(M.getDocument.subject)
+  getDocument(@Payload() raw: unknown) {
+    return handle(M.getDocument, raw, (req) => this.documents.get(req.projectId, req.documentId));
+  }
+
+  @MessagePattern(M.listDocuments.subject)
+  listDocuments(@Payload() raw: unknown) {
+    return handle(M.listDocuments, raw, (req) => this.documents.list(req.projectId, req.limit, req.offset));
+  }
+
+  @MessagePattern(M.health.subject)
+  health(@Payload() raw: unknown) {
+    return handle(M.health, raw, async () => ({ ok: true as const }));
+  }
+}

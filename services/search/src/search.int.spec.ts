@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { SearchMessages as M, SearchResult } from '@palaver/contracts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURE_PAGES, PARAPHRASED_QUESTIONS } from './testing/knowledge.fixture';
+import { type SearchHarness, startSearchHarness } from './testing/search.harness';
+
+let h: SearchHarness;
+const projectId = randomUUID();
+const otherProjectId = randomUUID();
+
+beforeEach(async () => {
+  h = await startSearchHarness();
+});
+
+afterEach(async () => {
+  await h.close();
+});
+
+const loadFixture = async (project = projectId) => {
+  for (const body of Object.values(FIXTURE_PAGES)) await h.send(M.createDocument, { projectId: project, body });
+};
+
+describe('search service: semantic search', () => {
+  it('answers health', async () => {
+    expect(await h.send(M.health, {})).toEqual({ ok: true });
+  });
+
+  it('finds nothing in an empty knowledge base', async () => {
+    expect(await h.send(M.search, { projectId, q: 'shipping', size: 10 })).toEqual({ results: [] });
+  });
+
+  it.each(PARAPHRASED_QUESTIONS)('ranks the right page first for "%s"', async (question, page) => {
+    await loadFixture();
+    const { results } = await h.send(M.search, { projectId, q: question, size: 5 });
+    expect(results[0]?.url).toBe(FIXTURE_PAGES[page].url);
+  });
+
+  it('returns results with score, title, chunk content, url, path and product fields, best first', async () => {
+    await loadFixture();
+    const { results } = await h.send(M.search, { projectId, q: 'noise cancelling headphones price', size: 10 });
+    for (const r of results) expect(SearchResult.safeParse(r).success).toBe(true);
+    expect(results.map((r) => r.score)).toEqual([...results.map((r) => r.score)].sort((a, b) => b - a));
+    expect(results[0]).toMatchObject({
+      title: 'Aurora X2 wireless headphones',
+      url: 'https://shop.example.com/products/aurora-x2',
+      path: '/products/aurora-x2',
+      productId: 'AUR-X2',
+      price: 199,
+      currency: 'EUR',
+      availability: 'in_stock',
+      vendor: 'Aurora',
+      productType: 'headphones',
+      imageUrl: 'https://shop.example.com/img/aurora-x2.jpg',
+    });
+    expect(results[0]!.content).toContain('active noise cancelling');
+    expect(results[0]!.score).toBeGreaterThan(0);
+    const shipping = results.find((r) => r.url === FIXTURE_PAGES.shipping.url);
+    if (shipping) expect(shipping).not.toHaveProperty('price');
+  });
+
+  it('returns the matching chunk of a long document, and each document once', async () => {
+    const sections = Array.from(
+      { length: 12 },
+      (_, i) => `## Topic ${i}\n${`Paragraph about subject number ${i} of the big manual with filler words. `.repeat(15)}`,
+    );
+    sections[7] = '## Gift cards\nGift cards never expire and can be used online and in our stores. '.repeat(3);
+    await h.send(M.createDocument, {
+      projectId,
+      body: { title: 'Big manual', url: 'https://shop.example.com/manual', content: `# Manual\n${sections.join('\n')}` },
+    });
+    await loadFixture();
+    const { results } = await h.send(M.search, { projectId, q: 'do gift cards expire', size: 50 });
+    expect(results[0]!.url).toBe('https://shop.example.com/manual');
+    expect(results[0]!.content).toContain('Gift cards never expire');
+    const urls = results.map((r) => r.url);
+    expect(new Set(urls).size).toBe(urls.length);
+  });
+
+  it('honours size: 1 gives one result, 50 gives every matching document once', async () => {
+    await loadFixture();
+    const one = await h.send(M.search, { projectId, q: 'order', size: 1 });
+    expect(one.results).toHaveLength(1);
+    const all = await h.send(M.search, { projectId, q: 'our store order item days', size: 50 });
+    expect(all.results.length).toBeGreaterThanOrEqual(4);
+    expect(all.results.length).toBeLessThanOrEqual(Object.keys(FIXTURE_PAGES).length);
+    expect(new Set(all.results.map((r) => r.url)).size).toBe(all.results.length);
+  });
+
+  it('rejects requests outside the bounds, even from a caller that skipped validation', async () => {
+    await loadFixture();
+    const bad = [
+      { projectId, q: 'x', size: 0 },
+      { projectId, q: 'x', size: 51 },
+      { projectId, q: 'x', size: 2.5 },
+      { projectId, q: '', size: 10 },
+      { projectId, q: 'x'.repeat(501), size: 10 },
+      { projectId: 'not-a-uuid', q: 'x', size: 10 },
+      { projectId, q: 'x' },
+    ];
+    for (const payload of bad) {
+      const reply = await h.sendRaw(M.search, payload);
+      expect(reply.ok, JSON.stringify(payload).slice(0, 80)).toBe(false);
+      if (!reply.ok) expect(reply.error.code).toBe('VALIDATION_ERROR');
+    }
+    const longest = await h.sendRaw(M.search, { projectId, q: `shipping ${'y'.repeat(491)}`, size: 50 });
+    expect(longest.ok).toBe(true);
+  });
+
+  it("never returns another project's documents", async () => {
+    await loadFixture(otherProjectId);
+    expect((await h.send(M.search, { projectId, q: 'warranty on electronics', size: 10 })).results).toEqual([]);
+    await loadFixture();
+    const { results } = await h.send(M.search, { projectId: otherProjectId, q: 'warranty', size: 50 });
+    expect(results.filter((r) => r.url === FIXTURE_PAGES.warranty.url)).toHaveLength(1);
+  });
+});
+
+describe('search service: retrieval for replies', () => {
+  it('returns the best Q&A entries and chunks with scores', async () => {
+    await loadFixture();
+    const shipAbroad = await h.send(M.createQna, {
+      projectId,
+      body: { question: 'Do you ship abroad?', answer: 'Yes, we deliver to 30 countries in Europe.' },
+    });
+    await h.send(M.createQna, {
+      projectId,
+      body: { question: 'Can I pay with PayPal?', answer: 'Yes, PayPal and all major cards are accepted.' },
+    });
+    const retrieval = await h.send(M.retrieve, {
+      projectId,
+      query: 'is international delivery possible',
+      qnaLimit: 1,
+      chunkLimit: 3,
+    });
+    expect(retrieval.qnas).toEqual([
+      { id: shipAbroad.id, question: shipAbroad.question, answer: shipAbroad.answer, score: expect.any(Number) },
+    ]);
+    expect(retrieval.chunks.length).toBeGreaterThan(0);
+    expect(retrieval.chunks.length).toBeLessThanOrEqual(3);
+    expect(retrieval.chunks[0]).toMatchObject({ title: 'Shipping', url: FIXTURE_PAGES.shipping.url });
+    expect(retrieval.chunks[0]!.content).toContain('international parcels');
+    expect(retrieval.chunks.map((c) => c.score)).toEqual([...retrieval.chunks.map((c) => c.score)].sort((a, b) => b - a));
+  });
+
+  it('honours zero limits and rejects limits out of bounds', async () => {
+    await loadFixture();
+    await h.send(M.createQna, { projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+    expect(await h.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 0, chunkLimit: 0 })).toEqual({
+      qnas: [],
+      chunks: [],
+    });
+    const chunksOnly = await h.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 0, chunkLimit: 20 });
+    expect(chunksOnly.qnas).toEqual([]);
+    expect(chunksOnly.chunks.length).toBeGreaterThan(0);
+    for (const payload of [
+      { projectId, query: 'x', qnaLimit: 21, chunkLimit: 1 },
+      { projectId, query: 'x', qnaLimit: 1, chunkLimit: -1 },
+      { projectId, query: '', qnaLimit: 1, chunkLimit: 1 },
+    ]) {
+      const reply = await h.sendRaw(M.retrieve, payload);
+      expect(reply.ok).toBe(false);
+    }
+  });
+
+  it("does not retrieve another project's entries or chunks", async () => {
+    await loadFixture(otherProjectId);
+    await h.send(M.createQna, { projectId: otherProjectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+    expect(await h.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 5, chunkLimit: 5 })).toEqual({
+      qnas: [],
+      chunks: [],
+    });
+  });
+});

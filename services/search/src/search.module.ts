@@ -1,0 +1,28 @@
+import { type Infrastructure, portProviders } from '@palaver/platform';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DocumentRepository } from './document.repository';
+import { DocumentService } from './document.service';
+import { SearchHandler } from './handlers/search.handler';
+import { KnowledgeVectors } from './knowledge.vectors';
+import { QnaRepository } from './qna.repository';
+import { QnaService } from './qna.service';
+import { SearchService } from './search.service';
+
+@Module({})
+export class SearchModule {
+  static register(infra: Infrastructure): DynamicModule {
+    return {
+      module: SearchModule,
+      controllers: [SearchHandler],
+      providers: [
+        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'clock'),
+        DocumentRepository,
+        QnaRepository,
+        KnowledgeVectors,
+        DocumentService,
+        QnaService,
+        SearchService,
+      ],
+    };
+  }
+}

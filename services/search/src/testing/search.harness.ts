@@ -1,0 +1,37 @@
+import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
+import { type Clock, type RunningService, createTestInfrastructure } from '@palaver/platform';
+import { firstValueFrom } from 'rxjs';
+import { startSearchService } from '../index';
+
+export type SearchHarness = Awaited<ReturnType<typeof startSearchHarness>>;
+
+/** The search service on embedded adapters in a temporary DATA_DIR, reached over the service transport. */
+export const startSearchHarness = async (options: { clock?: Clock } = {}) => {
+  const infra = await createTestInfrastructure({ clock: options.clock });
+  const service: RunningService = await startSearchService(infra);
+  const client = infra.transport.client();
+
+  return {
+    infra,
+    send: <M extends ServiceMessage>(message: M, request: RequestOf<M>): Promise<ResponseOf<M>> =>
+      infra.services.send(message, request),
+    /** Sends without the client's validation, as a buggy or hostile caller would: the service must check. */
+    sendRaw: async (message: ServiceMessage, payload: unknown): Promise<ReplyEnvelope> =>
+      ReplyEnvelope.parse(await firstValueFrom(client.send(message.subject, payload))),
+    async close(): Promise<void> {
+      await client.close();
+      await service.close();
+      await infra.cleanup();
+    },
+  };
+};
+
+export const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+  throw new Error('expected the call to fail');
+};
