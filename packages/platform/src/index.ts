@@ -33,3 +33,4 @@ export * from './embedder/openai.embedder';
 export * from './chat-model/local.chat-model';
 export * from './chat-model/openai.chat-model';
 export * from './testing/test-infrastructure';
+export * from './testing/fake-openai.server';
