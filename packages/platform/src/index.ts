@@ -34,3 +34,4 @@ export * from './chat-model/local.chat-model';
 export * from './chat-model/openai.chat-model';
 export * from './testing/test-infrastructure';
 export * from './testing/fake-openai.server';
+export * from './testing/infra';

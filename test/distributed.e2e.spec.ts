@@ -1,0 +1,60 @@
+import { infraAvailable, infraUrl } from '@palaver/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { parseUiMessageStream } from './support/ui-stream';
+
+const available = (await infraAvailable('nats')) && (await infraAvailable('redis'));
+
+describe.skipIf(!available)(
+  `the product on NATS (transport, JetStream) and Redis (BullMQ, pub/sub, sessions, limits)${available ? '' : ' (NATS or Redis unreachable: skipped)'}`,
+  () => {
+    let e2e: E2eApp;
+    beforeAll(async () => {
+      e2e = await startE2eApp({ NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') });
+    });
+    afterAll(() => e2e?.stop());
+
+    it('runs the visitor journey, and analytics reads the feedback from JetStream', async () => {
+      expect(e2e.app.infra.transport.kind).toBe('nats');
+      const { project, publishableKey } = await e2e.admin.createProject({ limits: { messagesPerMinute: 3 } });
+      await e2e.admin.call('POST', `/projects/${project.id}/qnas`, {
+        question: 'What are your opening hours?',
+        answer: 'Seven days a week, eight to eight.',
+      });
+      const { token } = await newVisitor(e2e.url, publishableKey);
+      expect((await http(`${e2e.url}/v2/identity/me`, { token })).status).toBe(200);
+      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+
+      const json = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'What are your opening hours?' },
+        token,
+      });
+      expect(json.status).toBe(200);
+      expect(json.body.steps[0].content[0].text).toContain('Seven days a week, eight to eight.');
+
+      const streamed = await fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ content: 'When are you open?', stream: true }),
+      });
+      const parsed = await parseUiMessageStream(await streamed.text());
+      expect(parsed.chunks.map((c) => c.type).slice(0, 3)).toEqual(['start', 'start-step', 'text-start']);
+      const assistant = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;
+      expect(assistant.at(-1).parts[0].text).toBe(parsed.text);
+
+      await http(`${e2e.url}/v2/messages/${assistant[0].id}/feedback`, { body: { feedback: 'like' }, token });
+      const deadline = Date.now() + 10_000;
+      let feed: any[] = [];
+      while (Date.now() < deadline && feed.length === 0) {
+        feed = (await e2e.admin.call('GET', `/projects/${project.id}/events?type=feedback`)).data;
+        if (feed.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(feed.map((e) => e.data.feedback)).toEqual(['like']);
+
+      // The rate limit lives in Redis: the third message this minute is the last one allowed.
+      expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'three' }, token })).status).toBe(200);
+      const fourth = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'four' }, token });
+      expect(fourth.status).toBe(429);
+    });
+  },
+);
