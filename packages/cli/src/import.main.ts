@@ -1,0 +1,86 @@
+import { Presets, SingleBar } from 'cli-progress';
+import { AdminClient } from './admin-client';
+import { IMPORT_USAGE, type ImportArgs, parseImportArgs } from './import-args';
+import { type ImportSources, readSources } from './import-sources';
+import { dryRunReport, importReport, invalidReport, skippedOf } from './import-summary';
+import { importItems } from './importer';
+
+/** Exit codes: 0 all imported, 1 something failed or was invalid, 2 usage error, 130 stopped by Ctrl-C. */
+const run = async (args: ImportArgs): Promise<number> => {
+  let sources: ImportSources;
+  try {
+    sources = await readSources(args.target, { baseUrl: args.baseUrl });
+  } catch (err) {
+    console.error(`Cannot read ${args.target}: ${(err as Error).message}`);
+    return 2;
+  }
+  if (sources.ignoredFiles) console.log(`Ignored ${sources.ignoredFiles} file(s) that are not .md, .markdown, .txt or .html`);
+  if (sources.invalid.length && !args.skipInvalid) {
+    console.error(invalidReport(sources));
+    return 1;
+  }
+  if (args.dryRun) {
+    console.log(dryRunReport(sources, args.skipInvalid));
+    return 0;
+  }
+  if (!args.token) {
+    console.error('An admin token is required: --token <token> or the ADMIN_TOKEN environment variable');
+    return 2;
+  }
+
+  const client = new AdminClient({ url: args.url, token: args.token });
+  try {
+    await client.getProject(args.projectId);
+  } catch (err) {
+    console.error(`Cannot import into project ${args.projectId}: ${(err as Error).message}`);
+    return 1;
+  }
+
+  const stop = new AbortController();
+  const onSigint = () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+    process.stderr.write('\nStopping: no new items start; waiting for the requests in flight (Ctrl-C again quits at once)\n');
+  };
+  process.on('SIGINT', onSigint);
+
+  const bar = new SingleBar(
+    { format: 'Importing [{bar}] {percentage}% | {value}/{total} | failed {failed} | retries {retries}', hideCursor: true },
+    Presets.shades_classic,
+  );
+  let failed = 0;
+  let retries = 0;
+  bar.start(sources.items.length, 0, { failed, retries });
+  const report = await importItems(
+    client,
+    sources.items,
+    { projectId: args.projectId, concurrency: args.concurrency, signal: stop.signal },
+    {
+      onItemDone: (outcome, { done }) => {
+        if (!outcome.ok) failed++;
+        bar.update(done, { failed, retries });
+      },
+      onRetry: () => {
+        retries++;
+        bar.update({ failed, retries });
+      },
+    },
+  ).finally(() => {
+    bar.stop();
+    process.off('SIGINT', onSigint);
+  });
+
+  console.log(importReport(report, skippedOf(sources, args.skipInvalid)));
+  if (report.interrupted.length) return 130;
+  return report.failed.length ? 1 : 0;
+};
+
+const parsed = parseImportArgs(process.argv.slice(2), process.env);
+if (parsed.kind === 'help') {
+  console.log(IMPORT_USAGE);
+} else if (parsed.kind === 'error') {
+  console.error(`${parsed.message}\n\n${IMPORT_USAGE}`);
+  process.exitCode = 2;
+} else {
+  process.exitCode = await run(parsed.args);
+}
