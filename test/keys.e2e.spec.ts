@@ -1,3 +1,4 @@
+import { Project } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 
@@ -76,7 +77,7 @@ describe('keys: hashed at rest, shown once, origins, revocation', () => {
     const { project, publishableKey, privateKey } = await e2e.admin.createProject();
     const current = await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`);
     expect(current.status).toBe(200);
-    expect(current.body).toMatchObject({ id: project.id, name: project.name, description: '' });
+    expect(Project.strict().parse(current.body)).toMatchObject({ id: project.id, name: project.name, description: '' });
     expect(Object.keys(current.body).sort()).toEqual(['chatWidgetConfig', 'description', 'id', 'name']);
     expect(current.body.chatWidgetConfig).toMatchObject({ position: 'bottom-right', offset: { x: 20, y: 20 } });
     expect((await http(`${e2e.url}/v2/projects/current?apiKey=${privateKey}`)).status).toBe(403);

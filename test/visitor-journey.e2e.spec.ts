@@ -1,4 +1,4 @@
-import { Conversation, Message, Visitor, pagedList, plainList, ChatCompletionResult } from '@palaver/contracts';
+import { ChatCompletionResult, Conversation, InitIdentityResponse, Message, Visitor, pagedList, plainList } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
@@ -25,6 +25,7 @@ describe('the visitor journey of the spec, through HTTP', () => {
   it('init creates the visitor (201), then finds it again for the same device (200) with a new token', async () => {
     const first = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey, saVid: 'device-journey' } });
     expect(first.status).toBe(201);
+    expect(Object.keys(InitIdentityResponse.strict().parse(first.body)).sort()).toEqual(['sessionToken', 'visitor']);
     expect(Visitor.parse(first.body.visitor)).toMatchObject({ object: 'visitor', type: 'anonymous', externalId: null });
     const again = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey, saVid: 'device-journey' } });
     expect(again.status).toBe(200);

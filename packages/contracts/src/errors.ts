@@ -85,5 +85,3 @@ export const SerializedError = z.object({
   details: ErrorDetails.optional(),
 });
 export type SerializedError = z.infer<typeof SerializedError>;
-
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

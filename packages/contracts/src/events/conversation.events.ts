@@ -38,14 +38,6 @@ export type ConversationEventOf<T extends ConversationEventType> = {
 /** An event as `decide` produces it, before the store gives it an id, version and time. */
 export type ConversationEvent = { [T in ConversationEventType]: ConversationEventOf<T> }[ConversationEventType];
 
-export const ConversationEventSchema = z.discriminatedUnion(
-  'type',
-  CONVERSATION_EVENT_TYPES.map((type) => z.object({ type: z.literal(type), data: ConversationEventData[type] })) as unknown as [
-    z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>,
-    ...z.ZodObject<{ type: z.ZodLiteral<string>; data: z.ZodType }>[],
-  ],
-);
-
 /** The envelope every stored event carries. */
 export const StoredEventEnvelope = z.object({
   eventId: Uuid,
@@ -68,7 +60,4 @@ export type StoredEvent<E extends { type: string; data: unknown } = { type: stri
 export const eventSubject = (type: string): string =>
   `conversation.evt.${type.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.v1`;
 
-export const FEEDBACK_EVENT_SUBJECT = eventSubject('MessageFeedbackGiven');
 export const ALL_CONVERSATION_EVENTS = 'conversation.evt.>';
-
-export const Timestamped = z.object({ at: Timestamp });

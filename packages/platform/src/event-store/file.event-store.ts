@@ -3,6 +3,7 @@ import type { StoredEvent } from '@palaver/contracts';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
 import { VersionConflictError } from './event-store.port';
+import { toStoredEvents } from './stored-event';
 import type { EventStore, NewEvent } from './event-store.port';
 
 /**
@@ -49,16 +50,7 @@ export class FileEventStore implements EventStore {
         if (this.eventIds.has(event.eventId) || seen.has(event.eventId)) throw new Error(`event ${event.eventId} is already stored`);
         seen.add(event.eventId);
       }
-      const stored: StoredEvent[] = events.map((event, i) => ({
-        eventId: event.eventId,
-        streamId,
-        version: expectedVersion + i + 1,
-        type: event.type,
-        projectId: event.projectId,
-        occurredAt: event.occurredAt,
-        // Stored as JSON: what a reader gets now is what it gets after a restart.
-        data: event.data === undefined ? null : JSON.parse(JSON.stringify(event.data)),
-      }));
+      const stored = toStoredEvents(streamId, expectedVersion, events);
       await this.log.append([{ t: 'append', events: stored }]);
       this.apply(stored);
       return stored.map(copy);

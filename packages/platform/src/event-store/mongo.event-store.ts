@@ -2,6 +2,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import type { Collection, Db } from 'mongodb';
 import type { StoredEvent } from '@palaver/contracts';
 import { VersionConflictError } from './event-store.port';
+import { toStoredEvents } from './stored-event';
 import type { EventStore, NewEvent } from './event-store.port';
 
 /** One document per event; `_id` is the event id. */
@@ -73,15 +74,9 @@ export class MongoEventStore implements EventStore {
       { upsert: true, returnDocument: 'after', includeResultMetadata: false },
     );
     const first = counter!.value - events.length + 1;
-    const docs: EventDocument[] = events.map((event, i) => ({
-      _id: event.eventId,
-      streamId,
-      version: expectedVersion + i + 1,
-      type: event.type,
-      projectId: event.projectId,
-      occurredAt: event.occurredAt,
-      // As JSON, like the file store: what a reader gets does not depend on the adapter.
-      data: event.data === undefined ? null : JSON.parse(JSON.stringify(event.data)),
+    const docs: EventDocument[] = toStoredEvents(streamId, expectedVersion, events).map(({ eventId, ...event }, i) => ({
+      _id: eventId,
+      ...event,
       published: false,
       position: first + i,
     }));
