@@ -101,14 +101,17 @@ describe('importItems', () => {
 
   it('stops on the signal: nothing new starts, a retry wait ends, requests in flight finish', async () => {
     const stop = new AbortController();
-    const fake = fakeWriter((key) => (key === 'Doc 2' ? new AdminApiError(429, 'busy', undefined, 60_000) : null));
+    // Doc 1 is answered first (429 with a long Retry-After) while Doc 2 is still in flight.
+    const fake = fakeWriter((key) => (key === 'Doc 1' ? new AdminApiError(429, 'busy', undefined, 60_000) : null));
     const items = [doc(1), doc(2), doc(3), doc(4), doc(5)];
-    const report = await importItems(fake.writer, items, { projectId: 'p', concurrency: 2 }, {
+    const started = Date.now();
+    const report = await importItems(fake.writer, items, { projectId: 'p', concurrency: 2, signal: stop.signal }, {
       onRetry: () => stop.abort(),
     });
-    expect(report.imported.map((i) => i.item.source)).toEqual(['docs.ndjson:1']);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(report.imported.map((i) => i.item.source)).toEqual(['docs.ndjson:2']);
     expect(report.failed).toEqual([]);
-    expect(report.interrupted.map((i) => i.source)).toEqual(['docs.ndjson:2', 'docs.ndjson:3', 'docs.ndjson:4', 'docs.ndjson:5']);
+    expect(report.interrupted.map((i) => i.source)).toEqual(['docs.ndjson:1', 'docs.ndjson:3', 'docs.ndjson:4', 'docs.ndjson:5']);
     expect(fake.calls.map((c) => c.key)).toEqual(['Doc 1', 'Doc 2']);
   });
 });

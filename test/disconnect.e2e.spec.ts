@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { GatedChatModel } from './support/gated-chat-model';
+
+describe('a visitor who disconnects mid-stream', () => {
+  let e2e: E2eApp;
+  const gate = new GatedChatModel();
+  beforeAll(async () => {
+    e2e = await startE2eApp({}, { chatModel: gate });
+  });
+  afterAll(() => e2e.stop());
+
+  it('does not stop the reply: it is completed and stored, and the server keeps serving', async () => {
+    const { publishableKey } = await e2e.admin.createProject();
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+
+    const abort = new AbortController();
+    const response = await fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ content: 'a long question', stream: true }),
+      signal: abort.signal,
+    });
+    const reader = response.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('"type":"start"');
+    await gate.started();
+    abort.abort();
+
+    gate.release('the whole answer');
+    const deadline = Date.now() + 5000;
+    let stored: any;
+    while (Date.now() < deadline) {
+      stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data[0];
+      if (stored?.status !== 'streaming') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(stored).toMatchObject({ status: 'complete', parts: [{ type: 'text', text: 'the whole answer' }] });
+    expect((await http(`${e2e.url}/healthz`)).status).toBe(200);
+  });
+});
