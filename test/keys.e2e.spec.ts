@@ -81,7 +81,8 @@ describe('keys: hashed at rest, shown once, origins, revocation', () => {
     expect(Object.keys(current.body).sort()).toEqual(['chatWidgetConfig', 'description', 'id', 'name']);
     expect(current.body.chatWidgetConfig).toMatchObject({ position: 'bottom-right', offset: { x: 20, y: 20 } });
     expect((await http(`${e2e.url}/v2/projects/current?apiKey=${privateKey}`)).status).toBe(403);
-    expect((await http(`${e2e.url}/v2/projects/current`)).status).toBe(400);
+    // A missing apiKey is a missing credential: 401, like the spec says of credentials.
+    expect((await http(`${e2e.url}/v2/projects/current`)).status).toBe(401);
   });
 });
 

@@ -27,7 +27,9 @@ export const invalidReport = (sources: ImportSources): string =>
 export const dryRunReport = (sources: ImportSources, skipInvalid: boolean): string => {
   const skipped = skippedOf(sources, skipInvalid);
   return [
-    ...sources.items.map((item) => `  ${item.kind === 'document' ? `${describeItem(item)} -> ${item.body.url}` : describeItem(item)}`),
+    ...sources.items.map((item) =>
+      item.kind === 'document' ? `  document  ${describeItem(item)} -> ${item.body.url}` : `  Q&A       ${describeItem(item)}`,
+    ),
     ...problemLines('Skipped:', skipped),
     `Dry run: would import ${sources.items.length} (${countKinds(sources.items)}), skipped ${skipped.length}; nothing was sent`,
   ].join('\n');

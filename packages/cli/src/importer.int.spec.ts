@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await running?.stop();
-  await rm(dir, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 const writeTree = async (root: string, contents: Record<string, string>) => {

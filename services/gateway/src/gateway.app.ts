@@ -1,11 +1,15 @@
-import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from '@palaver/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { requireAdmin } from './auth/admin-token';
+import { Authenticator } from './auth/authenticator';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
 import { registerJsonBodyParser } from './http/json-body';
+import { registerMetrics } from './http/metrics';
+import { Routes } from './http/routes';
 import { MessageLimits } from './limits/message-limits';
+import { ApiDocs } from './openapi/api-docs';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
@@ -33,27 +37,33 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     const { status, body } = toErrorResponse(new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
     return reply.status(status).send(body);
   });
+  const metrics = registerMetrics(app);
   await registerCors(app, deps);
 
-  healthRoutes(app, deps);
-
+  const docs = new ApiDocs();
+  const routes = new Routes(app, docs, new Authenticator(deps.services));
   const limits = new MessageLimits(deps.kv, deps.clock);
-  identityRoutes(app, deps);
-  projectRoutes(app, deps);
-  searchRoutes(app, deps);
-  conversationRoutes(app, deps, limits);
-  completionRoutes(app, deps, limits);
+  healthRoutes(routes, deps);
+  identityRoutes(routes, deps);
+  projectRoutes(routes, deps);
+  searchRoutes(routes, deps);
+  conversationRoutes(routes, deps, limits);
+  completionRoutes(routes, deps, limits);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {
       route.bodyLimit = ADMIN_BODY_LIMIT;
     });
     admin.addHook('onRequest', async (request) => requireAdmin(deps.adminToken, request));
-    projectAdminRoutes(admin, deps);
-    knowledgeAdminRoutes(admin, deps);
-    conversationAdminRoutes(admin, deps);
-    analyticsAdminRoutes(admin, deps);
+    const adminRoutes = routes.on(admin);
+    projectAdminRoutes(adminRoutes, deps);
+    knowledgeAdminRoutes(adminRoutes, deps);
+    conversationAdminRoutes(adminRoutes, deps);
+    analyticsAdminRoutes(adminRoutes, deps);
+    admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
 
+  const document = docs.document();
+  app.get('/openapi.json', async () => document);
   return app;
 };

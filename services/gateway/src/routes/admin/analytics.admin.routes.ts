@@ -1,8 +1,8 @@
-import { AnalyticsMessages, IdentityMessages, Uuid, queryInt } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
+import { AnalyticsEvent, AnalyticsMessages, FeedbackSummary, IdentityMessages, Uuid, queryInt } from '@palaver/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const EventsQuery = z.object({
@@ -11,19 +11,58 @@ const EventsQuery = z.object({
   limit: queryInt(1, 500).default(100),
   follow: z.enum(['true', 'false']).default('false'),
 });
+type EventsQuery = z.infer<typeof EventsQuery>;
 const FOLLOW_POLL_MS = 500;
 
 /** The feedback stream for analysts: a cursor-paged feed, a live SSE tail, and the summary. */
-export const analyticsAdminRoutes = (app: FastifyInstance, deps: GatewayDeps): void => {
-  const { services } = deps;
+export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+  const admin = { auth: 'admin', tag: 'admin: analytics' } as const;
 
-  app.get('/admin/v1/projects/:projectId/events', async (request, reply) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    const { type, after, limit, follow } = parse(EventsQuery, request.query, 'query');
-    await services.send(IdentityMessages.getProject, { projectId });
-    if (follow === 'false') return services.send(AnalyticsMessages.listEvents, { projectId, type, after, limit });
+  routes.add(
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/events',
+      summary: "The project's event feed after a cursor; follow=true tails it live as text/event-stream",
+      params: ProjectPath,
+      query: EventsQuery,
+      responses: {
+        200: {
+          description: 'A page of events, or the live tail (follow=true)',
+          schema: z.object({ data: z.array(AnalyticsEvent), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    async ({ params, query, request, reply }) => {
+      await services.send(IdentityMessages.getProject, params);
+      const { follow, ...page } = query;
+      if (follow === 'false') return services.send(AnalyticsMessages.listEvents, { ...params, ...page });
+      await tail(request, reply, params.projectId, page);
+    },
+  );
 
-    // Live tail: SSE, one `data:` line per event, polling the feed from the cursor.
+  routes.add(
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/analytics/feedback',
+      summary: 'Likes and dislikes (latest value per message), removals, by day',
+      params: ProjectPath,
+      responses: { 200: { description: 'Feedback summary', schema: FeedbackSummary } },
+    },
+    async ({ params }) => {
+      await services.send(IdentityMessages.getProject, params);
+      return services.send(AnalyticsMessages.feedbackSummary, params);
+    },
+  );
+
+  /** SSE, one `data:` line per event with its cursor as `id:`, polling the feed; resumes from Last-Event-ID. */
+  const tail = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    projectId: string,
+    { type, after, limit }: Omit<EventsQuery, 'follow'>,
+  ): Promise<void> => {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -46,11 +85,5 @@ export const analyticsAdminRoutes = (app: FastifyInstance, deps: GatewayDeps): v
     } finally {
       raw.end();
     }
-  });
-
-  app.get('/admin/v1/projects/:projectId/analytics/feedback', async (request) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    await services.send(IdentityMessages.getProject, { projectId });
-    return services.send(AnalyticsMessages.feedbackSummary, { projectId });
-  });
+  };
 };

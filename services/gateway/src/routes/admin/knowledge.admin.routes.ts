@@ -1,83 +1,93 @@
 import {
   DocumentBody,
+  DocumentRecord,
   IdentityMessages,
   ListQnasQuery,
+  Qna,
   QnaBody,
   QueryOffset,
   SearchMessages,
   UpdateDocumentBody,
   UpdateQnaBody,
   Uuid,
+  pagedList,
   queryInt,
 } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const QnaPath = ProjectPath.extend({ qnaId: Uuid });
 const DocumentPath = ProjectPath.extend({ documentId: Uuid });
 const ListDocumentsQuery = z.object({ limit: queryInt(1, 100).default(20), offset: QueryOffset });
 
-/** Q&A entries and documents of a project (search service); the project must exist. */
-export const knowledgeAdminRoutes = (app: FastifyInstance, { services }: GatewayDeps): void => {
-  const projectOf = async (params: unknown): Promise<string> => {
-    const { projectId } = parse(ProjectPath, params, 'path');
+/** Q&A entries and documents of a project (search service); creating and listing check the project exists. */
+export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+  const admin = { auth: 'admin', tag: 'admin: knowledge' } as const;
+  const existing = async (projectId: string) => {
     await services.send(IdentityMessages.getProject, { projectId });
     return projectId;
   };
 
-  app.get('/admin/v1/projects/:projectId/qnas', async (request) => {
-    const projectId = await projectOf(request.params);
-    const query = parse(ListQnasQuery, request.query, 'query');
-    return services.send(SearchMessages.listQnas, { projectId, query });
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/qnas', summary: "The project's Q&A entries", params: ProjectPath, query: ListQnasQuery, responses: { 200: { description: 'Q&A entries', schema: pagedList(Qna) } } },
+    async ({ params, query }) => services.send(SearchMessages.listQnas, { projectId: await existing(params.projectId), query }),
+  );
 
-  app.post('/admin/v1/projects/:projectId/qnas', async (request, reply) => {
-    const projectId = await projectOf(request.params);
-    const body = parse(QnaBody, request.body, 'body');
-    return reply.status(201).send(await services.send(SearchMessages.createQna, { projectId, body }));
-  });
+  routes.add(
+    { ...admin, method: 'POST', url: '/admin/v1/projects/:projectId/qnas', summary: 'Create a Q&A entry', params: ProjectPath, body: QnaBody, responses: { 201: { description: 'Q&A entry', schema: Qna } } },
+    async ({ params, body, reply }) =>
+      reply.status(201).send(await services.send(SearchMessages.createQna, { projectId: await existing(params.projectId), body })),
+  );
 
-  app.patch('/admin/v1/projects/:projectId/qnas/:qnaId', async (request) => {
-    const { projectId, qnaId } = parse(QnaPath, request.params, 'path');
-    const patch = parse(UpdateQnaBody, request.body, 'body');
-    return services.send(SearchMessages.updateQna, { projectId, qnaId, patch });
-  });
+  routes.add(
+    { ...admin, method: 'PATCH', url: '/admin/v1/projects/:projectId/qnas/:qnaId', summary: 'Update a Q&A entry', params: QnaPath, body: UpdateQnaBody, responses: { 200: { description: 'Q&A entry', schema: Qna } } },
+    async ({ params, body }) => services.send(SearchMessages.updateQna, { ...params, patch: body }),
+  );
 
-  app.delete('/admin/v1/projects/:projectId/qnas/:qnaId', async (request, reply) => {
-    const { projectId, qnaId } = parse(QnaPath, request.params, 'path');
-    await services.send(SearchMessages.deleteQna, { projectId, qnaId });
-    return reply.status(204).send();
-  });
+  routes.add(
+    { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/qnas/:qnaId', summary: 'Delete a Q&A entry', params: QnaPath, responses: { 204: { description: 'Deleted' } } },
+    async ({ params, reply }) => {
+      await services.send(SearchMessages.deleteQna, params);
+      return reply.status(204).send();
+    },
+  );
 
-  app.post('/admin/v1/projects/:projectId/documents', async (request, reply) => {
-    const projectId = await projectOf(request.params);
-    const body = parse(DocumentBody, request.body, 'body');
-    return reply.status(201).send(await services.send(SearchMessages.createDocument, { projectId, body }));
-  });
+  routes.add(
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/documents',
+      summary: 'Add a document: chunked, embedded and searchable when the call returns',
+      params: ProjectPath,
+      body: DocumentBody,
+      responses: { 201: { description: 'Document', schema: DocumentRecord } },
+    },
+    async ({ params, body, reply }) =>
+      reply.status(201).send(await services.send(SearchMessages.createDocument, { projectId: await existing(params.projectId), body })),
+  );
 
-  app.get('/admin/v1/projects/:projectId/documents', async (request) => {
-    const projectId = await projectOf(request.params);
-    const { limit, offset } = parse(ListDocumentsQuery, request.query, 'query');
-    return services.send(SearchMessages.listDocuments, { projectId, limit, offset });
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/documents', summary: "The project's documents, newest first", params: ProjectPath, query: ListDocumentsQuery, responses: { 200: { description: 'Documents', schema: pagedList(DocumentRecord) } } },
+    async ({ params, query }) => services.send(SearchMessages.listDocuments, { projectId: await existing(params.projectId), ...query }),
+  );
 
-  app.get('/admin/v1/projects/:projectId/documents/:documentId', async (request) => {
-    const { projectId, documentId } = parse(DocumentPath, request.params, 'path');
-    return services.send(SearchMessages.getDocument, { projectId, documentId });
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/documents/:documentId', summary: 'One document', params: DocumentPath, responses: { 200: { description: 'Document', schema: DocumentRecord } } },
+    async ({ params }) => services.send(SearchMessages.getDocument, params),
+  );
 
-  app.patch('/admin/v1/projects/:projectId/documents/:documentId', async (request) => {
-    const { projectId, documentId } = parse(DocumentPath, request.params, 'path');
-    const patch = parse(UpdateDocumentBody, request.body, 'body');
-    return services.send(SearchMessages.updateDocument, { projectId, documentId, patch });
-  });
+  routes.add(
+    { ...admin, method: 'PATCH', url: '/admin/v1/projects/:projectId/documents/:documentId', summary: 'Update a document (its chunks are replaced)', params: DocumentPath, body: UpdateDocumentBody, responses: { 200: { description: 'Document', schema: DocumentRecord } } },
+    async ({ params, body }) => services.send(SearchMessages.updateDocument, { ...params, patch: body }),
+  );
 
-  app.delete('/admin/v1/projects/:projectId/documents/:documentId', async (request, reply) => {
-    const { projectId, documentId } = parse(DocumentPath, request.params, 'path');
-    await services.send(SearchMessages.deleteDocument, { projectId, documentId });
-    return reply.status(204).send();
-  });
+  routes.add(
+    { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/documents/:documentId', summary: 'Delete a document and its chunks', params: DocumentPath, responses: { 204: { description: 'Deleted' } } },
+    async ({ params, reply }) => {
+      await services.send(SearchMessages.deleteDocument, params);
+      return reply.status(204).send();
+    },
+  );
 };

@@ -1,63 +1,85 @@
 import {
+  AssistantRecord,
   CreateAssistantBody,
   CreateKeyBody,
   CreateProjectBody,
+  CreatedKey,
   IdentityMessages,
+  KeyRecord,
+  ProjectRecord,
   UpdateProjectBody,
   Uuid,
 } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const KeyPath = ProjectPath.extend({ keyId: Uuid });
+const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 /** Projects, assistants and keys: the dashboard's backend (identity service). */
-export const projectAdminRoutes = (app: FastifyInstance, { services }: GatewayDeps): void => {
-  app.post('/admin/v1/projects', async (request, reply) => {
-    const body = parse(CreateProjectBody, request.body, 'body');
-    return reply.status(201).send(await services.send(IdentityMessages.createProject, body));
-  });
+export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+  const admin = { auth: 'admin', tag: 'admin: projects' } as const;
 
-  app.get('/admin/v1/projects', async () => services.send(IdentityMessages.listProjects, {}));
+  routes.add(
+    { ...admin, method: 'POST', url: '/admin/v1/projects', summary: 'Create a project (and its default assistant)', body: CreateProjectBody, responses: { 201: { description: 'Project', schema: ProjectRecord } } },
+    async ({ body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createProject, body)),
+  );
 
-  app.get('/admin/v1/projects/:projectId', async (request) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    return services.send(IdentityMessages.getProject, { projectId });
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects', summary: 'Every project', responses: { 200: { description: 'Projects', schema: dataOf(ProjectRecord) } } },
+    async () => services.send(IdentityMessages.listProjects, {}),
+  );
 
-  app.patch('/admin/v1/projects/:projectId', async (request) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    const patch = parse(UpdateProjectBody, request.body, 'body');
-    return services.send(IdentityMessages.updateProject, { projectId, patch });
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId', summary: 'One project', params: ProjectPath, responses: { 200: { description: 'Project', schema: ProjectRecord } } },
+    async ({ params }) => services.send(IdentityMessages.getProject, params),
+  );
 
-  app.post('/admin/v1/projects/:projectId/assistants', async (request, reply) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    const body = parse(CreateAssistantBody, request.body, 'body');
-    return reply.status(201).send(await services.send(IdentityMessages.createAssistant, { projectId, body }));
-  });
+  routes.add(
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/admin/v1/projects/:projectId',
+      summary: 'Update a project (chatWidgetConfig and limits merge field by field)',
+      params: ProjectPath,
+      body: UpdateProjectBody,
+      responses: { 200: { description: 'Project', schema: ProjectRecord } },
+    },
+    async ({ params, body }) => services.send(IdentityMessages.updateProject, { ...params, patch: body }),
+  );
 
-  app.get('/admin/v1/projects/:projectId/assistants', async (request) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    return services.send(IdentityMessages.listAssistants, { projectId });
-  });
+  routes.add(
+    { ...admin, method: 'POST', url: '/admin/v1/projects/:projectId/assistants', summary: 'Create an assistant', params: ProjectPath, body: CreateAssistantBody, responses: { 201: { description: 'Assistant', schema: AssistantRecord } } },
+    async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createAssistant, { ...params, body })),
+  );
 
-  app.post('/admin/v1/projects/:projectId/keys', async (request, reply) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    const body = parse(CreateKeyBody, request.body, 'body');
-    return reply.status(201).send(await services.send(IdentityMessages.createKey, { projectId, body }));
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/assistants', summary: "The project's assistants", params: ProjectPath, responses: { 200: { description: 'Assistants', schema: dataOf(AssistantRecord) } } },
+    async ({ params }) => services.send(IdentityMessages.listAssistants, params),
+  );
 
-  app.get('/admin/v1/projects/:projectId/keys', async (request) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    return services.send(IdentityMessages.listKeys, { projectId });
-  });
+  routes.add(
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/keys',
+      summary: 'Create a key: the full key is in this answer only',
+      params: ProjectPath,
+      body: CreateKeyBody,
+      responses: { 201: { description: 'Key with its secret', schema: CreatedKey } },
+    },
+    async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createKey, { ...params, body })),
+  );
 
-  app.delete('/admin/v1/projects/:projectId/keys/:keyId', async (request) => {
-    const { projectId, keyId } = parse(KeyPath, request.params, 'path');
-    return services.send(IdentityMessages.revokeKey, { projectId, keyId });
-  });
+  routes.add(
+    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/keys', summary: "The project's keys, without secrets", params: ProjectPath, responses: { 200: { description: 'Keys', schema: dataOf(KeyRecord) } } },
+    async ({ params }) => services.send(IdentityMessages.listKeys, params),
+  );
+
+  routes.add(
+    { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/keys/:keyId', summary: 'Revoke a key and every session made with it', params: KeyPath, responses: { 200: { description: 'The revoked key', schema: KeyRecord } } },
+    async ({ params }) => services.send(IdentityMessages.revokeKey, params),
+  );
 };

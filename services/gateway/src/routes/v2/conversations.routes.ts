@@ -1,115 +1,179 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ChatCompletionResult,
   CloseConversationBody,
+  CloseConversationResponse,
+  Conversation,
   ConversationMessages,
   CreateConversationBody,
   FeedbackBody,
+  FeedbackResponse,
   IdentityMessages,
   ListConversationsQuery,
   ListMessagesQuery,
+  Message,
   PostMessageBody,
+  type SessionInfo,
   Uuid,
+  pagedList,
+  plainList,
 } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { visitorSession } from '../../auth/visitor-session';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import { ReplyListener } from '../../replies/reply-listener';
 import { sendReply } from '../../replies/send-reply';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const MessagePath = z.object({ messageId: Uuid });
+const TAG = 'conversations';
 
-export const conversationRoutes = (app: FastifyInstance, deps: GatewayDeps, limits: MessageLimits): void => {
+const scope = (session: SessionInfo) => ({ projectId: session.projectId, visitorId: session.visitorId });
+
+export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits): void => {
   const { services } = deps;
 
-  app.post('/v2/conversations', async (request, reply) => {
-    const session = await visitorSession(deps, request);
-    const body = parse(CreateConversationBody, request.body, 'body');
-    const conversation = await services.send(ConversationMessages.create, {
-      projectId: session.projectId,
-      visitorId: session.visitorId,
-      pageUrl: body.context?.pageUrl ?? null,
-    });
-    return reply.status(201).send(conversation);
-  });
-
-  app.get('/v2/conversations', async (request) => {
-    const session = await visitorSession(deps, request);
-    const query = parse(ListConversationsQuery, request.query, 'query');
-    return services.send(ConversationMessages.list, { projectId: session.projectId, visitorId: session.visitorId, query });
-  });
-
-  app.get('/v2/conversations/:conversationId', async (request) => {
-    const session = await visitorSession(deps, request);
-    const { conversationId } = parse(ConversationPath, request.params, 'path');
-    return services.send(ConversationMessages.get, { ...scope(session), conversationId });
-  });
-
-  app.get('/v2/conversations/:conversationId/messages', async (request) => {
-    const session = await visitorSession(deps, request);
-    const { conversationId } = parse(ConversationPath, request.params, 'path');
-    const query = parse(ListMessagesQuery, request.query, 'query');
-    return services.send(ConversationMessages.listMessages, { ...scope(session), conversationId, query });
-  });
-
-  app.post('/v2/conversations/:conversationId/messages', async (request, reply) => {
-    const session = await visitorSession(deps, request);
-    const { conversationId } = parse(ConversationPath, request.params, 'path');
-    const body = parse(PostMessageBody, request.body, 'body');
-    const project = await services.send(IdentityMessages.getProject, { projectId: session.projectId });
-    await limits.consume(project);
-
-    const assistantMessageId = randomUUID();
-    const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
-    let outcome;
-    try {
-      outcome = await services.send(ConversationMessages.postMessage, {
+  routes.add(
+    {
+      method: 'POST',
+      url: '/v2/conversations',
+      summary: 'Start a conversation',
+      tag: TAG,
+      auth: 'session',
+      body: CreateConversationBody,
+      responses: { 201: { description: 'The open conversation, with no messages', schema: Conversation } },
+    },
+    async ({ session, body, reply }) => {
+      const conversation = await services.send(ConversationMessages.create, {
         ...scope(session),
-        conversationId,
-        content: body.content,
-        pageContext: body.pageContext ?? null,
-        assistantMessageId,
-        assistantId: session.assistantId,
+        pageUrl: body.context?.pageUrl ?? null,
       });
-    } catch (err) {
-      await listener.close();
-      throw err;
-    }
-    if (outcome.kind === 'queued') {
-      await listener.close();
-      return reply.status(202).type('text/plain; charset=utf-8').send('Message received: a human agent will answer.');
-    }
-    await sendReply(reply, listener, {
-      stream: body.stream,
-      jsonStatus: 200,
-      textId: assistantMessageId,
-      messageId: assistantMessageId,
-    });
-  });
+      return reply.status(201).send(conversation);
+    },
+  );
 
-  app.post('/v2/conversations/:conversationId/close', async (request) => {
-    const session = await visitorSession(deps, request);
-    const { conversationId } = parse(ConversationPath, request.params, 'path');
-    const body = parse(CloseConversationBody, request.body, 'body');
-    return services.send(ConversationMessages.close, {
-      ...scope(session),
-      conversationId,
-      closeReason: body.closeReason ?? null,
-    });
-  });
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/conversations',
+      summary: "The visitor's conversations in the project, each with its last message",
+      tag: TAG,
+      auth: 'session',
+      query: ListConversationsQuery,
+      responses: { 200: { description: 'List of conversations', schema: pagedList(Conversation) } },
+    },
+    async ({ session, query }) => {
+      return services.send(ConversationMessages.list, { ...scope(session), query });
+    },
+  );
 
-  app.post('/v2/messages/:messageId/feedback', async (request) => {
-    const session = await visitorSession(deps, request);
-    const { messageId } = parse(MessagePath, request.params, 'path');
-    const body = parse(FeedbackBody, request.body, 'body');
-    return services.send(ConversationMessages.setFeedback, { ...scope(session), messageId, feedback: body.feedback });
-  });
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/conversations/:conversationId',
+      summary: 'One conversation with its messages',
+      tag: TAG,
+      auth: 'session',
+      params: ConversationPath,
+      responses: { 200: { description: 'Conversation', schema: Conversation } },
+    },
+    async ({ session, params }) => {
+      return services.send(ConversationMessages.get, { ...scope(session), ...params });
+    },
+  );
+
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/conversations/:conversationId/messages',
+      summary: 'The messages of a conversation, oldest first',
+      tag: TAG,
+      auth: 'session',
+      params: ConversationPath,
+      query: ListMessagesQuery,
+      responses: { 200: { description: 'List of messages', schema: plainList(Message) } },
+    },
+    async ({ session, params, query }) => {
+      return services.send(ConversationMessages.listMessages, { ...scope(session), ...params, query });
+    },
+  );
+
+  routes.add(
+    {
+      method: 'POST',
+      url: '/v2/conversations/:conversationId/messages',
+      summary: 'Send a message and get the reply (JSON, or the UI message stream with stream: true)',
+      tag: TAG,
+      auth: 'session',
+      params: ConversationPath,
+      body: PostMessageBody,
+      responses: {
+        200: { description: 'The reply: a Chat completion result, or text/event-stream when stream is true', schema: ChatCompletionResult },
+        202: { description: 'A human agent handles the conversation: the message is queued', mediaType: 'text/plain' },
+      },
+    },
+    async ({ session, params, body, reply }) => {
+      const project = await services.send(IdentityMessages.getProject, { projectId: session.projectId });
+      await limits.consume(project);
+
+      const assistantMessageId = randomUUID();
+      const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+      const outcome = await services
+        .send(ConversationMessages.postMessage, {
+          ...scope(session),
+          ...params,
+          content: body.content,
+          pageContext: body.pageContext ?? null,
+          assistantMessageId,
+          assistantId: session.assistantId,
+        })
+        .catch(async (err: unknown) => {
+          await listener.close();
+          throw err;
+        });
+      if (outcome.kind === 'queued') {
+        await listener.close();
+        return reply.status(202).type('text/plain; charset=utf-8').send('Message received: a human agent will answer.');
+      }
+      await sendReply(reply, listener, {
+        stream: body.stream,
+        jsonStatus: 200,
+        textId: assistantMessageId,
+        messageId: assistantMessageId,
+      });
+    },
+  );
+
+  routes.add(
+    {
+      method: 'POST',
+      url: '/v2/conversations/:conversationId/close',
+      summary: 'Close a conversation (succeeds again when already closed)',
+      tag: TAG,
+      auth: 'session',
+      params: ConversationPath,
+      body: CloseConversationBody,
+      responses: { 200: { description: 'Confirmation', schema: CloseConversationResponse } },
+    },
+    async ({ session, params, body }) => {
+      return services.send(ConversationMessages.close, { ...scope(session), ...params, closeReason: body.closeReason ?? null });
+    },
+  );
+
+  routes.add(
+    {
+      method: 'POST',
+      url: '/v2/messages/:messageId/feedback',
+      summary: 'Like, dislike, or remove the feedback (null) of a reply',
+      tag: TAG,
+      auth: 'session',
+      params: MessagePath,
+      body: FeedbackBody,
+      responses: { 200: { description: 'The stored feedback', schema: FeedbackResponse } },
+    },
+    async ({ session, params, body }) => {
+      return services.send(ConversationMessages.setFeedback, { ...scope(session), ...params, feedback: body.feedback });
+    },
+  );
 };
-
-const scope = (session: { projectId: string; visitorId: string }) => ({
-  projectId: session.projectId,
-  visitorId: session.visitorId,
-});

@@ -1,19 +1,38 @@
-import { IdentityMessages, InitIdentityBody } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
+import { IdentityMessages, InitIdentityBody, InitIdentityResponse, Visitor } from '@palaver/contracts';
 import { originOf } from '../../auth/bearer';
-import { visitorSession } from '../../auth/visitor-session';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 
-export const identityRoutes = (app: FastifyInstance, deps: GatewayDeps): void => {
-  app.post('/v2/identity/init', async (request, reply) => {
-    const body = parse(InitIdentityBody, request.body, 'body');
-    const result = await deps.services.send(IdentityMessages.initVisitor, { ...body, origin: originOf(request) });
-    return reply.status(result.created ? 201 : 200).send({ sessionToken: result.sessionToken, visitor: result.visitor });
-  });
+export const identityRoutes = (routes: Routes, deps: GatewayDeps): void => {
+  routes.add(
+    {
+      method: 'POST',
+      url: '/v2/identity/init',
+      summary: 'Exchange a device id for a session token (publishable key in the body)',
+      tag: 'identity',
+      auth: 'none',
+      body: InitIdentityBody,
+      responses: {
+        201: { description: 'New visitor', schema: InitIdentityResponse },
+        200: { description: 'Existing visitor, new session token', schema: InitIdentityResponse },
+      },
+    },
+    async ({ body, request, reply }) => {
+      const result = await deps.services.send(IdentityMessages.initVisitor, { ...body, origin: originOf(request) });
+      return reply.status(result.created ? 201 : 200).send({ sessionToken: result.sessionToken, visitor: result.visitor });
+    },
+  );
 
-  app.get('/v2/identity/me', async (request) => {
-    const session = await visitorSession(deps, request);
-    return deps.services.send(IdentityMessages.getVisitor, { projectId: session.projectId, visitorId: session.visitorId });
-  });
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/identity/me',
+      summary: 'The visitor of the session',
+      tag: 'identity',
+      auth: 'session',
+      responses: { 200: { description: 'Visitor', schema: Visitor } },
+    },
+    async ({ session }) =>
+      deps.services.send(IdentityMessages.getVisitor, { projectId: session.projectId, visitorId: session.visitorId }),
+  );
 };

@@ -1,40 +1,51 @@
-import { ApiKeyQuery, IdentityMessages, ListQnasQuery, SearchMessages, Uuid } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
+import { ApiKeyQuery, IdentityMessages, ListQnasQuery, Project, Qna, SearchMessages, Uuid, pagedList } from '@palaver/contracts';
 import { z } from 'zod';
-import { originOf } from '../../auth/bearer';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const QnaPath = ProjectPath.extend({ qnaId: Uuid });
 
-export const projectRoutes = (app: FastifyInstance, deps: GatewayDeps): void => {
-  app.get('/v2/projects/current', async (request) => {
-    const { apiKey } = parse(ApiKeyQuery, request.query, 'query');
-    const key = await deps.services.send(IdentityMessages.resolveKey, {
-      key: apiKey,
-      origin: originOf(request),
-      type: 'publishable',
-    });
-    const project = await deps.services.send(IdentityMessages.getProject, { projectId: key.projectId });
-    return {
-      id: project.id,
-      name: project.name,
-      description: project.description,
-      chatWidgetConfig: project.chatWidgetConfig,
-    };
-  });
+export const projectRoutes = (routes: Routes, deps: GatewayDeps): void => {
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/projects/current',
+      summary: 'The project of a publishable key, with its chat widget configuration',
+      tag: 'projects',
+      auth: 'publishableKey',
+      query: ApiKeyQuery,
+      responses: { 200: { description: 'Project', schema: Project } },
+    },
+    async ({ key }) => Project.parse(await deps.services.send(IdentityMessages.getProject, { projectId: key.projectId })),
+  );
 
-  // Public by the spec; the single entry is public too (decision in docs/api.md): Q&A is the
-  // site's published help content, and ids are unguessable.
-  app.get('/v2/projects/:projectId/qnas', async (request) => {
-    const { projectId } = parse(ProjectPath, request.params, 'path');
-    const query = parse(ListQnasQuery, request.query, 'query');
-    return deps.services.send(SearchMessages.listQnas, { projectId, query });
-  });
+  // Public by the spec; the single entry is public too (docs/api.md): Q&A is the site's
+  // published help content, and ids are unguessable.
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/projects/:projectId/qnas',
+      summary: "The project's Q&A entries (full-text `query` on the question)",
+      tag: 'projects',
+      auth: 'none',
+      params: ProjectPath,
+      query: ListQnasQuery,
+      responses: { 200: { description: 'List of Q&A entries', schema: pagedList(Qna) } },
+    },
+    async ({ params, query }) => deps.services.send(SearchMessages.listQnas, { projectId: params.projectId, query }),
+  );
 
-  app.get('/v2/projects/:projectId/qnas/:qnaId', async (request) => {
-    const { projectId, qnaId } = parse(QnaPath, request.params, 'path');
-    return deps.services.send(SearchMessages.getQna, { projectId, qnaId });
-  });
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/projects/:projectId/qnas/:qnaId',
+      summary: 'One Q&A entry',
+      tag: 'projects',
+      auth: 'none',
+      params: QnaPath,
+      responses: { 200: { description: 'Q&A entry', schema: Qna } },
+    },
+    async ({ params }) => deps.services.send(SearchMessages.getQna, params),
+  );
 };

@@ -1,17 +1,18 @@
-import { IdentityMessages, SearchMessages, SearchQuery } from '@palaver/contracts';
-import type { FastifyInstance } from 'fastify';
-import { originOf } from '../../auth/bearer';
+import { SearchMessages, SearchQuery, SearchResponse } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import { parse } from '../../http/parse';
+import type { Routes } from '../../http/routes';
 
-export const searchRoutes = (app: FastifyInstance, deps: GatewayDeps): void => {
-  app.get('/v2/search', async (request) => {
-    const { q, size, apiKey } = parse(SearchQuery, request.query, 'query');
-    const key = await deps.services.send(IdentityMessages.resolveKey, {
-      key: apiKey,
-      origin: originOf(request),
-      type: 'publishable',
-    });
-    return deps.services.send(SearchMessages.search, { projectId: key.projectId, q, size });
-  });
+export const searchRoutes = (routes: Routes, deps: GatewayDeps): void => {
+  routes.add(
+    {
+      method: 'GET',
+      url: '/v2/search',
+      summary: "Semantic search over the project's knowledge base, best first",
+      tag: 'search',
+      auth: 'publishableKey',
+      query: SearchQuery,
+      responses: { 200: { description: 'Results', schema: SearchResponse } },
+    },
+    async ({ key, query }) => deps.services.send(SearchMessages.search, { projectId: key.projectId, q: query.q, size: query.size }),
+  );
 };

@@ -1,0 +1,86 @@
+import type { KeyInfo, SessionInfo } from '@palaver/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Authenticator } from '../auth/authenticator';
+import type { ApiDocs, Auth, RouteDoc } from '../openapi/api-docs';
+import { parse } from './parse';
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What the declared credential resolves to. Admin routes are guarded by their plugin's hook. */
+type Credential<A extends Auth> = A extends 'session'
+  ? { session: SessionInfo }
+  : A extends 'privateKey' | 'publishableKey'
+    ? { key: KeyInfo }
+    : object;
+
+export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+};
+
+/**
+ * Declares a route once. Fastify serves it: the declared credential is resolved first (401/403),
+ * then path, query and body are parsed with the route's contract schemas (400/422 as in
+ * docs/api.md). The OpenAPI document describes it with the same schemas.
+ */
+export class Routes {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly docs: ApiDocs,
+    private readonly auth: Authenticator,
+  ) {}
+
+  add<
+    A extends Auth,
+    P extends z.ZodObject | undefined = undefined,
+    Q extends z.ZodObject | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+  >(
+    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body'> & { auth: A; params?: P; query?: Q; body?: B },
+    handler: (input: RouteInput<A, P, Q, B>) => Promise<unknown>,
+  ): void {
+    this.docs.register(route as RouteDoc);
+    this.app.route({
+      method: route.method,
+      url: route.url,
+      handler: async (request, reply) => {
+        const credential = await this.resolve(route.auth, request);
+        return handler({
+          ...credential,
+          params: (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>,
+          query: (route.query ? parse(route.query, request.query, 'query') : undefined) as Out<Q>,
+          body: (route.body ? parse(route.body, request.body, 'body') : undefined) as Out<B>,
+          request,
+          reply,
+        } as RouteInput<A, P, Q, B>);
+      },
+    });
+  }
+
+  /** The same declarations on another (encapsulated) Fastify instance. */
+  on(app: FastifyInstance): Routes {
+    return new Routes(app, this.docs, this.auth);
+  }
+
+  private async resolve(auth: Auth, request: FastifyRequest): Promise<object> {
+    switch (auth) {
+      case 'session':
+        return { session: await this.auth.session(request) };
+      case 'privateKey':
+        return { key: await this.auth.privateKey(request) };
+      case 'publishableKey':
+        return { key: await this.auth.publishableKey(request) };
+      case 'admin':
+      case 'none':
+        return {};
+      default: {
+        const unknown: never = auth;
+        throw new Error(`unknown auth ${String(unknown)}`);
+      }
+    }
+  }
+}
