@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { Presets, SingleBar } from 'cli-progress';
 import { AdminClient } from './admin-client';
 import { IMPORT_USAGE, type ImportArgs, parseImportArgs } from './import-args';
@@ -5,11 +6,17 @@ import { type ImportSources, readSources } from './import-sources';
 import { dryRunReport, importReport, invalidReport, skippedOf } from './import-summary';
 import { importItems } from './importer';
 
+const DUPLICATE_SIGINT_MS = 1000;
+
+/** `pnpm run import` runs in the workspace root; a relative path means the user's directory (INIT_CWD). */
+const invocationDir = (): string =>
+  process.env.npm_lifecycle_event === 'import' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
+
 /** Exit codes: 0 all imported, 1 something failed or was invalid, 2 usage error, 130 stopped by Ctrl-C. */
 const run = async (args: ImportArgs): Promise<number> => {
   let sources: ImportSources;
   try {
-    sources = await readSources(args.target, { baseUrl: args.baseUrl });
+    sources = await readSources(resolve(invocationDir(), args.target), { baseUrl: args.baseUrl });
   } catch (err) {
     console.error(`Cannot read ${args.target}: ${(err as Error).message}`);
     return 2;
@@ -37,8 +44,14 @@ const run = async (args: ImportArgs): Promise<number> => {
   }
 
   const stop = new AbortController();
+  let stoppedAt = 0;
   const onSigint = () => {
-    if (stop.signal.aborted) process.exit(130);
+    // One Ctrl-C can arrive more than once: from the terminal and relayed by tsx or pnpm.
+    if (stop.signal.aborted) {
+      if (Date.now() - stoppedAt > DUPLICATE_SIGINT_MS) process.exit(130);
+      return;
+    }
+    stoppedAt = Date.now();
     stop.abort();
     process.stderr.write('\nStopping: no new items start; waiting for the requests in flight (Ctrl-C again quits at once)\n');
   };

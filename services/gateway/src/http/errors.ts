@@ -1,4 +1,4 @@
-import { AppError, type ErrorBody, type ErrorCode, STATUS_OF_CODE } from '@palaver/contracts';
+import { AppError, type ErrorBody, STATUS_OF_CODE } from '@palaver/contracts';
 import { logger } from '@palaver/platform';
 
 export interface ErrorResponse {
@@ -39,5 +39,3 @@ const fromFrameworkError = (err: unknown): AppError => {
   return new AppError('INTERNAL_SERVER_ERROR', 'unexpected server error');
 };
 
-export const errorOf = (code: ErrorCode, message: string, details?: Record<string, unknown>): AppError =>
-  new AppError(code, message, details);
