@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const IMPORT_USAGE = `Usage: pnpm run import --project <projectId> [options] <folder | file.ndjson>
+export const IMPORT_USAGE = `Usage: pnpm import-knowledge --project <projectId> [options] <folder | file.ndjson>
 
 Loads documents and Q&A entries into a project of a running Palaver through the admin API.
 

@@ -17,13 +17,15 @@ interface CliRun {
   stderr: string;
 }
 
-/** `pnpm import ...` as a user runs it: the entry point in a child process. */
+/** `pnpm import-knowledge ...` as a user runs it: the entry point in a child process. */
 const runCli = (args: string[], env: Record<string, string> = {}, onStart?: (child: ChildProcess) => void): Promise<CliRun> =>
   new Promise((resolve, reject) => {
     const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'packages/cli/src/import.main.ts'), ...args], {
       cwd: ROOT,
       env: { ...process.env, ADMIN_TOKEN: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so that Ctrl-C can be sent as a terminal does: to the whole group.
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
@@ -63,7 +65,7 @@ const ndjsonFile = async (name: string, lines: unknown[]): Promise<string> => {
 
 const documentsOf = async (projectId: string) => DocumentList.parse(await running.admin('GET', `/projects/${projectId}/documents?limit=100`));
 
-describe('pnpm import (the CLI entry point)', () => {
+describe('pnpm import-knowledge (the CLI entry point)', () => {
   it('imports a folder, reports the skipped empty file and exits 0', async () => {
     const { projectId } = await running.createProject();
     const folder = join(dir, 'folder');
@@ -146,7 +148,7 @@ describe('pnpm import (the CLI entry point)', () => {
     expect(usage.stderr).toContain('--concurrency');
   });
 
-  it('stops cleanly on Ctrl-C: requests in flight finish, the rest is reported as interrupted', async () => {
+  it('stops cleanly on Ctrl-C (sent to the process group): requests in flight finish, the rest is reported as interrupted', async () => {
     const { projectId } = await running.createProject();
     const proxy = await startLocalProxy(running.url, { delayMs: 300 });
     try {
@@ -158,7 +160,7 @@ describe('pnpm import (the CLI entry point)', () => {
         const timer = setInterval(() => {
           if (proxy.requests.filter((r) => r.method === 'POST').length >= 2) {
             clearInterval(timer);
-            child.kill('SIGINT');
+            process.kill(-(child.pid as number), 'SIGINT');
           }
         }, 20);
         child.once('close', () => clearInterval(timer));

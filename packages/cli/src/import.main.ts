@@ -8,7 +8,7 @@ import { importItems } from './importer';
 
 const DUPLICATE_SIGINT_MS = 1000;
 
-/** `pnpm run import` runs in the workspace root; a relative path means the user's directory (INIT_CWD). */
+/** `pnpm import-knowledge` runs in the workspace root; a relative path means the user's directory (INIT_CWD). */
 const invocationDir = (): string =>
   process.env.npm_lifecycle_event === 'import' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
 
