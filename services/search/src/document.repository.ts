@@ -37,8 +37,23 @@ export class DocumentRepository {
     return matched > 0;
   }
 
-  async delete(projectId: string, documentId: string): Promise<boolean> {
-    return (await this.documents.deleteOne({ _id: documentId, projectId })) > 0;
+  /** Deletes the document and returns what it was (the version it had when deleted); null when there is none. */
+  async delete(projectId: string, documentId: string): Promise<VersionedDocument | null> {
+    for (;;) {
+      const current = await this.find(projectId, documentId);
+      if (!current) return null;
+      if ((await this.documents.deleteOne({ _id: documentId, projectId, version: current.version })) > 0) return current;
+      // Updated between the read and the delete: read the new version.
+    }
+  }
+
+  /** The project's documents with their versions, by id, after `afterId` (keyset paging for a full scan). */
+  async pageByIdAfter(projectId: string, afterId: string | null, limit: number): Promise<VersionedDocument[]> {
+    const docs = await this.documents.find(
+      afterId === null ? { projectId } : { projectId, _id: { $gt: afterId } },
+      { sort: { _id: 1 }, limit },
+    );
+    return docs.map((doc) => ({ record: fromStored(doc), version: doc.version }));
   }
 
   /** Newest first. */

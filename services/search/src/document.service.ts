@@ -3,24 +3,26 @@ import { AppError, type DocumentBody, type DocumentRecord, type UpdateDocumentBo
 import { type Clock, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type ChunkPayload, productFieldsOf } from './domain/knowledge-payload';
-import { chunkDocument } from './domain/chunker';
-import { chunkEmbeddingText, defaultPath } from './domain/knowledge-text';
+import { defaultPath, documentChunks } from './domain/knowledge-text';
 import { pointId } from './domain/point-id';
 import { DocumentRepository } from './document.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
+import { TermStatsService } from './term-stats.service';
 
 /**
  * The knowledge base's documents. A document's chunks are embedded and indexed before the call
  * returns, so it is searchable at once. Each write indexes a new version of the chunks under
  * fresh point ids, then switches the record to it and drops the old version: a search never
  * finds the document without chunks, and two concurrent updates cannot mix their chunks (the
- * later one fails with CONFLICT and leaves nothing behind).
+ * later one fails with CONFLICT and leaves nothing behind). Each change that takes effect is
+ * then counted in the project's term statistics.
  */
 @Injectable()
 export class DocumentService {
   constructor(
     @Inject(DocumentRepository) private readonly documents: DocumentRepository,
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
+    @Inject(TermStatsService) private readonly termStats: TermStatsService,
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
@@ -46,6 +48,7 @@ export class DocumentService {
       await this.vectors.deleteDocumentChunks(projectId, record.id, version);
       throw err;
     }
+    await this.termStats.documentChanged(projectId, record.id, null, { record, version });
     return record;
   }
 
@@ -85,12 +88,15 @@ export class DocumentService {
         conflictingField: 'content',
       });
     }
+    await this.termStats.documentChanged(projectId, documentId, current, { record, version });
     await this.vectors.deleteDocumentChunks(projectId, documentId, current.version);
     return record;
   }
 
   async delete(projectId: string, documentId: string): Promise<{ ok: true }> {
-    if (!(await this.documents.delete(projectId, documentId))) throw notFound(documentId);
+    const deleted = await this.documents.delete(projectId, documentId);
+    if (!deleted) throw notFound(documentId);
+    await this.termStats.documentChanged(projectId, documentId, deleted, null);
     await this.vectors.deleteDocumentChunks(projectId, documentId);
     return { ok: true };
   }
@@ -108,12 +114,12 @@ export class DocumentService {
 
   /** Chunks, embeds and indexes the document under `version`; returns the number of chunks. */
   private async index(doc: DocumentRecord, version: string): Promise<number> {
-    const chunks = chunkDocument(doc.content);
+    const chunks = documentChunks(doc.title, doc.content);
     if (chunks.length === 0) return 0;
-    const vectors = await this.vectors.embedDocuments(chunks.map((c) => chunkEmbeddingText(doc.title, c.headings, c.text)));
+    const vectors = await this.vectors.embedDocuments(chunks.map((c) => c.text));
     const product = productFieldsOf(doc);
     await this.vectors.upsertChunks(
-      chunks.map((chunk, i) => {
+      chunks.map(({ chunk }, i) => {
         const payload: ChunkPayload = {
           projectId: doc.projectId,
           documentId: doc.id,

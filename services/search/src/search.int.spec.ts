@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { SearchMessages as M, SearchResult } from '@palaver/contracts';
+import { type Embedder, LocalEmbedder } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { documentChunks } from './domain/knowledge-text';
 import { FIXTURE_PAGES, PARAPHRASED_QUESTIONS } from './testing/knowledge.fixture';
 import { type SearchHarness, startSearchHarness } from './testing/search.harness';
 
@@ -169,5 +171,89 @@ describe('search service: retrieval for replies', () => {
       qnas: [],
       chunks: [],
     });
+  });
+});
+
+/** Four pages about accounts and one about pets: "account" is on almost every page, "hamster" on one. */
+const ACCOUNT_PAGES = [
+  ['Account settings', 'Manage your account: account name, account e-mail and account password live in the account settings.'],
+  ['Account security', 'Protect your account with two-factor login. We lock an account after five failed attempts.'],
+  ['Closing an account', 'You can close your account at any time; the account data is erased after 30 days.'],
+  ['Business accounts', 'A business account can invite colleagues to the same account and share invoices.'],
+  ['Pet supplies', 'We stock hamster cages, bedding, food and toys for small pets, delivered in two days.'],
+] as const;
+
+const loadAccountPages = async (harness: SearchHarness, project: string) => {
+  for (const [title, content] of ACCOUNT_PAGES) {
+    await harness.send(M.createDocument, {
+      projectId: project,
+      body: { title, url: `https://shop.example.com/help/${title.toLowerCase().replace(/ /g, '-')}`, content },
+    });
+  }
+};
+
+/** The local embedder without its term weighting: how the service sees an embedding model. */
+const modelLikeEmbedder = (): Embedder => {
+  const local = new LocalEmbedder();
+  return { name: 'model-like', dimensions: local.dimensions, embed: (texts, kind) => local.embed(texts, kind) };
+};
+
+describe('search service: term weighting (local embedder)', () => {
+  it('weights the query by how rare its words are among the chunks: a word on every page counts for little', async () => {
+    await loadAccountPages(h, projectId);
+    const { results } = await h.send(M.search, { projectId, q: 'account hamster', size: 5 });
+    expect(results[0]!.title).toBe('Pet supplies');
+    const retrieval = await h.send(M.retrieve, { projectId, query: 'account hamster', qnaLimit: 0, chunkLimit: 2 });
+    expect(retrieval.chunks[0]!.title).toBe('Pet supplies');
+    expect(retrieval.chunks[0]!.score).toBeCloseTo(results[0]!.score, 12);
+  });
+
+  it("weights by the project's own chunks", async () => {
+    await loadAccountPages(h, projectId);
+    for (const [title, content] of [
+      ['Hamster food', 'Seed mix for hamster and gerbil, 1 kg bag.'],
+      ['Hamster cages', 'Large hamster cage with wheel and tunnels.'],
+      ['Hamster care', 'How to keep your hamster healthy: bedding, food, play.'],
+      ['Your account', 'Sign up for an account to follow your orders.'],
+    ] as const) {
+      await h.send(M.createDocument, { projectId: otherProjectId, body: { title, url: `https://pets.example.com/${title.length}`, content } });
+    }
+    const mine = await h.send(M.search, { projectId, q: 'account hamster', size: 5 });
+    const theirs = await h.send(M.search, { projectId: otherProjectId, q: 'account hamster', size: 5 });
+    expect(mine.results[0]!.title).toBe('Pet supplies');
+    expect(theirs.results[0]!.title).toBe('Your account');
+  });
+
+  it('leaves Q&A scores to the unweighted query: adding documents does not change them', async () => {
+    const qna = await h.send(M.createQna, { projectId, body: { question: 'Can I close my account?', answer: 'Yes, any time.' } });
+    const ask = () => h.send(M.retrieve, { projectId, query: 'how do I close my account', qnaLimit: 1, chunkLimit: 3 });
+    const before = await ask();
+    await loadAccountPages(h, projectId);
+    const after = await ask();
+    expect(after.qnas.map((q) => q.id)).toEqual([qna.id]);
+    expect(after.qnas[0]!.score).toBeCloseTo(before.qnas[0]!.score, 12);
+    expect(after.qnas[0]!.score).toBeGreaterThan(0.7);
+    expect(after.chunks[0]!.title).toBe('Closing an account');
+  });
+});
+
+describe('search service: with an embedder that has no term weighting', () => {
+  it('ranks by plain cosine of the embeddings and counts nothing', async () => {
+    const harness = await startSearchHarness({ embedder: modelLikeEmbedder() });
+    try {
+      await loadAccountPages(harness, projectId);
+      const { results } = await harness.send(M.search, { projectId, q: 'account hamster', size: 5 });
+      expect(results[0]!.title).toBe('Account settings');
+      const local = new LocalEmbedder();
+      const [query] = await local.embed(['account hamster'], 'query');
+      const [page] = documentChunks(ACCOUNT_PAGES[0][0], ACCOUNT_PAGES[0][1]);
+      const [chunk] = await local.embed([page!.text], 'document');
+      expect(results[0]!.score).toBeCloseTo(query!.reduce((sum, v, i) => sum + v * chunk![i]!, 0), 6);
+      const retrieval = await harness.send(M.retrieve, { projectId, query: 'account hamster', qnaLimit: 1, chunkLimit: 1 });
+      expect(retrieval.chunks[0]!.title).toBe('Account settings');
+      expect(await harness.infra.documents.collection('search_term_stats').count({})).toBe(0);
+    } finally {
+      await harness.close();
+    }
   });
 });

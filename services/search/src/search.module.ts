@@ -7,6 +7,8 @@ import { KnowledgeVectors } from './knowledge.vectors';
 import { QnaRepository } from './qna.repository';
 import { QnaService } from './qna.service';
 import { SearchService } from './search.service';
+import { TermStatsRepository } from './term-stats.repository';
+import { TermStatsService } from './term-stats.service';
 
 @Module({})
 export class SearchModule {
@@ -18,7 +20,9 @@ export class SearchModule {
         ...portProviders(infra, 'documents', 'vectors', 'embedder', 'clock'),
         DocumentRepository,
         QnaRepository,
+        TermStatsRepository,
         KnowledgeVectors,
+        TermStatsService,
         DocumentService,
         QnaService,
         SearchService,

@@ -1,4 +1,9 @@
-import type { Embedder } from './embedder.port';
+import type { Embedder, TermWeighting } from './embedder.port';
+
+/** Terms are counted for document frequencies in this many hashed buckets. */
+const TERM_BUCKETS = 8192;
+/** Independent of the seed that places features in dimensions, so the two kinds of collision are unrelated. */
+const TERM_BUCKET_SEED = 0x2545f491;
 
 /**
  * A deterministic embedder that needs no model download: feature hashing of word unigrams
@@ -6,24 +11,35 @@ import type { Embedder } from './embedder.port';
  * concept), word bigrams and character n-grams into a fixed dimension, with sublinear term
  * frequency and signed buckets, L2-normalized. Cosine similarity of two vectors then behaves
  * like a TF-weighted bag-of-words overlap that tolerates inflection, typos and common
- * synonyms. It has no corpus statistics (no IDF): stop words stand in for them.
+ * synonyms. The vectors carry no corpus statistics; `termWeighting` lets the index weight a
+ * query's terms by their document frequencies (each word's IDF also scales its bigrams and
+ * character n-grams), which bench/retrieval.bench.ts measures.
  */
 export class LocalEmbedder implements Embedder {
   readonly name: string;
+  readonly termWeighting: TermWeighting;
 
   constructor(readonly dimensions = 2048) {
     if (!Number.isInteger(dimensions) || dimensions < 64) throw new Error('LocalEmbedder needs at least 64 dimensions');
     this.name = `local-hash-v1-${dimensions}`;
+    this.termWeighting = {
+      // Change the version whenever analyzeText or the bucketing changes: counted statistics then no longer apply.
+      scheme: `local-terms-v1-${TERM_BUCKETS}`,
+      buckets: TERM_BUCKETS,
+      termBuckets: (text) => [...new Set(analyzeText(text).map(({ term }) => termBucket(term)))].sort((a, b) => a - b),
+      embedWeightedQuery: async (text, weight) => this.embedOne(text, (term) => weight(termBucket(term))),
+    };
   }
 
   async embed(texts: string[], _kind: 'query' | 'document'): Promise<number[][]> {
     return texts.map((text) => this.embedOne(text));
   }
 
-  embedOne(text: string): number[] {
+  /** `termWeight` scales each term's features (1 for every term when absent). */
+  embedOne(text: string, termWeight?: (term: string) => number): number[] {
     const vector = new Float64Array(this.dimensions);
-    for (const [feature, count] of extractFeatures(text)) {
-      const weight = featureWeight(feature) * (1 + Math.log(count));
+    for (const [feature, { count, weight: termScale }] of extractFeatures(text, termWeight)) {
+      const weight = featureWeight(feature) * (1 + Math.log(count)) * termScale;
       const h = murmur3(feature);
       const index = (h >>> 1) % this.dimensions;
       vector[index]! += h & 1 ? weight : -weight;
@@ -35,6 +51,9 @@ export class LocalEmbedder implements Embedder {
   }
 }
 
+/** The bucket a term's document frequency is counted in. */
+export const termBucket = (term: string): number => murmur3(term, TERM_BUCKET_SEED) % TERM_BUCKETS;
+
 /** Feature keys start with their kind: w (word or concept), b (word bigram), c (character n-gram). */
 const featureWeight = (feature: string): number => {
   switch (feature.charAt(0)) {
@@ -43,30 +62,50 @@ const featureWeight = (feature: string): number => {
     case 'b':
       return 0.3;
     default:
-      // Tuned on BEIR SciFact (bench/retrieval.bench.ts): long, rare words carry more n-grams,
-      // which stands in for the missing IDF.
+      // Tuned on BEIR SciFact (bench/retrieval.bench.ts) without term weighting: long, rare words
+      // carry more n-grams, which stands in for IDF when there are no statistics.
       return 0.25;
   }
 };
 
 const CHAR_GRAM_SIZES = [3, 4, 5];
 
-/** Feature keys (tagged by their first letter) with their counts. */
-const extractFeatures = (text: string): Map<string, number> => {
-  const features = new Map<string, number>();
-  const add = (key: string): void => {
-    features.set(key, (features.get(key) ?? 0) + 1);
+interface Feature {
+  count: number;
+  /** The weight of the term it comes from: a bigram takes the mean of its two, an n-gram the largest of its words'. */
+  weight: number;
+}
+
+/** Feature keys (tagged by their first letter) with their counts and term weights. */
+const extractFeatures = (text: string, termWeight: (term: string) => number = () => 1): Map<string, Feature> => {
+  const features = new Map<string, Feature>();
+  const add = (key: string, weight: number): void => {
+    const feature = features.get(key);
+    if (feature) {
+      feature.count += 1;
+      feature.weight = Math.max(feature.weight, weight);
+    } else features.set(key, { count: 1, weight });
   };
   const terms = analyzeText(text);
+  const weights = new Map<string, number>();
+  const weightOf = (term: string): number => {
+    let w = weights.get(term);
+    if (w === undefined) {
+      w = termWeight(term);
+      weights.set(term, w);
+    }
+    return w;
+  };
   let previous: string | null = null;
   for (const { surface, term } of terms) {
-    add(`w${term}`);
-    if (previous !== null && previous !== term) add(`b${previous} ${term}`);
+    const weight = weightOf(term);
+    add(`w${term}`, weight);
+    if (previous !== null && previous !== term) add(`b${previous} ${term}`, (weightOf(previous) + weight) / 2);
     previous = term;
     if (surface.length >= 4) {
       const padded = `<${surface}>`;
       for (const n of CHAR_GRAM_SIZES) {
-        for (let i = 0; i + n <= padded.length; i++) add(`c${padded.slice(i, i + n)}`);
+        for (let i = 0; i + n <= padded.length; i++) add(`c${padded.slice(i, i + n)}`, weight);
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalEmbedder, analyzeText, lightStem } from './local.embedder';
+import { LocalEmbedder, analyzeText, lightStem, termBucket } from './local.embedder';
 
 const dot = (a: number[], b: number[]): number => a.reduce((sum, v, i) => sum + v * b[i]!, 0);
 const norm = (a: number[]): number => Math.sqrt(dot(a, a));
@@ -97,5 +97,53 @@ describe('two-word synonyms', () => {
     expect(terms('money-back')).toEqual(terms('refund'));
     expect(terms('back pain')).not.toContain(terms('refund')[0]);
     expect(terms('sign in')).toEqual(terms('login'));
+  });
+});
+
+describe('LocalEmbedder term weighting', () => {
+  const embedder = new LocalEmbedder(2048);
+  const weighting = embedder.termWeighting;
+
+  it('names its scheme and bucket count, the same for every dimension', () => {
+    expect(weighting.buckets).toBeGreaterThanOrEqual(1024);
+    expect(weighting.scheme).toContain(String(weighting.buckets));
+    expect(new LocalEmbedder(512).termWeighting.scheme).toBe(weighting.scheme);
+  });
+
+  it("gives a text's distinct term buckets once each, sorted and in range", () => {
+    const buckets = weighting.termBuckets('Shipping, shipped, ships: the shipping of the parcels. Parcel!');
+    expect(buckets).toEqual([...new Set(buckets)].sort((a, b) => a - b));
+    const terms = new Set(analyzeText('shipping parcel').map((t) => t.term));
+    expect(buckets).toEqual([...terms].map(termBucket).sort((a, b) => a - b));
+    for (const b of buckets) expect(b >= 0 && b < weighting.buckets && Number.isInteger(b)).toBe(true);
+  });
+
+  it('counts synonyms and inflections as one term and stop words as none', () => {
+    expect(weighting.termBuckets('guarantee')).toEqual(weighting.termBuckets('warranties'));
+    expect(weighting.termBuckets('refunded')).toEqual(weighting.termBuckets('money back'));
+    expect(weighting.termBuckets('the and of')).toEqual([]);
+  });
+
+  it('embeds a query as `embed` does when every term weighs the same', async () => {
+    const text = 'How long is the guarantee on electronics?';
+    const [plain] = await embedder.embed([text], 'query');
+    for (const w of [1, 3.7]) {
+      const weighted = await weighting.embedWeightedQuery(text, () => w);
+      weighted.forEach((v, i) => expect(v).toBeCloseTo(plain![i]!, 12));
+    }
+  });
+
+  it('moves the query toward the pages of the terms that weigh more, and stays unit length', async () => {
+    const [returns, shipping] = await embedder.embed([pages.returns, pages.shipping], 'document');
+    const question = 'refund for a late delivery';
+    const [refund] = weighting.termBuckets('refund');
+    const towards = async (heavy: number | undefined) =>
+      weighting.embedWeightedQuery(question, (bucket) => (bucket === heavy ? 8 : 1));
+    const refundHeavy = await towards(refund);
+    expect(norm(refundHeavy)).toBeCloseTo(1, 10);
+    expect(dot(refundHeavy, returns!)).toBeGreaterThan(dot(refundHeavy, shipping!));
+    const [delivery] = weighting.termBuckets('delivery');
+    const deliveryHeavy = await towards(delivery);
+    expect(dot(deliveryHeavy, shipping!)).toBeGreaterThan(dot(deliveryHeavy, returns!));
   });
 });

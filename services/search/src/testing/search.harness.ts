@@ -1,13 +1,17 @@
 import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
-import { type Clock, type RunningService, createTestInfrastructure } from '@palaver/platform';
+import { type Clock, type Embedder, type RunningService, createTestInfrastructure } from '@palaver/platform';
 import { firstValueFrom } from 'rxjs';
 import { startSearchService } from '../index';
 
 export type SearchHarness = Awaited<ReturnType<typeof startSearchHarness>>;
 
-/** The search service on embedded adapters in a temporary DATA_DIR, reached over the service transport. */
-export const startSearchHarness = async (options: { clock?: Clock } = {}) => {
-  const infra = await createTestInfrastructure({ clock: options.clock });
+/**
+ * The search service on embedded adapters in a temporary DATA_DIR, reached over the service
+ * transport; `embedder` replaces the local one (to run as with an embedding model).
+ */
+export const startSearchHarness = async (options: { clock?: Clock; embedder?: Embedder } = {}) => {
+  const testInfra = await createTestInfrastructure({ clock: options.clock });
+  const infra = options.embedder ? { ...testInfra, embedder: options.embedder } : testInfra;
   const service: RunningService = await startSearchService(infra);
   const client = infra.transport.client();
 
