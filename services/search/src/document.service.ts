@@ -88,16 +88,20 @@ export class DocumentService {
         conflictingField: 'content',
       });
     }
-    await this.termStats.documentChanged(projectId, documentId, current, { record, version });
-    await this.vectors.deleteDocumentChunks(projectId, documentId, current.version);
+    await Promise.all([
+      this.termStats.documentChanged(projectId, documentId, current, { record, version }),
+      this.vectors.deleteDocumentChunks(projectId, documentId, current.version),
+    ]);
     return record;
   }
 
   async delete(projectId: string, documentId: string): Promise<{ ok: true }> {
     const deleted = await this.documents.delete(projectId, documentId);
     if (!deleted) throw notFound(documentId);
-    await this.termStats.documentChanged(projectId, documentId, deleted, null);
-    await this.vectors.deleteDocumentChunks(projectId, documentId);
+    await Promise.all([
+      this.termStats.documentChanged(projectId, documentId, deleted, null),
+      this.vectors.deleteDocumentChunks(projectId, documentId),
+    ]);
     return { ok: true };
   }
 
