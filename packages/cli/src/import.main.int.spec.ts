@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DocumentRecord, Qna, pagedList } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalProxy } from './testing/local-proxy';
 import { ADMIN_TOKEN, type RunningApp, startRunningApp } from './testing/running-app';
+import { writeTree } from './testing/write-tree';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DocumentList = pagedList(DocumentRecord);
@@ -49,13 +50,6 @@ afterAll(async () => {
   await running?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-const writeTree = async (root: string, contents: Record<string, string>) => {
-  for (const [path, text] of Object.entries(contents)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-};
 
 const ndjsonFile = async (name: string, lines: unknown[]): Promise<string> => {
   const file = join(dir, name);

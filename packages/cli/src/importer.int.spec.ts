@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { DocumentRecord, Qna, SearchResponse, pagedList } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminApiError, AdminClient } from './admin-client';
@@ -8,6 +8,7 @@ import { readSources } from './import-sources';
 import { importItems } from './importer';
 import { startLocalProxy } from './testing/local-proxy';
 import { ADMIN_TOKEN, type RunningApp, startRunningApp } from './testing/running-app';
+import { writeTree } from './testing/write-tree';
 
 const DocumentList = pagedList(DocumentRecord);
 const QnaList = pagedList(Qna);
@@ -23,13 +24,6 @@ afterAll(async () => {
   await running?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
-
-const writeTree = async (root: string, contents: Record<string, string>) => {
-  for (const [path, text] of Object.entries(contents)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), text);
-  }
-};
 
 const search = async (apiKey: string, q: string) => {
   const response = await fetch(`${running.url}/v2/search?apiKey=${apiKey}&q=${encodeURIComponent(q)}`);
