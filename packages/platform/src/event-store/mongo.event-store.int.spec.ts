@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { MongoClient } from 'mongodb';
 import { describe } from 'vitest';
 import { describeEventStoreContract } from '../testing/event-store.contract';
+import { mongoTestDatabase } from '../testing/mongo-test-database';
 import { MongoEventStore } from './mongo.event-store';
 
 const url = process.env.MONGODB_URL;
@@ -10,17 +9,7 @@ const url = process.env.MONGODB_URL;
 // (a replica set, for the multi-event transactions).
 describe.runIf(!!url)('MongoEventStore (runs only when MONGODB_URL is set)', () => {
   describeEventStoreContract('MongoDB', async () => {
-    const dbName = `palaver_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    return {
-      open: () => MongoEventStore.connect(url!, dbName),
-      cleanup: async () => {
-        const client = await MongoClient.connect(url!);
-        try {
-          await client.db(dbName).dropDatabase();
-        } finally {
-          await client.close();
-        }
-      },
-    };
+    const { dbName, drop } = mongoTestDatabase(url!);
+    return { open: () => MongoEventStore.connect(url!, dbName), cleanup: drop };
   });
 });
