@@ -22,9 +22,9 @@ export class ConversationQueryService {
   /** The visitor's live events after a version; the event stream is read only when the conversation moved on. */
   async events(req: Req<'events'>): Promise<Res<'events'>> {
     const conversation = await this.owned(req.projectId, req.visitorId, req.conversationId);
-    if (conversation.version <= req.after) return { data: [] };
+    if (conversation.version <= req.after) return { data: [], cursor: req.after };
     const { events } = await this.repository.load(conversation._id);
-    return { data: liveEventsOf(events, req.after) };
+    return { data: liveEventsOf(events, req.after), cursor: events.at(-1)?.version ?? req.after };
   }
 
   async list(req: Req<'list'>): Promise<Res<'list'>> {

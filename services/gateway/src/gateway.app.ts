@@ -10,12 +10,15 @@ import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { agentRoutes } from './routes/agent/agents.routes';
+import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { healthRoutes } from './routes/health.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
+import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
@@ -49,6 +52,8 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   searchRoutes(routes, deps);
   conversationRoutes(routes, deps, limits);
   completionRoutes(routes, deps, limits);
+  conversationEventRoutes(routes, deps);
+  agentRoutes(routes, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {
@@ -60,6 +65,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     knowledgeAdminRoutes(adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
+    agentAdminRoutes(adminRoutes, deps);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
 

@@ -75,7 +75,8 @@ export const ConversationMessages = {
   events: defineMessage(
     'conversation.qry.events.v1',
     VisitorScope.extend({ conversationId: Uuid, after: z.number().int().min(0) }),
-    z.object({ data: z.array(ConversationLiveEvent) }),
+    /** `cursor`: the version read up to (past events the visitor is not shown). */
+    z.object({ data: z.array(ConversationLiveEvent), cursor: z.number().int() }),
   ),
   close: defineMessage(
     'conversation.cmd.close.v1',
