@@ -148,6 +148,9 @@ describe('errors in the spec envelope', () => {
     for (const rawBody of [
       `{"apiKey":"${apiKey}","saVid":"p","__proto__":{"polluted":true}}`,
       `{"apiKey":"${apiKey}","saVid":"p","constructor":{"prototype":{"polluted":true}}}`,
+      // docs/api.md: any `constructor` key is refused, not only one that carries a prototype.
+      `{"apiKey":"${apiKey}","saVid":"p","constructor":"harmless"}`,
+      `{"apiKey":"${apiKey}","saVid":"p","nested":[{"constructor":{}}]}`,
     ]) {
       expectError(
         await http(`${e2e.url}/v2/identity/init`, { rawBody, headers: { 'content-type': 'application/json' } }),
