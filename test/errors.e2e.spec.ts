@@ -45,6 +45,13 @@ describe('errors in the spec envelope', () => {
     expectError(await http(`${e2e.url}/v2/conversations/not-a-uuid`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
   });
 
+  it('framework-level errors (an over-long path id, a bad percent-escape) in the envelope', async () => {
+    const long = expectError(await http(`${e2e.url}/v2/conversations/${'a'.repeat(101)}`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expect(long.message).not.toContain('FST_');
+    expectError(await http(`${e2e.url}/v2/conversations/%ZZ`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expectError(await http(`${e2e.url}/v2/messages/${'b'.repeat(500)}/feedback`, { body: { feedback: 'like' }, token }), 400, 'INVALID_REQUEST_PARAMETERS');
+  });
+
   it('422 for values that break a rule of the Limits table, on both sides of each bound', async () => {
     const post = (content: string) =>
       http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
