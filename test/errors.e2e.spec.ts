@@ -100,6 +100,25 @@ describe('errors in the spec envelope', () => {
     );
   });
 
+  it('422 before anything is stored for whitespace-only content and a completion without a user message', async () => {
+    const before = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length;
+    const blank = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: ' \n\t ' }, token });
+    const error = expectError(blank, 422, 'VALIDATION_ERROR');
+    expect(error.details).toMatchObject({ field: 'content' });
+    expect(error.details?.reason).toEqual(expect.any(String));
+    expect(error.details).not.toHaveProperty('retryAfter');
+    expect(blank.headers.get('retry-after')).toBeNull();
+    expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length).toBe(before);
+
+    const systemOnly = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'system', content: 'be brief' }] }, token: privateKey });
+    const completionError = expectError(systemOnly, 422, 'VALIDATION_ERROR');
+    expect(completionError.details).toMatchObject({ field: 'messages' });
+    expect(completionError.details).not.toHaveProperty('retryAfter');
+    expect(systemOnly.headers.get('retry-after')).toBeNull();
+    const blankUser = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: '   ' }] }, token: privateKey });
+    expectError(blankUser, 422, 'VALIDATION_ERROR');
+  });
+
   it('401 for a missing, malformed, unknown or wrong-kind credential', async () => {
     expectError(await http(`${e2e.url}/v2/identity/me`), 401, 'UNAUTHORIZED');
     expectError(await http(`${e2e.url}/v2/identity/me`, { headers: { authorization: token } }), 401, 'UNAUTHORIZED');
