@@ -3,7 +3,7 @@ import { createInfrastructure, loadConfig, logger } from '@palaver/platform';
 import { startAnalyticsService } from './index';
 
 const config = loadConfig();
-const infra = await createInfrastructure(config);
+const infra = await createInfrastructure(config, { only: ['documents', 'eventStream'] });
 const service = await startAnalyticsService(infra);
 logger.info('analytics service started');
 
