@@ -24,3 +24,11 @@ export const nonBlank = <S extends z.ZodString>(schema: S) =>
 
 export const HumanAgent = z.object({ name: z.string().nullable(), image: z.string().nullable() });
 export type HumanAgent = z.infer<typeof HumanAgent>;
+
+/** The agent who holds a human-handled conversation; `id` is null for a handoff made by an admin call with no agent identity. */
+export const HumanAgentRef = z.object({
+  id: Uuid.nullable(),
+  name: z.string().max(200).nullable(),
+  image: z.string().max(2000).nullable(),
+});
+export type HumanAgentRef = z.infer<typeof HumanAgentRef>;
