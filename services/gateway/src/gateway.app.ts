@@ -19,6 +19,7 @@ import { conversationAdminRoutes } from './routes/admin/conversations.admin.rout
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { healthRoutes } from './routes/health.routes';
+import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
 import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
@@ -63,6 +64,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   completionRoutes(routes, deps, limits);
   conversationEventRoutes(routes, deps);
   agentRoutes(routes, deps);
+  surfaceBRoutes(routes, deps, limits);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid } from '../common';
+import { Timestamp, Uuid, queryInt } from '../common';
 import { QuickPrompt } from '../admin/project.admin';
 import { ChatWidgetConfig } from '../v2/project';
 import { Feedback, MessageMetadata, MessageRole, MessageStatus, TextPart } from '../v2/message';
@@ -10,20 +10,13 @@ export const SURFACE_B_PAGE_SIZE = { default: 10, min: 1, max: 100 } as const;
 /** A customer's id in the caller's app; it doubles as the visitor's device id (saVid) on v2. */
 export const AppUserId = z.string().min(1).max(100);
 
-/** `page` and `pageSize` arrive as strings: digits only, then the bounds (else 422). */
-const pageNumber = (fallback: number, max?: number) =>
-  z
-    .string()
-    .max(12)
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(max === undefined ? z.number().int().min(1) : z.number().int().min(1).max(max))
-    .optional()
-    .transform((v) => v ?? fallback);
-
+/**
+ * `page` and `pageSize` arrive as strings: a non-number is 400, a number out of bounds 422
+ * (the v2 query rules). A page past the last one is an empty page.
+ */
 export const SurfaceBPaging = z.object({
-  page: pageNumber(1),
-  pageSize: pageNumber(SURFACE_B_PAGE_SIZE.default, SURFACE_B_PAGE_SIZE.max),
+  page: queryInt(1, 1_000_000).default(1),
+  pageSize: queryInt(SURFACE_B_PAGE_SIZE.min, SURFACE_B_PAGE_SIZE.max).default(SURFACE_B_PAGE_SIZE.default),
 });
 
 export const surfaceBPage = <T extends z.ZodType>(item: T) =>
