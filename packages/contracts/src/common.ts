@@ -29,3 +29,11 @@ export const MAX_KEY = 200;
 
 export const HumanAgent = z.object({ name: z.string().max(MAX_NAME).nullable(), image: z.string().max(MAX_URL).nullable() });
 export type HumanAgent = z.infer<typeof HumanAgent>;
+
+/** The agent who holds a human-handled conversation; `id` is null for a handoff made by an admin call with no agent identity. */
+export const HumanAgentRef = z.object({
+  id: Uuid.nullable(),
+  name: z.string().max(200).nullable(),
+  image: z.string().max(2000).nullable(),
+});
+export type HumanAgentRef = z.infer<typeof HumanAgentRef>;
