@@ -1,1 +1,5 @@
-document.getElementById("app")!.textContent = "x";
+import { render } from 'preact';
+import { App } from './app';
+import './styles.css';
+
+render(<App />, document.getElementById('app')!);
