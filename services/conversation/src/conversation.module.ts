@@ -6,7 +6,9 @@ import { ConversationExecutor } from './conversation.executor';
 import { ConversationQueryService } from './conversation-query.service';
 import { ConversationRepository } from './conversation.repository';
 import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
+import { HandoffService } from './handoff.service';
 import { ConversationHandler } from './handlers/conversation.handler';
+import { AgentFeed } from './projections/agent-feed';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
@@ -22,6 +24,7 @@ export class ConversationModule {
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
         ReadModel,
+        AgentFeed,
         ConversationProjection,
         MessageProjection,
         ReadModelProjector,
@@ -31,6 +34,7 @@ export class ConversationModule {
         ConversationCommandService,
         ConversationQueryService,
         ConversationAdminQueryService,
+        HandoffService,
       ],
     };
   }
