@@ -12,6 +12,7 @@ import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { ReadModelProjector } from './projections/read-model.projector';
+import { StaleReplySweeper } from './stale-reply.sweeper';
 
 @Module({})
 export class ConversationModule {
@@ -32,6 +33,7 @@ export class ConversationModule {
         ConversationCommandService,
         ConversationQueryService,
         HandoffService,
+        StaleReplySweeper,
       ],
     };
   }
