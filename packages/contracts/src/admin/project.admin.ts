@@ -66,6 +66,14 @@ export const CreateAssistantBody = z.object({
 });
 export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 
+/** `model: null` goes back to the configured default model. */
+export const UpdateAssistantBody = z.object({
+  name: z.string().min(1).max(200).optional(),
+  instructions: z.string().max(20_000).optional(),
+  model: z.string().min(1).max(200).nullable().optional(),
+});
+export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBody>;
+
 export const KeyType = z.enum(['publishable', 'private']);
 export type KeyType = z.infer<typeof KeyType>;
 
