@@ -33,4 +33,4 @@ export interface DecisionContext {
   replyTimeoutMs: number;
 }
 
-export const REPLY_TIMED_OUT = 'reply timed out';
+export { REPLY_TIMED_OUT } from '@palaver/contracts';
