@@ -1,10 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
+import { ConversationAdminQueryService } from './conversation-admin-query.service';
 import { ConversationCommandService } from './conversation-command.service';
 import { ConversationExecutor } from './conversation.executor';
 import { ConversationQueryService } from './conversation-query.service';
 import { ConversationRepository } from './conversation.repository';
+import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
+import { HandoffService } from './handoff.service';
 import { ConversationHandler } from './handlers/conversation.handler';
+import { AgentFeed } from './projections/agent-feed';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
@@ -16,10 +20,11 @@ export class ConversationModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: ConversationModule,
-      controllers: [ConversationHandler],
+      controllers: [ConversationHandler, ConversationAdminHandler],
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
         ReadModel,
+        AgentFeed,
         ConversationProjection,
         MessageProjection,
         ReadModelProjector,
@@ -28,6 +33,8 @@ export class ConversationModule {
         ConversationExecutor,
         ConversationCommandService,
         ConversationQueryService,
+        ConversationAdminQueryService,
+        HandoffService,
       ],
     };
   }

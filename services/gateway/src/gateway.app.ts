@@ -5,13 +5,17 @@ import { Authenticator } from './auth/authenticator';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
+import { timeoutOptions } from './http/timeouts';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
+import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
+import { dashboardRoutes } from './routes/dashboard.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -26,7 +30,14 @@ const V2_BODY_LIMIT = 256 * 1024;
 const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
 
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
-  const app = Fastify({ logger: false, bodyLimit: V2_BODY_LIMIT, trustProxy: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: V2_BODY_LIMIT,
+    trustProxy: true,
+    frameworkErrors,
+    clientErrorHandler,
+    ...timeoutOptions({ requestTimeoutMs: deps.config.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: deps.config.HTTP_IDLE_TIMEOUT_MS }),
+  });
 
   registerJsonBodyParser(app);
   app.setErrorHandler((err, _request, reply) => {
@@ -59,9 +70,12 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     projectAdminRoutes(adminRoutes, deps);
     knowledgeAdminRoutes(adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
+    conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
+
+  await dashboardRoutes(app);
 
   const document = docs.document();
   app.get('/openapi.json', async () => document);
