@@ -47,8 +47,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.getByLabel('Admin token').fill('test-admin-token');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('palaver.adminToken'))).toBe('test-admin-token');
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate("sessionStorage.getItem('palaver.adminToken')")).toBe('test-admin-token');
+    expect(await page.evaluate("localStorage.length")).toBe(0);
     await page.getByText('No projects yet').waitFor();
   });
 
@@ -119,13 +119,19 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await go('Widget');
     const brand = page.locator('input[name="brandColor"]');
     await brand.fill('#e11d48');
-    const previewHeader = page.getByTestId('widget-preview');
-    await expect
-      .poll(() => previewHeader.evaluate((el) => el.shadowRoot?.innerHTML ?? ''))
-      .toMatch(/#e11d48|rgb\(225, 29, 72\)/);
+    // The real widget when the gateway serves /widget.js, else the dashboard's own picture of it.
+    const preview = page.getByTestId('widget-preview');
+    const widgetServed = (await http(`${e2e.url}/widget.js`)).status === 200;
+    await expect.poll(() => preview.getAttribute('data-mode')).toBe(widgetServed ? 'widget' : 'faithful');
+    const previewMarkup = () =>
+      preview.evaluate((el) =>
+        [el, ...el.querySelectorAll('*')].map((node) => node.shadowRoot?.innerHTML ?? '').join('\n'),
+      );
+    await expect.poll(previewMarkup).toMatch(/#e11d48|rgb\(225, 29, 72\)/i);
     await page.getByRole('button', { name: 'Save widget' }).click();
     await page.getByText('Saved: the widget shows it on its next load.').waitFor();
     expect(await page.locator('pre.snippet').textContent()).toContain(`${e2e.url}/widget.js`);
+    await page.evaluate('window.scrollTo(0, 0)');
     await shot('widget');
     const project = await e2e.admin.call('GET', `/projects/${projectId}`);
     expect(project.chatWidgetConfig.brandColor).toBe('#e11d48');
@@ -141,6 +147,22 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     expect(shipping.text).toMatch(/6 working days|Polar Express/);
     const elsewhere = await visitorAsk(e2e.url, publishableKey, 'What is the return window?', OTHER_SITE);
     expect(elsewhere.status).toBe(403);
+  });
+
+  it('charts feedback, ranks the disliked answer and tails the events live', async () => {
+    await go('Feedback');
+    await page.getByText('No disliked answers').waitFor();
+    await page.locator('.live-live').waitFor();
+    const visitor = await visitorAsk(e2e.url, publishableKey, 'What is the return window?');
+    const messages = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}/messages?role=assistant`, { token: visitor.token, headers: { origin: SHOP } });
+    const disliked = await http(`${e2e.url}/v2/messages/${messages.body.data[0].id}/feedback`, { body: { feedback: 'dislike' }, token: visitor.token, headers: { origin: SHOP } });
+    expect(disliked.status).toBe(200);
+    await page.locator('.event-tail').getByText('feedback.given').waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('Q: What is the return window?').waitFor();
+    expect(await page.locator('.stat').nth(1).textContent()).toContain('1');
+    expect(await page.locator('svg .bar-dislike').count()).toBeGreaterThan(0);
+    await shot('feedback');
   });
 
   it('shows the visitor’s conversations and one transcript', async () => {
@@ -170,9 +192,9 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
   });
 
   it('goes back to sign-in when the token stops working', async () => {
-    await page.evaluate(() => sessionStorage.setItem('palaver.adminToken', 'revoked-token'));
+    await page.evaluate("sessionStorage.setItem('palaver.adminToken', 'revoked-token')");
     await page.reload();
     await page.getByLabel('Admin token').waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('palaver.adminToken'))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('palaver.adminToken')")).toBeNull();
   });
 });
