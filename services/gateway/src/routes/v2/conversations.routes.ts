@@ -13,6 +13,7 @@ import {
   ListMessagesQuery,
   Message,
   PostMessageBody,
+  REPLY_TIMED_OUT,
   type SessionInfo,
   Uuid,
   pagedList,
@@ -119,7 +120,16 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       const assistantMessageId = randomUUID();
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
       const { listener, outcome } = await limits.within(project, async () => {
-        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        // Timed out: recorded as failed first, so a worker finishing late cannot store it as complete.
+        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS, (partialText) =>
+          services.send(ConversationMessages.failReply, {
+            projectId: session.projectId,
+            conversationId: params.conversationId,
+            messageId: assistantMessageId,
+            error: REPLY_TIMED_OUT,
+            partialText,
+          }),
+        );
         const outcome = await services
           .send(ConversationMessages.postMessage, {
             ...scope(session),
