@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { TokenChannel } from './token-channel.service';
 
 export type StreamOutcome =
-  | { ok: true; text: string; finishReason: FinishReason; usage: Usage }
+  | { ok: true; text: string; finishReason: FinishReason; usage: Usage; toolCalls: string[] }
   | { ok: false; error: unknown; partialText: string };
 
 /** Streams the chat model, publishing each fragment on the reply's channel as it comes. */
@@ -19,7 +19,9 @@ export class ReplyStreamService {
     let text = '';
     try {
       for await (const chunk of this.model.stream(request)) {
-        if (chunk.type === 'finish') return { ok: true, text, finishReason: chunk.finishReason, usage: chunk.usage };
+        if (chunk.type === 'finish') {
+          return { ok: true, text, finishReason: chunk.finishReason, usage: chunk.usage, toolCalls: chunk.toolCalls ?? [] };
+        }
         if (!chunk.delta) continue;
         text += chunk.delta;
         await this.channel.publish(replyId, { type: 'delta', delta: chunk.delta });
