@@ -2,6 +2,7 @@ import type { TokenChunk } from '@palaver/contracts';
 import type { FastifyReply } from 'fastify';
 import { collectCompletion } from './completion-result';
 import type { ReplySource } from './send-reply';
+import { exemptFromIdleTimeout } from '../http/timeouts';
 
 /**
  * Surface B's answer to a chat message: the reply as a plain text stream (`streaming: true`) or
@@ -23,6 +24,7 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
 
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
   reply.hijack();
+  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
