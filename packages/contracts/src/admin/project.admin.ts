@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from '../common';
-import { ChatWidgetConfig } from '../v2/project';
+import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -11,9 +11,6 @@ export const ProjectLimits = z.object({
   monthlyMessages: z.number().int().min(1).nullable(),
 });
 export type ProjectLimits = z.infer<typeof ProjectLimits>;
-
-export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
-export type QuickPrompt = z.infer<typeof QuickPrompt>;
 
 /** The whole project as the dashboard and the other services see it. */
 export const ProjectRecord = z.object({

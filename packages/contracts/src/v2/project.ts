@@ -43,11 +43,16 @@ export const DEFAULT_CHAT_WIDGET_CONFIG: ChatWidgetConfig = {
   offset: { x: 20, y: 20 },
 };
 
+export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
+export type QuickPrompt = z.infer<typeof QuickPrompt>;
+
+/** The spec's four fields, plus the project's quick prompts (an extension the widget shows). */
 export const Project = z.object({
   id: Uuid,
   name: z.string(),
   description: z.string(),
   chatWidgetConfig: ChatWidgetConfig,
+  quickPrompts: z.array(QuickPrompt).optional(),
 });
 export type Project = z.infer<typeof Project>;
 
