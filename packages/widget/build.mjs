@@ -15,7 +15,7 @@ await build({
   bundle: true,
   minify: true,
   format: 'iife',
-  target: ['es2020', 'chrome90', 'firefox90', 'safari14'],
+  target: ['chrome100', 'firefox100', 'safari15'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
   legalComments: 'none',

@@ -18,6 +18,7 @@ if (app.demo) {
     `  Demo project     ${app.demo.projectId}`,
     `  Publishable key  ${app.demo.publishableKey}`,
     `  Private key      ${app.demo.privateKey}`,
+    `  Widget demo      ${app.url}/demo`,
     '',
     'Try it:',
     `  curl -s -X POST ${app.url}/v2/identity/init -H 'content-type: application/json' \\`,
