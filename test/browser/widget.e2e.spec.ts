@@ -84,6 +84,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     expect(again.status).toBe(304);
     const demo = await http(`${e2e.url}/demo?key=pk_example`);
     expect(demo.text).toContain('<script src="/widget.js" data-key="pk_example" async></script>');
+    expect(demo.text).toContain(`&lt;script src="${e2e.url}/widget.js" data-key="pk_example" async&gt;`);
   });
 
   it('opens, answers a quick prompt with a streamed, safely rendered reply, takes a like, and keeps the history on reload', async () => {

@@ -1,7 +1,7 @@
 import { escapeHtmlAttribute } from './html-escape';
 
 /** The demo page: a plain shop page with the one-line embed, using the demo publishable key. */
-export const demoPage = (publishableKey: string | null): string => `<!doctype html>
+export const demoPage = (publishableKey: string | null, origin: string): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -10,7 +10,8 @@ export const demoPage = (publishableKey: string | null): string => `<!doctype ht
 <style>
   body { font-family: Georgia, serif; margin: 0; background: #fafaf9; color: #1c1917; }
   header { background: #1c1917; color: #fafaf9; padding: 18px 32px; font-size: 22px; }
-  main { max-width: 720px; margin: 32px auto; padding: 0 24px; line-height: 1.6; }
+  main { max-width: 620px; margin: 32px 48px; line-height: 1.6; }
+  @media (max-width: 720px) { main { margin: 24px 16px; } }
   code { background: #e7e5e4; padding: 2px 6px; border-radius: 4px; font-size: 14px; word-break: break-all; }
 </style>
 </head>
@@ -22,7 +23,8 @@ export const demoPage = (publishableKey: string | null): string => `<!doctype ht
   about opening hours, shipping, returns or the guarantee.</p>
   ${
     publishableKey
-      ? `<p><code>&lt;script src="/widget.js" data-key="${escapeHtmlAttribute(publishableKey)}" async&gt;&lt;/script&gt;</code></p>
+      ? `<p>The embed, one line before <code>&lt;/body&gt;</code>:</p>
+  <p><code>&lt;script src="${escapeHtmlAttribute(origin)}/widget.js" data-key="${escapeHtmlAttribute(publishableKey)}" async&gt;&lt;/script&gt;</code></p>
   <script src="/widget.js" data-key="${escapeHtmlAttribute(publishableKey)}" async></script>`
       : `<p><strong>No demo key:</strong> start with <code>SEED_DEMO=true</code> (the default of <code>pnpm start</code>) or open <code>/demo?key=pk_…</code>.</p>`
   }

@@ -67,6 +67,6 @@ export const widgetRoutes = (app: FastifyInstance, deps: GatewayDeps): void => {
     return reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(demoPage(key));
+      .send(demoPage(key, `${request.protocol}://${request.host}`));
   });
 };
