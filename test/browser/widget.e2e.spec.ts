@@ -61,6 +61,8 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     pages['/shop'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey) };
     pages['/hostile'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey, HOSTILE_CSS) };
     pages['/blocked'] = { type: 'text/html', body: hostPage(e2e.url, elsewhere.key) };
+    const limited = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Limited shop', limits: { messagesPerMinute: 1 } });
+    pages['/limited'] = { type: 'text/html', body: hostPage(e2e.url, limited.publishableKey) };
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
   }, 60_000);
@@ -166,6 +168,39 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     expect(await alert.textContent()).toContain('not enabled on this website');
     expect(await panel(page).getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(true);
     await page.screenshot({ path: await artifactPath('widget-blocked-origin.png') });
+    await page.close();
+  });
+
+  it('says how long to wait after a 429, and that the visitor is offline', async () => {
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/limited`);
+    await launcher(page).click();
+    const input = panel(page).getByRole('textbox', { name: 'Message' });
+    await input.fill('Hello there');
+    await input.press('Enter');
+    await gate.started();
+    gate.release('Hello! How can I help?');
+    await panel(page).locator('.palaver-message--assistant[data-message-id] .palaver-actions').waitFor();
+
+    await input.fill('And another question');
+    await input.press('Enter');
+    const alert = panel(page).getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Too many messages\. You can send again in \d+ s\./);
+    expect(await input.inputValue()).toBe('And another question');
+    expect(await panel(page).getByRole('button', { name: 'Send message' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: await artifactPath('widget-rate-limited.png') });
+    await panel(page).getByRole('button', { name: 'Dismiss' }).click();
+
+    await context.setOffline(true);
+    try {
+      await panel(page).getByRole('button', { name: 'Send message' }).click();
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('offline');
+      expect(await input.inputValue()).toBe('And another question');
+    } finally {
+      await context.setOffline(false);
+    }
     await page.close();
   });
 
