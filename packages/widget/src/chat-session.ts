@@ -1,4 +1,4 @@
-import { type PalaverClient, type PalaverSource, PalaverApiError, storedMessageId } from '@palaver/client';
+import { type PalaverClient, type PalaverSource, type PalaverUiChunk, PalaverApiError, storedMessageId } from '@palaver/client';
 import type { ChatWidgetConfig, Conversation, Feedback, HumanAgent, Message, PageContext, QuickPrompt } from '@palaver/contracts';
 import { type Notice, noticeFor } from './error-notice';
 
@@ -175,7 +175,7 @@ export class ChatSession {
         messages: [...this.state.messages, { key: replyKey, id: null, role: 'assistant', text: '', status: 'streaming', feedback: null, agent: null, sources: [] }],
       });
       let answer = '';
-      for await (const chunk of reply.chunks as unknown as AsyncIterable<import('@palaver/client').PalaverUiChunk>) {
+      for await (const chunk of reply.chunks as unknown as AsyncIterable<PalaverUiChunk>) {
         if (chunk.type === 'text-start') {
           const palaver = (chunk.providerMetadata as { palaver?: { sources?: PalaverSource[] } } | undefined)?.palaver;
           this.updateMessage(replyKey, { id: storedMessageId(chunk) ?? null, sources: Array.isArray(palaver?.sources) ? palaver.sources : [] });
@@ -192,11 +192,16 @@ export class ChatSession {
       return true;
     } catch (error) {
       // The message was not accepted: take it back (the composer keeps the text) and say why.
-      this.set({ messages: this.state.messages.filter((message) => message.key !== userKey && message.key !== replyKey), notice: noticeFor(error) });
+      this.set({
+        sending: false,
+        messages: this.state.messages.filter((message) => message.key !== userKey && message.key !== replyKey),
+        notice: noticeFor(error),
+      });
+      // A conflict means the server knows better (a reply still streaming, or the conversation ended).
       if (error instanceof PalaverApiError && error.status === 409) await this.refresh();
       return false;
     } finally {
-      this.set({ sending: false });
+      if (this.state.sending) this.set({ sending: false });
     }
   }
 

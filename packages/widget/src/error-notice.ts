@@ -17,7 +17,7 @@ export const noticeFor = (error: unknown, now = Date.now()): Notice => {
       case 401:
         return { text: 'This chat is not available right now (its key is invalid or was revoked).', fatal: true };
       case 403:
-        return error.message.includes('origin')
+        return error.details.origin !== undefined || /origin/i.test(error.message)
           ? { text: 'This chat is not enabled on this website.', fatal: true }
           : { text: 'You do not have access to this conversation. Start a new one.' };
       case 409:
