@@ -61,6 +61,12 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     pages['/shop'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey) };
     pages['/hostile'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey, HOSTILE_CSS) };
     pages['/blocked'] = { type: 'text/html', body: hostPage(e2e.url, elsewhere.key) };
+    pages['/preview'] = {
+      type: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8"><title>Preview</title></head><body>
+<div id="stage" style="position: relative; width: 700px; height: 640px; margin: 20px; border: 1px dashed #999"></div>
+<script src="${e2e.url}/widget.js" data-preview></script></body></html>`,
+    };
     const limited = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Limited shop', limits: { messagesPerMinute: 1 } });
     pages['/limited'] = { type: 'text/html', body: hostPage(e2e.url, limited.publishableKey) };
     browser = await launchChromium();
@@ -168,6 +174,59 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     expect(await alert.textContent()).toContain('not enabled on this website');
     expect(await panel(page).getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(true);
     await page.screenshot({ path: await artifactPath('widget-blocked-origin.png') });
+    await page.close();
+  });
+
+  it('applies every chatWidgetConfig field, mounted explicitly in an element with live updates (the dashboard preview)', async () => {
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/preview`);
+    await page.waitForFunction(() => 'Palaver' in window);
+    const config = {
+      displayName: 'Preview bot',
+      welcomeMessage: 'Preview *welcome*',
+      inputPlaceholder: 'Type here',
+      position: 'top-left',
+      offset: { x: 30, y: 40 },
+      width: 360,
+      maxHeight: 480,
+      bubbleRadius: 4,
+      baseFontSize: 16,
+      openDelay: 400,
+      brandColor: 'rgb(190, 18, 60)',
+      userMessageBubbleColor: 'rgb(22, 101, 52)',
+      chatButtonColor: 'rgb(0, 0, 0)',
+      assistantAvatar: AGENT_AVATAR,
+      chatButtonIcon: AGENT_AVATAR,
+      customCSSStyles: '.palaver-title { letter-spacing: 3px; }',
+    };
+    const started = Date.now();
+    await page.evaluate((config) => {
+      const win = window as unknown as { Palaver: { mount(options: object): { update(config: object): void } }; handle: unknown };
+      win.handle = win.Palaver.mount({ config, quickPrompts: [{ id: 'q1', title: 'Ask me', prompt: 'Ask me' }], target: document.getElementById('stage') });
+    }, config);
+    await launcher(page).waitFor();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    const stage = (await page.locator('#stage').boundingBox())!;
+    const button = (await launcher(page).boundingBox())!;
+    expect([button.x - stage.x, button.y - stage.y]).toEqual([31, 41]); // offset inside the 1 px border
+    expect(await launcher(page).evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(0, 0, 0)');
+    expect(await launcher(page).locator('img').getAttribute('src')).toBe(AGENT_AVATAR);
+    await launcher(page).click();
+    const box = (await panel(page).boundingBox())!;
+    expect(box.width).toBe(360);
+    expect(box.height).toBeLessThanOrEqual(480);
+    expect(await panel(page).locator('.palaver-header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(190, 18, 60)');
+    expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(AGENT_AVATAR);
+    expect(await panel(page).getByRole('heading').evaluate((element) => getComputedStyle(element).letterSpacing)).toBe('3px');
+    const bubble = panel(page).locator('.palaver-welcome .palaver-bubble');
+    expect(await bubble.locator('em').textContent()).toBe('welcome');
+    expect(await bubble.evaluate((element) => [getComputedStyle(element).borderRadius, getComputedStyle(element).fontSize])).toEqual(['4px', '16px']);
+    expect(await panel(page).getByRole('textbox', { name: 'Message' }).getAttribute('placeholder')).toBe('Type here');
+    expect(await panel(page).getByRole('button', { name: 'Ask me' }).isVisible()).toBe(true);
+    await page.screenshot({ path: await artifactPath('widget-preview-mount.png') });
+
+    await page.evaluate(() => (window as unknown as { handle: { update(config: object): void } }).handle.update({ brandColor: 'rgb(37, 99, 235)' }));
+    expect(await panel(page).locator('.palaver-header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(37, 99, 235)');
     await page.close();
   });
 

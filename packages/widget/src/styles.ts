@@ -23,6 +23,9 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
   const button = cssValue(config.chatButtonColor, 'var(--palaver-brand)');
   const radius = px(config.bubbleRadius, 0, 32);
   const placement = inline ? 'absolute' : 'fixed';
+  // Inline (in a given element), sizes are capped by that element instead of the viewport.
+  const vw = inline ? '100%' : '100vw';
+  const vh = inline ? '100%' : '100vh';
   return `
 :host { all: initial !important; display: block !important; }
 :host {
@@ -55,8 +58,8 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
 .palaver-launcher svg { width: 26px; height: 26px; }
 .palaver-panel {
   position: ${placement}; ${vertical}: calc(${y} + 68px); ${horizontal}: ${x}; z-index: 2147483001;
-  width: min(${px(config.width, 280, 720)}, calc(100vw - 2 * ${x}));
-  height: min(${px(config.maxHeight, 320, 1200)}, calc(100vh - ${y} - 84px));
+  width: min(${px(config.width, 280, 720)}, calc(${vw} - 2 * ${x}));
+  height: min(${px(config.maxHeight, 320, 1200)}, calc(${vh} - ${y} - 84px));
   display: flex; flex-direction: column; overflow: hidden;
   background: var(--palaver-bg); border: 1px solid var(--palaver-border);
   border-radius: min(var(--palaver-radius), 20px); box-shadow: 0 12px 40px rgba(0,0,0,.25);

@@ -37,7 +37,11 @@ const trapFocus = (event: KeyboardEvent, container: HTMLElement) => {
 /** The session's state, re-rendering on every change. */
 const useSessionState = (session: ChatSession) => {
   const [, changed] = useState(0);
-  useEffect(() => session.subscribe(() => changed((n) => n + 1)), [session]);
+  useEffect(() => {
+    const unsubscribe = session.subscribe(() => changed((n) => n + 1));
+    changed((n) => n + 1); // a change between the first render and this effect is not missed
+    return unsubscribe;
+  }, [session]);
   return session.state;
 };
 
