@@ -19,3 +19,4 @@ export * from './messages/conversation.messages';
 export * from './messages/search.messages';
 export * from './messages/inference.messages';
 export * from './messages/analytics.messages';
+export * from './messages/identity-changes';

@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { AssistantRepository } from './assistant.repository';
 import { AssistantService } from './assistant.service';
 import { IdentityHandler } from './handlers/identity.handler';
+import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { KeyRepository } from './key.repository';
 import { KeyService } from './key.service';
 import { ProjectRepository } from './project.repository';
@@ -19,7 +20,8 @@ export class IdentityModule {
       module: IdentityModule,
       controllers: [IdentityHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'kv', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'kv', 'pubsub', 'clock', 'config'),
+        IdentityChangesPublisher,
         ProjectRepository,
         AssistantRepository,
         KeyRepository,

@@ -3,7 +3,7 @@ import { createInfrastructure, loadConfig, logger } from '@palaver/platform';
 import { startIdentityService } from './index';
 
 const config = loadConfig();
-const infra = await createInfrastructure(config, { only: ['documents', 'kv'] });
+const infra = await createInfrastructure(config, { only: ['documents', 'kv', 'pubsub'] });
 const service = await startIdentityService(infra);
 logger.info({ transport: infra.transport.kind }, 'identity service started');
 

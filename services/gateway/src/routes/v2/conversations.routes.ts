@@ -8,7 +8,6 @@ import {
   CreateConversationBody,
   FeedbackBody,
   FeedbackResponse,
-  IdentityMessages,
   ListConversationsQuery,
   ListMessagesQuery,
   Message,
@@ -19,6 +18,7 @@ import {
   plainList,
 } from '@palaver/contracts';
 import { z } from 'zod';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
@@ -31,7 +31,7 @@ const TAG = 'conversations';
 
 const scope = (session: SessionInfo) => ({ projectId: session.projectId, visitorId: session.visitorId });
 
-export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits): void => {
+export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
   const { services } = deps;
 
   routes.add(
@@ -114,7 +114,7 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       },
     },
     async ({ session, params, body, reply }) => {
-      const project = await services.send(IdentityMessages.getProject, { projectId: session.projectId });
+      const project = await identity.project(session.projectId);
       await limits.consume(project);
 
       const assistantMessageId = randomUUID();
