@@ -45,6 +45,13 @@ describe('errors in the spec envelope', () => {
     expectError(await http(`${e2e.url}/v2/conversations/not-a-uuid`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
   });
 
+  it('framework-level errors (an over-long path id, a bad percent-escape) in the envelope', async () => {
+    const long = expectError(await http(`${e2e.url}/v2/conversations/${'a'.repeat(101)}`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expect(long.message).not.toContain('FST_');
+    expectError(await http(`${e2e.url}/v2/conversations/%ZZ`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expectError(await http(`${e2e.url}/v2/messages/${'b'.repeat(500)}/feedback`, { body: { feedback: 'like' }, token }), 400, 'INVALID_REQUEST_PARAMETERS');
+  });
+
   it('422 for values that break a rule of the Limits table, on both sides of each bound', async () => {
     const post = (content: string) =>
       http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
@@ -91,6 +98,25 @@ describe('errors in the spec envelope', () => {
       422,
       'VALIDATION_ERROR',
     );
+  });
+
+  it('422 before anything is stored for whitespace-only content and a completion without a user message', async () => {
+    const before = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length;
+    const blank = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: ' \n\t ' }, token });
+    const error = expectError(blank, 422, 'VALIDATION_ERROR');
+    expect(error.details).toMatchObject({ field: 'content' });
+    expect(error.details?.reason).toEqual(expect.any(String));
+    expect(error.details).not.toHaveProperty('retryAfter');
+    expect(blank.headers.get('retry-after')).toBeNull();
+    expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length).toBe(before);
+
+    const systemOnly = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'system', content: 'be brief' }] }, token: privateKey });
+    const completionError = expectError(systemOnly, 422, 'VALIDATION_ERROR');
+    expect(completionError.details).toMatchObject({ field: 'messages' });
+    expect(completionError.details).not.toHaveProperty('retryAfter');
+    expect(systemOnly.headers.get('retry-after')).toBeNull();
+    const blankUser = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: '   ' }] }, token: privateKey });
+    expectError(blankUser, 422, 'VALIDATION_ERROR');
   });
 
   it('401 for a missing, malformed, unknown or wrong-kind credential', async () => {
@@ -148,6 +174,9 @@ describe('errors in the spec envelope', () => {
     for (const rawBody of [
       `{"apiKey":"${apiKey}","saVid":"p","__proto__":{"polluted":true}}`,
       `{"apiKey":"${apiKey}","saVid":"p","constructor":{"prototype":{"polluted":true}}}`,
+      // docs/api.md: any `constructor` key is refused, not only one that carries a prototype.
+      `{"apiKey":"${apiKey}","saVid":"p","constructor":"harmless"}`,
+      `{"apiKey":"${apiKey}","saVid":"p","nested":[{"constructor":{}}]}`,
     ]) {
       expectError(
         await http(`${e2e.url}/v2/identity/init`, { rawBody, headers: { 'content-type': 'application/json' } }),

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { printed, startChildApp } from './support/child-app';
+import { isAlive, printed, startChildApp } from './support/child-app';
 import { http, startE2eApp } from './support/e2e-app';
 
 /** Everything a visitor and an owner wrote, read back through the API. */
@@ -58,6 +58,9 @@ describe('restart', () => {
     await http(`${first.url}/v2/messages/${assistant.id}/feedback`, { body: { feedback: 'dislike' }, token });
     const before = await snapshot(first.url, token, conversationId);
     await first.kill('SIGKILL');
+    // The app itself must be dead, not just a wrapper: nothing answers on its port any more.
+    expect(isAlive(first.process.pid!)).toBe(false);
+    await expect(fetch(`${first.url}/health`)).rejects.toThrow();
 
     const second = await startChildApp(env);
     try {

@@ -8,6 +8,8 @@ export * from './v2/qna';
 export * from './v2/project';
 export * from './v2/search';
 export * from './v2/completion';
+export * from './v2/conversation-events';
+export * from './agents/agent';
 export * from './admin/project.admin';
 export * from './admin/knowledge.admin';
 export * from './events/conversation.events';

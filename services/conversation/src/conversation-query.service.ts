@@ -3,7 +3,9 @@ import { type Conversation, ConversationMessages, type Message } from '@palaver/
 import type { Filter, Sort } from '@palaver/platform';
 import type { z } from 'zod';
 import { conversationForbidden, conversationNotFound } from './domain/conversation.errors';
+import { ConversationRepository } from './conversation.repository';
 import { type ConversationDoc, ReadModel } from './projections/read-model';
+import { liveEventsOf } from './queries/live-events';
 import { toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
 
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
@@ -12,7 +14,18 @@ type Res<K extends keyof typeof ConversationMessages> = z.input<(typeof Conversa
 /** Reads of the conversation read models; every query is scoped to the project and the visitor. */
 @Injectable()
 export class ConversationQueryService {
-  constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
+  constructor(
+    @Inject(ReadModel) private readonly readModel: ReadModel,
+    @Inject(ConversationRepository) private readonly repository: ConversationRepository,
+  ) {}
+
+  /** The visitor's live events after a version; the event stream is read only when the conversation moved on. */
+  async events(req: Req<'events'>): Promise<Res<'events'>> {
+    const conversation = await this.owned(req.projectId, req.visitorId, req.conversationId);
+    if (conversation.version <= req.after) return { data: [] };
+    const { events } = await this.repository.load(conversation._id);
+    return { data: liveEventsOf(events, req.after) };
+  }
 
   async list(req: Req<'list'>): Promise<Res<'list'>> {
     const { limit, offset, status, orderBy, orderDir } = req.query;

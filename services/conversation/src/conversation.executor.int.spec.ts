@@ -41,6 +41,7 @@ const post = {
   pageContext: null,
   assistantMessageId: REPLY_1,
   assistantId: null,
+  handoffTriggers: null,
 } as const;
 
 describe('ConversationExecutor', () => {
@@ -48,7 +49,13 @@ describe('ConversationExecutor', () => {
     const plain = wire(infra);
     await plain.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
     const handoff = () =>
-      plain.executor.execute({ type: 'Handoff', conversationId: CONVERSATION, projectId: PROJECT, humanAgent: { name: 'Ada', image: null } });
+      plain.executor.execute({
+        type: 'Claim',
+        conversationId: CONVERSATION,
+        projectId: PROJECT,
+        humanAgent: { id: null, name: 'Ada', image: null },
+        mode: 'take',
+      });
     const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, handoff, 1) });
 
     const result = await racing.executor.execute(post);
@@ -57,7 +64,7 @@ describe('ConversationExecutor', () => {
     expect(result.appended[0]!.version).toBe(3);
     expect((await infra.eventStore.readStream(`conversation-${CONVERSATION}`)).map((e) => e.type)).toEqual([
       'ConversationStarted',
-      'HumanHandoffStarted',
+      'HumanHandoffClaimed',
       'UserMessagePosted',
     ]);
     expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
@@ -79,7 +86,13 @@ describe('ConversationExecutor', () => {
       ]);
     const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, reassign, 100) });
     const error = await racing.executor
-      .execute({ type: 'Handoff', conversationId: CONVERSATION, projectId: PROJECT, humanAgent: { name: 'Ada', image: null } })
+      .execute({
+        type: 'Claim',
+        conversationId: CONVERSATION,
+        projectId: PROJECT,
+        humanAgent: { id: null, name: 'Ada', image: null },
+        mode: 'take',
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('CONFLICT');

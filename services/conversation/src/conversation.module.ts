@@ -4,7 +4,9 @@ import { ConversationCommandService } from './conversation-command.service';
 import { ConversationExecutor } from './conversation.executor';
 import { ConversationQueryService } from './conversation-query.service';
 import { ConversationRepository } from './conversation.repository';
+import { HandoffService } from './handoff.service';
 import { ConversationHandler } from './handlers/conversation.handler';
+import { AgentFeed } from './projections/agent-feed';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
@@ -20,6 +22,7 @@ export class ConversationModule {
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
         ReadModel,
+        AgentFeed,
         ConversationProjection,
         MessageProjection,
         ReadModelProjector,
@@ -28,6 +31,7 @@ export class ConversationModule {
         ConversationExecutor,
         ConversationCommandService,
         ConversationQueryService,
+        HandoffService,
       ],
     };
   }

@@ -6,6 +6,8 @@ import { DEFAULT_IDENTITY_CACHE, IdentityCache } from './auth/identity-cache';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
+import { timeoutOptions } from './http/timeouts';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
@@ -27,7 +29,14 @@ const V2_BODY_LIMIT = 256 * 1024;
 const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
 
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
-  const app = Fastify({ logger: false, bodyLimit: V2_BODY_LIMIT, trustProxy: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: V2_BODY_LIMIT,
+    trustProxy: true,
+    frameworkErrors,
+    clientErrorHandler,
+    ...timeoutOptions({ requestTimeoutMs: deps.config.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: deps.config.HTTP_IDLE_TIMEOUT_MS }),
+  });
 
   registerJsonBodyParser(app);
   app.setErrorHandler((err, _request, reply) => {

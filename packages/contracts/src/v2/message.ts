@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgent, Timestamp, Uuid } from '../common';
+import { HumanAgent, Timestamp, Uuid, nonBlank } from '../common';
 
 export const MessageRole = z.enum(['assistant', 'human_agent', 'user']);
 export type MessageRole = z.infer<typeof MessageRole>;
@@ -44,7 +44,7 @@ export const PageContext = z.object({
 export type PageContext = z.infer<typeof PageContext>;
 
 export const PostMessageBody = z.object({
-  content: z.string().min(1).max(10_000),
+  content: nonBlank(z.string().min(1).max(10_000)),
   stream: z.boolean().default(false),
   pageContext: PageContext.nullable().optional(),
 });

@@ -12,6 +12,10 @@ export const ConfigSchema = z.object({
   SESSION_IDLE_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** How long the gateway waits for a reply to finish before giving up on it. */
   REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /** Time to receive a whole HTTP request (headers and body); slower clients get 408. */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** A connection silent this long is closed (event streams excepted). */
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   NATS_URL: optionalUrl,
   REDIS_URL: optionalUrl,
   MONGODB_URL: optionalUrl,

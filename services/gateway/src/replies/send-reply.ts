@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { exemptFromIdleTimeout } from '../http/timeouts';
 import { collectCompletion } from './completion-result';
 import type { ReplyListener } from './reply-listener';
 import { pipeUiMessageStream, toUiMessageChunks } from './ui-message-stream';
@@ -16,6 +17,7 @@ export const sendReply = async (reply: FastifyReply, listener: ReplyListener, op
   if (options.stream) {
     const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
     reply.hijack();
+    exemptFromIdleTimeout(reply);
     pipeUiMessageStream(reply.raw, toUiMessageChunks(listener.chunks(), options), headers);
     return;
   }

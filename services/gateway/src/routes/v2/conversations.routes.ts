@@ -115,23 +115,25 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
     },
     async ({ session, params, body, reply }) => {
       const project = await identity.project(session.projectId);
-      await limits.consume(project);
-
       const assistantMessageId = randomUUID();
-      const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
-      const outcome = await services
-        .send(ConversationMessages.postMessage, {
-          ...scope(session),
-          ...params,
-          content: body.content,
-          pageContext: body.pageContext ?? null,
-          assistantMessageId,
-          assistantId: session.assistantId,
-        })
-        .catch(async (err: unknown) => {
-          await listener.close();
-          throw err;
-        });
+      // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
+      const { listener, outcome } = await limits.within(project, async () => {
+        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        const outcome = await services
+          .send(ConversationMessages.postMessage, {
+            ...scope(session),
+            ...params,
+            content: body.content,
+            pageContext: body.pageContext ?? null,
+            assistantMessageId,
+            assistantId: session.assistantId,
+          })
+          .catch(async (err: unknown) => {
+            await listener.close();
+            throw err;
+          });
+        return { listener, outcome };
+      });
       if (outcome.kind === 'queued') {
         await listener.close();
         return reply.status(202).type('text/plain; charset=utf-8').send('Message received: a human agent will answer.');
