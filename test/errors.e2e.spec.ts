@@ -17,10 +17,12 @@ describe('errors in the spec envelope', () => {
   let privateKey: string;
   let token: string;
   let conversationId: string;
+  let projectId: string;
 
   beforeAll(async () => {
     e2e = await startE2eApp();
     const created = await e2e.admin.createProject();
+    projectId = created.project.id;
     apiKey = created.publishableKey;
     privateKey = created.privateKey;
     token = (await newVisitor(e2e.url, apiKey)).token;
@@ -117,6 +119,25 @@ describe('errors in the spec envelope', () => {
     expect(systemOnly.headers.get('retry-after')).toBeNull();
     const blankUser = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: '   ' }] }, token: privateKey });
     expectError(blankUser, 422, 'VALIDATION_ERROR');
+  });
+
+  it('422 for an over-long page context or handoff agent, and nothing stored', async () => {
+    const big = 'x'.repeat(60_000);
+    for (const field of ['url', 'title', 'textSelection', 'content']) {
+      const sent = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'with context', pageContext: { [field]: big } },
+        token,
+      });
+      expect(expectError(sent, 422, 'VALIDATION_ERROR').details).toMatchObject({ field: `pageContext.${field}` });
+    }
+    for (const humanAgent of [{ name: 'n'.repeat(1_000_000), image: null }, { name: 'Ada', image: `https://img.example/${'i'.repeat(1_000_000)}` }]) {
+      const handoff = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/handoff`, {
+        body: { humanAgent },
+        token: e2e.app.adminToken,
+      });
+      expectError(handoff, 422, 'VALIDATION_ERROR');
+    }
+    expect((await http(`${e2e.url}/v2/conversations/${conversationId}`, { token })).body.isHumanHandled).toBe(false);
   });
 
   it('401 for a missing, malformed, unknown or wrong-kind credential', async () => {

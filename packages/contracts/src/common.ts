@@ -22,7 +22,12 @@ export const QueryOffset = z.preprocess(
 export const nonBlank = <S extends z.ZodString>(schema: S) =>
   schema.refine((value) => value.trim().length > 0, { message: 'must not be blank (whitespace only)' });
 
-export const HumanAgent = z.object({ name: z.string().nullable(), image: z.string().nullable() });
+/** Length bounds of strings clients send (docs/api.md, "Limits"): nothing unbounded is stored. */
+export const MAX_URL = 2048;
+export const MAX_NAME = 200;
+export const MAX_KEY = 200;
+
+export const HumanAgent = z.object({ name: z.string().max(MAX_NAME).nullable(), image: z.string().max(MAX_URL).nullable() });
 export type HumanAgent = z.infer<typeof HumanAgent>;
 
 /** The agent who holds a human-handled conversation; `id` is null for a handoff made by an admin call with no agent identity. */

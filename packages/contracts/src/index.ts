@@ -22,3 +22,5 @@ export * from './messages/search.messages';
 export * from './messages/inference.messages';
 export * from './messages/analytics.messages';
 export * from './messages/identity-changes';
+export * from './admin/conversation.admin';
+export * from './messages/conversation-admin.messages';

@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
+import { ConversationAdminQueryService } from './conversation-admin-query.service';
 import { ConversationCommandService } from './conversation-command.service';
 import { ConversationExecutor } from './conversation.executor';
 import { ConversationQueryService } from './conversation-query.service';
 import { ConversationRepository } from './conversation.repository';
+import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
 import { HandoffService } from './handoff.service';
 import { ConversationHandler } from './handlers/conversation.handler';
 import { AgentFeed } from './projections/agent-feed';
@@ -18,7 +20,7 @@ export class ConversationModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: ConversationModule,
-      controllers: [ConversationHandler],
+      controllers: [ConversationHandler, ConversationAdminHandler],
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
         ReadModel,
@@ -31,6 +33,7 @@ export class ConversationModule {
         ConversationExecutor,
         ConversationCommandService,
         ConversationQueryService,
+        ConversationAdminQueryService,
         HandoffService,
       ],
     };

@@ -14,7 +14,9 @@ import { Routes } from './http/routes';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
+import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
+import { dashboardRoutes } from './routes/dashboard.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -72,9 +74,12 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
+    conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
+
+  await dashboardRoutes(app);
 
   const document = docs.document();
   app.get('/openapi.json', async () => document);

@@ -7,6 +7,7 @@ import { defaultPath, documentChunks } from './domain/knowledge-text';
 import { pointId } from './domain/point-id';
 import { DocumentRepository } from './document.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
+import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
 
 /**
@@ -15,7 +16,7 @@ import { TermStatsService } from './term-stats.service';
  * fresh point ids, then switches the record to it and drops the old version: a search never
  * finds the document without chunks, and two concurrent updates cannot mix their chunks (the
  * later one fails with CONFLICT and leaves nothing behind). Each change that takes effect is
- * then counted in the project's term statistics.
+ * then counted in the project's term statistics and applied to its lexical index.
  */
 @Injectable()
 export class DocumentService {
@@ -23,6 +24,7 @@ export class DocumentService {
     @Inject(DocumentRepository) private readonly documents: DocumentRepository,
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
     @Inject(TermStatsService) private readonly termStats: TermStatsService,
+    @Inject(LexicalIndex) private readonly lexical: LexicalIndex,
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
@@ -48,7 +50,10 @@ export class DocumentService {
       await this.vectors.deleteDocumentChunks(projectId, record.id, version);
       throw err;
     }
-    await this.termStats.documentChanged(projectId, record.id, null, { record, version });
+    await Promise.all([
+      this.termStats.documentChanged(projectId, record.id, null, { record, version }),
+      this.lexical.documentChanged(projectId, record.id, null, { record, version }),
+    ]);
     return record;
   }
 
@@ -90,6 +95,7 @@ export class DocumentService {
     }
     await Promise.all([
       this.termStats.documentChanged(projectId, documentId, current, { record, version }),
+      this.lexical.documentChanged(projectId, documentId, current, { record, version }),
       this.vectors.deleteDocumentChunks(projectId, documentId, current.version),
     ]);
     return record;
@@ -100,6 +106,7 @@ export class DocumentService {
     if (!deleted) throw notFound(documentId);
     await Promise.all([
       this.termStats.documentChanged(projectId, documentId, deleted, null),
+      this.lexical.documentChanged(projectId, documentId, deleted, null),
       this.vectors.deleteDocumentChunks(projectId, documentId),
     ]);
     return { ok: true };

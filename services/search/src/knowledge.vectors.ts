@@ -55,19 +55,40 @@ export class KnowledgeVectors {
     await this.vectors.deleteWhere(KNOWLEDGE_COLLECTION, { projectId, kind: 'qna', qnaId });
   }
 
-  async searchChunks(projectId: string, vector: number[], limit: number): Promise<Array<Hit<ChunkPayload>>> {
-    return this.search<ChunkPayload>(projectId, 'chunk', vector, limit);
+  /** The best chunks, or only the chunks `ids` (by point id) when given. */
+  async searchChunks(
+    projectId: string,
+    vector: number[],
+    limit: number,
+    ids?: readonly string[],
+  ): Promise<Array<Hit<ChunkPayload>>> {
+    return this.search<ChunkPayload>(projectId, 'chunk', vector, limit, ids);
+  }
+
+  /** True when the embedder's vectors are built from the text's own words (the local embedder). */
+  get lexicalEmbedder(): boolean {
+    return this.embedder.termWeighting !== undefined;
   }
 
   async searchQnas(projectId: string, vector: number[], limit: number): Promise<Array<Hit<QnaPayload>>> {
     return this.search<QnaPayload>(projectId, 'qna', vector, limit);
   }
 
-  private async search<P>(projectId: string, kind: string, vector: number[], limit: number): Promise<Array<Hit<P>>> {
-    if (limit <= 0) return [];
+  private async search<P>(
+    projectId: string,
+    kind: string,
+    vector: number[],
+    limit: number,
+    ids?: readonly string[],
+  ): Promise<Array<Hit<P>>> {
+    if (limit <= 0 || ids?.length === 0) return [];
     await this.ensureReady();
-    const hits = await this.vectors.search(KNOWLEDGE_COLLECTION, vector, { limit, filter: { projectId, kind } });
-    return hits.map((hit) => ({ score: hit.score, payload: hit.payload as P }));
+    const hits = await this.vectors.search(KNOWLEDGE_COLLECTION, vector, {
+      limit,
+      filter: { projectId, kind },
+      ...(ids ? { ids } : {}),
+    });
+    return hits.map((hit) => ({ id: hit.id, score: hit.score, payload: hit.payload as P }));
   }
 
   private async upsert(points: Array<{ id: string; vector: number[]; payload: ChunkPayload | QnaPayload }>): Promise<void> {

@@ -3,7 +3,9 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DocumentRepository } from './document.repository';
 import { DocumentService } from './document.service';
 import { SearchHandler } from './handlers/search.handler';
+import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
+import { LexicalIndex } from './lexical.index';
 import { QnaRepository } from './qna.repository';
 import { QnaService } from './qna.service';
 import { SearchService } from './search.service';
@@ -21,7 +23,9 @@ export class SearchModule {
         DocumentRepository,
         QnaRepository,
         TermStatsRepository,
+        KnowledgeRevisionRepository,
         KnowledgeVectors,
+        LexicalIndex,
         TermStatsService,
         DocumentService,
         QnaService,

@@ -1,59 +1,97 @@
 import type { Retrieval, SearchResult } from '@palaver/contracts';
 import { Inject, Injectable } from '@nestjs/common';
-import { QNA_FIELDS, retrievedChunksOf, retrievedQnasOf, searchResultsOf } from './domain/knowledge-payload';
+import { type ChunkPayload, type Hit, QNA_FIELDS, retrievedChunksOf, retrievedQnasOf, searchResultsOf } from './domain/knowledge-payload';
+import { type Fused, fuseScores } from './domain/score-fusion';
 import { KnowledgeVectors } from './knowledge.vectors';
+import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
 
-/** How many chunk hits one search reads at most while looking for `size` distinct documents. */
-const MAX_CHUNK_HITS = 1000;
+/** Chunks each retriever proposes at least; measured on SciFact, 100 to 1,000 rank the same. */
+export const HYBRID_CANDIDATES = 100;
 
 /**
- * Semantic search: the query's embedding against the project's chunks (cosine similarity),
- * one result per document (its best chunk), best first. With the local embedder the query's
- * terms are weighted by their IDF over the project's chunks (TermStatsService). Pure vector
- * search: BM25 hybrids were measured on BEIR SciFact and did not beat the better of their parts
- * clearly (bench/).
+ * Hybrid search over a project's chunks: a BM25 index (LexicalIndex) and the vector index each
+ * propose candidates, every candidate gets both scores, and the two are fused (score-fusion.ts).
+ *
+ * With an embedding model the vector index searches the whole project (it finds chunks that
+ * share no word with the query) and BM25 scores what it found. With the local embedder, whose
+ * vectors are made of the same words, the vector index only re-scores BM25's candidates: a
+ * lookup instead of a scan of every chunk, which keeps a search fast on a large project. It
+ * still scans when BM25 finds too few (a misspelt word, met by the embedder's character n-grams).
  */
 @Injectable()
 export class SearchService {
   constructor(
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
     @Inject(TermStatsService) private readonly termStats: TermStatsService,
+    @Inject(LexicalIndex) private readonly lexical: LexicalIndex,
   ) {}
 
+  /** The best chunk of each of the `size` best documents, best first; `score` is the fused score. */
   async search(projectId: string, q: string, size: number): Promise<{ results: SearchResult[] }> {
-    const vector = await this.chunkQueryVector(projectId, q);
-    // Several chunks of one document may come first: read more hits until `size` documents are found.
-    let limit = Math.min(size * 4, MAX_CHUNK_HITS);
-    for (;;) {
-      const hits = await this.vectors.searchChunks(projectId, vector, limit);
-      const results = searchResultsOf(hits, size);
-      const exhausted = hits.length < limit || (hits.at(-1)?.score ?? 0) <= 0 || limit >= MAX_CHUNK_HITS;
-      if (results.length >= size || exhausted) return { results };
-      limit = Math.min(limit * 4, MAX_CHUNK_HITS);
-    }
+    const ranked = await this.rankChunks(projectId, q, Math.max(HYBRID_CANDIDATES, size * 4), size);
+    return { results: searchResultsOf(ranked.map(asFusedHit), size) };
   }
 
   /**
    * Context for a reply: the best Q&A entries and document chunks (several per document
-   * allowed). Q&A entries are matched with the unweighted query: they are few, matched by
-   * paraphrase, and the responder's Q&A threshold is set on plain cosine.
+   * allowed). Chunks come in fused order with their cosine similarity as `score` (an absolute
+   * measure, which the local responder's thresholds are set on). Q&A entries are matched with
+   * the unweighted query: they are few, matched by paraphrase, and the responder's Q&A threshold
+   * is set on plain cosine.
    */
   async retrieve(projectId: string, query: string, qnaLimit: number, chunkLimit: number): Promise<Retrieval> {
     if (qnaLimit === 0 && chunkLimit === 0) return { qnas: [], chunks: [] };
-    const weighted = chunkLimit > 0 ? await this.termStats.chunkQueryVector(projectId, query) : null;
-    const plain = qnaLimit > 0 || !weighted ? await this.vectors.embedQuery(query) : null;
-    const [qnaHits, chunkHits] = await Promise.all([
-      plain ? this.vectors.searchQnas(projectId, plain, qnaLimit * QNA_FIELDS.length) : [],
-      this.vectors.searchChunks(projectId, weighted ?? plain!, chunkLimit * 2),
+    const [qnaHits, ranked] = await Promise.all([
+      qnaLimit > 0
+        ? this.vectors.embedQuery(query).then((plain) => this.vectors.searchQnas(projectId, plain, qnaLimit * QNA_FIELDS.length))
+        : [],
+      chunkLimit > 0 ? this.rankChunks(projectId, query, HYBRID_CANDIDATES, chunkLimit) : [],
     ]);
     return {
       qnas: retrievedQnasOf(qnaHits, qnaLimit),
-      chunks: retrievedChunksOf(chunkHits, chunkLimit),
+      chunks: retrievedChunksOf(
+        ranked.map((c) => ({ score: c.similarity, payload: c.payload })),
+        chunkLimit,
+      ),
     };
+  }
+
+  /** Candidates of both retrievers with both scores, in fused order; `wanted`: results the caller needs. */
+  private async rankChunks(projectId: string, q: string, depth: number, wanted: number): Promise<Array<Fused<ChunkPayload>>> {
+    const [lexicalHits, vector] = await Promise.all([
+      this.lexical.search(projectId, q, depth),
+      this.chunkQueryVector(projectId, q),
+    ]);
+    const scanAll = !this.vectors.lexicalEmbedder || lexicalHits.length < wanted;
+    const [rescored, found] = await Promise.all([
+      this.vectors.searchChunks(
+        projectId,
+        vector,
+        lexicalHits.length,
+        lexicalHits.map((h) => h.id),
+      ),
+      scanAll ? this.vectors.searchChunks(projectId, vector, depth) : [],
+    ]);
+    const lexicalScore = new Map(lexicalHits.map((h) => [h.id, h.score]));
+    const vectorHits = new Map<string, Hit<ChunkPayload>>();
+    for (const hit of [...rescored, ...found]) if (hit.id !== undefined) vectorHits.set(hit.id, hit);
+    const unscored = [...vectorHits.keys()].filter((id) => !lexicalScore.has(id));
+    for (const h of await this.lexical.scoreOf(projectId, q, unscored)) lexicalScore.set(h.id, h.score);
+    // A chunk BM25 proposed but the vector index no longer holds is being replaced: left out.
+    return fuseScores(
+      [...vectorHits].map(([id, hit]) => ({
+        id,
+        payload: hit.payload,
+        lexical: lexicalScore.get(id) ?? 0,
+        similarity: hit.score,
+      })),
+    );
   }
 
   private async chunkQueryVector(projectId: string, text: string): Promise<number[]> {
     return (await this.termStats.chunkQueryVector(projectId, text)) ?? this.vectors.embedQuery(text);
   }
 }
+
+const asFusedHit = (c: Fused<ChunkPayload>): Hit<ChunkPayload> => ({ id: c.id, score: c.score, payload: c.payload });

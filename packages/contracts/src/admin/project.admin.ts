@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid } from '../common';
+import { MAX_URL, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
@@ -66,6 +66,14 @@ export const CreateAssistantBody = z.object({
 });
 export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 
+/** `model: null` goes back to the configured default model. */
+export const UpdateAssistantBody = z.object({
+  name: z.string().min(1).max(200).optional(),
+  instructions: z.string().max(20_000).optional(),
+  model: z.string().min(1).max(200).nullable().optional(),
+});
+export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBody>;
+
 export const KeyType = z.enum(['publishable', 'private']);
 export type KeyType = z.infer<typeof KeyType>;
 
@@ -86,7 +94,7 @@ export type KeyRecord = z.infer<typeof KeyRecord>;
 /** An origin as a browser sends it (scheme://host[:port]) or `*` for any. */
 export const AllowedOrigin = z.union([
   z.literal('*'),
-  z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
+  z.string().max(MAX_URL).regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
 ]);
 
 export const CreateKeyBody = z.discriminatedUnion('type', [

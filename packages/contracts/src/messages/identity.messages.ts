@@ -9,6 +9,7 @@ import {
   KeyRecord,
   KeyType,
   ProjectRecord,
+  UpdateAssistantBody,
   UpdateProjectBody,
 } from '../admin/project.admin';
 import { Visitor } from '../v2/visitor';
@@ -75,6 +76,11 @@ export const IdentityMessages = {
   createAssistant: defineMessage(
     'identity.cmd.create-assistant.v1',
     z.object({ projectId: Uuid, body: CreateAssistantBody }),
+    AssistantRecord,
+  ),
+  updateAssistant: defineMessage(
+    'identity.cmd.update-assistant.v1',
+    z.object({ projectId: Uuid, assistantId: Uuid, patch: UpdateAssistantBody }),
     AssistantRecord,
   ),
   createKey: defineMessage('identity.cmd.create-key.v1', z.object({ projectId: Uuid, body: CreateKeyBody }), CreatedKey),

@@ -33,7 +33,7 @@ export const ChatCompletionResult = z.object({ steps: z.array(CompletionStep) })
 export type ChatCompletionResult = z.infer<typeof ChatCompletionResult>;
 
 export const ChatMessage = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('system'), content: z.string().max(100_000) }),
   z.object({ role: z.literal('user'), content: nonBlank(z.string().min(1).max(100_000)) }),
   z.object({ role: z.literal('assistant'), content: z.string().max(100_000) }),
 ]);

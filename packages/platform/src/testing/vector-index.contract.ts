@@ -114,6 +114,22 @@ export function describeVectorIndexContract(adapterName: string, factory: () => 
       expect(await ids({ projectId: 'p3' })).toEqual([]);
     });
 
+    it('scores only the points named by ids, still under the filter, best first', async () => {
+      const c = await collection(2);
+      const a = point([1, 0], { projectId: 'p1' });
+      const b = point([0.6, 0.8], { projectId: 'p1' });
+      const other = point([1, 0], { projectId: 'p2' });
+      const unnamed = point([1, 0.01], { projectId: 'p1' });
+      await vectors.upsert(c, [a, b, other, unnamed]);
+      const hits = await vectors.search(c, [1, 0], {
+        limit: 10,
+        filter: { projectId: 'p1' },
+        ids: [b.id, a.id, other.id, randomUUID()],
+      });
+      expect(hits.map((h) => h.id)).toEqual([a.id, b.id]);
+      expect(hits[1]!.score).toBeCloseTo(0.6, 4);
+    });
+
     it('replaces a point upserted again with the same id', async () => {
       const c = await collection(2);
       const p = point([1, 0], { projectId: 'p1', version: 1 });

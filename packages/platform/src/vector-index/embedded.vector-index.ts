@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { JsonlLog } from '../storage/jsonl-log';
-import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint } from './vector-index.port';
+import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint, VectorSearchOptions } from './vector-index.port';
 
 const LOG_FILE = 'vectors.jsonl';
 /** Compact on open once the log holds this many more point records than are live. */
@@ -21,6 +21,9 @@ interface StoredPoint {
 /** The group of points whose payload `projectId` is not a scalar (missing, or an array): searched for every project. */
 const NO_PROJECT = Symbol('no scalar projectId');
 type GroupKey = string | number | boolean | typeof NO_PROJECT;
+
+/** Where the index writes its changes: a JSONL log, or nowhere (`inMemory`). */
+type ChangeLog = Pick<JsonlLog<Op>, 'append' | 'close'>;
 
 /**
  * One collection's points, grouped by payload `projectId`: every search of the services filters
@@ -60,6 +63,16 @@ class Collection {
     }
   }
 
+  /** Calls `visit` with each of the points `ids` that exist and match `filter`: a lookup, not a scan. */
+  forEachOf(ids: readonly string[], filter: PayloadFilter, visit: (id: string, point: StoredPoint) => void): void {
+    const conditions = Object.entries(filter);
+    for (const id of new Set(ids)) {
+      const key = this.groupOf.get(id);
+      const point = key === undefined ? undefined : this.groups.get(key)?.get(id);
+      if (point && matches(point.payload, conditions)) visit(id, point);
+    }
+  }
+
   *entries(): Generator<[string, StoredPoint]> {
     for (const group of this.groups.values()) yield* group;
   }
@@ -92,8 +105,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
   private constructor(
     private readonly collections: Map<string, Collection>,
-    private readonly log: JsonlLog<Op>,
+    private readonly log: ChangeLog,
   ) {}
+
+  /** An index that persists nothing: for benchmarks and tests that only search. */
+  static inMemory(): EmbeddedVectorIndex {
+    return new EmbeddedVectorIndex(new Map(), { append: async () => undefined, close: async () => undefined });
+  }
 
   static async open(dir: string): Promise<EmbeddedVectorIndex> {
     const { log, records } = await JsonlLog.open<Op>(join(dir, LOG_FILE));
@@ -156,7 +174,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
   async search(
     collection: string,
     vector: number[],
-    options: { limit: number; filter: PayloadFilter },
+    options: VectorSearchOptions,
   ): Promise<VectorHit[]> {
     const target = this.collections.get(collection);
     if (!target) return [];
@@ -165,7 +183,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (options.limit <= 0) return [];
     const query = normalize(vector);
     const hits: Array<{ id: string; score: number; point: StoredPoint }> = [];
-    target.forEachWhere(options.filter, (id, point) => hits.push({ id, score: dot(query, point.vector), point }));
+    const visit = (id: string, point: StoredPoint): void => {
+      hits.push({ id, score: dot(query, point.vector), point });
+    };
+    if (options.ids) target.forEachOf(options.ids, options.filter, visit);
+    else target.forEachWhere(options.filter, visit);
     hits.sort((a, b) => b.score - a.score);
     return hits.slice(0, options.limit).map((h) => ({ id: h.id, score: h.score, payload: copy(h.point.payload) }));
   }

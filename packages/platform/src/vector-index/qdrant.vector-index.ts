@@ -1,5 +1,5 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint } from './vector-index.port';
+import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint, VectorSearchOptions } from './vector-index.port';
 
 /** Payload keys the services filter on; each gets a keyword index when a collection is ensured. */
 export const INDEXED_PAYLOAD_KEYS = ['projectId', 'documentId', 'qnaId', 'kind', 'version'] as const;
@@ -72,7 +72,7 @@ export class QdrantVectorIndex implements VectorIndex {
   async search(
     collection: string,
     vector: number[],
-    options: { limit: number; filter: PayloadFilter },
+    options: VectorSearchOptions,
   ): Promise<VectorHit[]> {
     const dimensions = await this.dimensionsOf(collection);
     if (dimensions === undefined) return [];
@@ -83,7 +83,7 @@ export class QdrantVectorIndex implements VectorIndex {
       response = await this.client.query(collection, {
         query: vector,
         limit: options.limit,
-        filter: toFilter(options.filter),
+        filter: toFilter(options.filter, options.ids),
         with_payload: true,
       });
     } catch (err) {
@@ -124,8 +124,11 @@ export class QdrantVectorIndex implements VectorIndex {
   }
 }
 
-const toFilter = (filter: PayloadFilter) => ({
-  must: Object.entries(filter).map(([key, value]) => ({ key, match: { value } })),
+const toFilter = (filter: PayloadFilter, ids?: readonly string[]) => ({
+  must: [
+    ...Object.entries(filter).map(([key, value]) => ({ key, match: { value } })),
+    ...(ids ? [{ has_id: [...ids] }] : []),
+  ],
 });
 
 const checkDimensions = (collection: string, expected: number, actual: number, what: string): void => {

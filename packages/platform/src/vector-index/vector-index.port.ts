@@ -14,11 +14,18 @@ export interface VectorHit {
 /** Equality on payload keys, all must match. */
 export type PayloadFilter = Record<string, string | number | boolean>;
 
+export interface VectorSearchOptions {
+  limit: number;
+  filter: PayloadFilter;
+  /** Only these points (by id) are scored: re-ranking a known candidate set. */
+  ids?: readonly string[];
+}
+
 /** Cosine-similarity index (Qdrant in distributed mode). */
 export interface VectorIndex {
   ensureCollection(name: string, dimensions: number): Promise<void>;
   upsert(collection: string, points: VectorPoint[]): Promise<void>;
   deleteWhere(collection: string, filter: PayloadFilter): Promise<void>;
-  search(collection: string, vector: number[], options: { limit: number; filter: PayloadFilter }): Promise<VectorHit[]>;
+  search(collection: string, vector: number[], options: VectorSearchOptions): Promise<VectorHit[]>;
   close(): Promise<void>;
 }

@@ -73,6 +73,11 @@ export class IdentityHandler {
     return handle(M.listAssistants, raw, async (req) => ({ data: await this.assistants.list(req.projectId) }));
   }
 
+  @MessagePattern(M.updateAssistant.subject)
+  updateAssistant(@Payload() raw: unknown) {
+    return handle(M.updateAssistant, raw, (req) => this.assistants.update(req.projectId, req.assistantId, req.patch));
+  }
+
   @MessagePattern(M.createAssistant.subject)
   createAssistant(@Payload() raw: unknown) {
     return handle(M.createAssistant, raw, (req) => this.assistants.create(req.projectId, req.body));

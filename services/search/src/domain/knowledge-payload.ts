@@ -35,6 +35,8 @@ export const QNA_FIELDS = ['question', 'question-answer'] as const;
 export type QnaField = (typeof QNA_FIELDS)[number];
 
 export interface Hit<P> {
+  /** The vector point's id (set by searches; absent in hand-made hits). */
+  id?: string;
   score: number;
   payload: P;
 }
@@ -69,11 +71,14 @@ export const searchResultsOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, size: nu
   return results;
 };
 
-/** Context chunks for a reply: several chunks of one document may help, but never the same chunk twice. */
+/**
+ * Context chunks for a reply, in the order of `hits` (the search's ranking): several chunks of
+ * one document may help, but never the same chunk twice.
+ */
 export const retrievedChunksOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, limit: number): RetrievedChunk[] => {
   const seen = new Set<string>();
   const out: RetrievedChunk[] = [];
-  for (const { score, payload } of [...hits].sort((a, b) => b.score - a.score)) {
+  for (const { score, payload } of hits) {
     if (out.length >= limit) break;
     const key = `${payload.documentId}:${payload.chunkIndex}`;
     if (score <= 0 || seen.has(key)) continue;

@@ -1,0 +1,42 @@
+/**
+ * The search service as the benchmarks drive it: its Nest module on embedded adapters in a
+ * temporary DATA_DIR (on /dev/shm when there is one, so fsyncs cost what a fast disk would),
+ * called in-process without the transport.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Infrastructure, createTestInfrastructure } from '../packages/platform/src/index';
+import { type SearchContext, createSearchContext } from '../services/search/src/testing/search.context';
+
+export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { close(): Promise<void> };
+
+const scratchDir = async (): Promise<string> =>
+  mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'palaver-bench-'));
+
+/** `override` replaces ports (e.g. an in-memory vector index for a corpus too large to log). */
+export const startSearchServiceUnderTest = async (
+  override: (infra: Infrastructure) => Infrastructure = (infra) => infra,
+): Promise<SearchServiceUnderTest> => {
+  const base = await createTestInfrastructure({ dataDir: await scratchDir() });
+  const infra = override(base);
+  const context = await createSearchContext(infra);
+  return {
+    ...context,
+    async close() {
+      await context.close();
+      if (infra.vectors !== base.vectors) await infra.vectors.close();
+      await base.cleanup();
+    },
+  };
+};
+
+export const newProjectId = (): string => randomUUID();
+
+/** p-th percentile (0-100) of the samples, nearest rank. */
+export const percentile = (samples: readonly number[], p: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+};

@@ -1,0 +1,141 @@
+import type { DocumentRecord } from '@palaver/contracts';
+import { type Clock, Ports, analyzeText, logger } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Bm25Hit, Bm25Index } from './domain/bm25.index';
+import { documentChunks } from './domain/knowledge-text';
+import { pointId } from './domain/point-id';
+import { DocumentRepository, type VersionedDocument } from './document.repository';
+import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
+
+/** How often a project's revision is read to learn of writes made by other instances. */
+export const REVISION_CHECK_MS = 1_000;
+const SYNC_PAGE = 200;
+
+/** The terms BM25 counts: the local analyzer's (stop words out, light stemming, support synonyms). */
+export const lexicalTokens = (text: string): string[] => analyzeText(text).map((t) => t.term);
+
+interface ProjectState {
+  index: Bm25Index;
+  /** Document id -> the version whose chunks the index holds, and their ids. */
+  documents: Map<string, { version: string; chunkIds: string[] }>;
+  /** The project's knowledge revision the index reflects. */
+  revision: number;
+  checkedAt: number;
+  /** Syncs and writes of the project run one at a time, in order. */
+  queue: Promise<unknown>;
+}
+
+/**
+ * The lexical half of hybrid search: a BM25 index of each project's document chunks, under the
+ * same ids as their vector points. It is a derived cache held in memory by each search
+ * instance, built from the project's documents (the source of truth, in the document store) on
+ * the first search after a start, and updated at once by this instance's writes. In distributed
+ * mode other instances learn of a write through the project's knowledge revision, read at most
+ * every second, and then reconcile with the documents (re-analyzing only those that changed).
+ * Nothing extra is persisted, so nothing can disagree with the documents after a crash.
+ */
+@Injectable()
+export class LexicalIndex {
+  private readonly projects = new Map<string, ProjectState>();
+
+  constructor(
+    @Inject(DocumentRepository) private readonly documents: DocumentRepository,
+    @Inject(KnowledgeRevisionRepository) private readonly revisions: KnowledgeRevisionRepository,
+    @Inject(Ports.clock) private readonly clock: Clock,
+  ) {}
+
+  /** The best `limit` chunks (by point id) for the query, best first. */
+  async search(projectId: string, query: string, limit: number): Promise<Bm25Hit[]> {
+    return (await this.current(projectId)).index.search(lexicalTokens(query), limit);
+  }
+
+  /** The BM25 scores of the chunks `ids` for the query (chunks found by the vector index alone). */
+  async scoreOf(projectId: string, query: string, ids: readonly string[]): Promise<Bm25Hit[]> {
+    return (await this.current(projectId)).index.scoreOf(lexicalTokens(query), ids);
+  }
+
+  /**
+   * Applies a document's change from `before` to `after` (null: no document) once its record is
+   * written, and advances the project's revision. Never fails the caller: the write happened;
+   * an index that could not follow is dropped and rebuilt by the next search.
+   */
+  async documentChanged(
+    projectId: string,
+    documentId: string,
+    before: VersionedDocument | null,
+    after: VersionedDocument | null,
+  ): Promise<void> {
+    const state = this.projects.get(projectId);
+    try {
+      if (!state) {
+        await this.revisions.advance(projectId);
+        return;
+      }
+      await this.serially(state, async () => {
+        if (after) this.put(state, after);
+        else this.drop(state, documentId);
+        // Counted as this index's own revision only if no other write was counted meanwhile.
+        if (await this.revisions.advanceFrom(projectId, state.revision)) state.revision += 1;
+        else await this.revisions.advance(projectId);
+      });
+    } catch (err) {
+      logger.warn({ err, projectId, documentId, before: before?.version }, 'lexical index not updated: rebuilding it');
+      this.projects.delete(projectId);
+    }
+  }
+
+  private async current(projectId: string): Promise<ProjectState> {
+    let state = this.projects.get(projectId);
+    if (!state) {
+      state = { index: new Bm25Index(), documents: new Map(), revision: -1, checkedAt: 0, queue: Promise.resolve() };
+      this.projects.set(projectId, state);
+    }
+    const now = this.clock.now().getTime();
+    if (state.revision >= 0 && now - state.checkedAt < REVISION_CHECK_MS) return state;
+    const ready = state;
+    await this.serially(ready, async () => {
+      if (ready.revision >= 0 && this.clock.now().getTime() - ready.checkedAt < REVISION_CHECK_MS) return;
+      const revision = await this.revisions.read(projectId);
+      if (revision !== ready.revision) await this.reconcile(projectId, ready);
+      ready.revision = revision;
+      ready.checkedAt = this.clock.now().getTime();
+    });
+    return ready;
+  }
+
+  /** Brings the index to the project's documents as they are: only changed documents are re-analyzed. */
+  private async reconcile(projectId: string, state: ProjectState): Promise<void> {
+    const seen = new Set<string>();
+    for (let afterId: string | null = null; ; ) {
+      const page = await this.documents.pageByIdAfter(projectId, afterId, SYNC_PAGE);
+      for (const doc of page) {
+        seen.add(doc.record.id);
+        if (state.documents.get(doc.record.id)?.version !== doc.version) this.put(state, doc);
+      }
+      if (page.length < SYNC_PAGE) break;
+      afterId = page.at(-1)!.record.id;
+    }
+    for (const documentId of [...state.documents.keys()]) if (!seen.has(documentId)) this.drop(state, documentId);
+  }
+
+  private put(state: ProjectState, { record, version }: { record: DocumentRecord; version: string }): void {
+    this.drop(state, record.id);
+    const chunkIds = documentChunks(record.title, record.content).map(({ chunk, text }) => {
+      const id = pointId(record.id, version, chunk.index);
+      state.index.add(id, lexicalTokens(text));
+      return id;
+    });
+    state.documents.set(record.id, { version, chunkIds });
+  }
+
+  private drop(state: ProjectState, documentId: string): void {
+    for (const id of state.documents.get(documentId)?.chunkIds ?? []) state.index.remove(id);
+    state.documents.delete(documentId);
+  }
+
+  private serially<T>(state: ProjectState, run: () => Promise<T>): Promise<T> {
+    const result = state.queue.then(run);
+    state.queue = result.catch(() => undefined);
+    return result;
+  }
+}

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import type { Infrastructure } from '@palaver/platform';
+import { NestFactory } from '@nestjs/core';
+import { DocumentService } from '../document.service';
+import { KnowledgeVectors } from '../knowledge.vectors';
+import { LexicalIndex } from '../lexical.index';
+import { SearchModule } from '../search.module';
+import { SearchService } from '../search.service';
+
+/** The search service's providers wired as in production, called in-process without a transport (benchmarks). */
+export const createSearchContext = async (infra: Infrastructure) => {
+  const app = await NestFactory.createApplicationContext(SearchModule.register(infra), { logger: ['error', 'warn'] });
+  return {
+    documents: app.get(DocumentService),
+    search: app.get(SearchService),
+    lexical: app.get(LexicalIndex),
+    vectors: app.get(KnowledgeVectors),
+    close: () => app.close(),
+  };
+};
+
+export type SearchContext = Awaited<ReturnType<typeof createSearchContext>>;
