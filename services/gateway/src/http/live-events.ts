@@ -43,7 +43,6 @@ export const serveLiveEvents = async (
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
   exemptFromIdleTimeout(reply);
   reply.hijack();
-  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
