@@ -1,4 +1,4 @@
-import type { Retrieval, RetrievedChunk } from '@palaver/contracts';
+import type { ReplySource, Retrieval, RetrievedChunk } from '@palaver/contracts';
 import { contentStems, overlap, sentences, words } from './text-relevance';
 
 export interface GroundedAnswerOptions {
@@ -38,18 +38,28 @@ export const groundedAnswer = (
   question: string,
   grounding: Retrieval,
   options: GroundedAnswerOptions = DEFAULT_GROUNDED_ANSWER_OPTIONS,
-): { text: string; source: AnswerSource } => {
+): GroundedAnswer => {
   const smallTalk = smallTalkAnswer(question);
-  if (smallTalk) return { text: smallTalk, source: 'small-talk' };
+  if (smallTalk) return { text: smallTalk, source: 'small-talk', documents: [] };
 
   const bestQna = [...grounding.qnas].sort((a, b) => b.score - a.score)[0];
-  if (bestQna && bestQna.score >= options.qnaThreshold) return { text: bestQna.answer, source: 'qna' };
+  if (bestQna && bestQna.score >= options.qnaThreshold) return { text: bestQna.answer, source: 'qna', documents: [] };
 
   const fromDocument = documentAnswer(question, grounding.chunks, options);
-  if (fromDocument) return { text: fromDocument, source: 'document' };
+  if (fromDocument) {
+    const { title, url } = fromDocument.chunk;
+    return { text: fromDocument.text, source: 'document', documents: [{ title, url }] };
+  }
 
-  return { text: DONT_KNOW_ANSWER, source: 'unknown' };
+  return { text: DONT_KNOW_ANSWER, source: 'unknown', documents: [] };
 };
+
+export interface GroundedAnswer {
+  text: string;
+  source: AnswerSource;
+  /** The documents the answer quotes (its citations). */
+  documents: ReplySource[];
+}
 
 const smallTalkAnswer = (question: string): string | null => {
   const ws = words(question);
@@ -69,7 +79,7 @@ const documentAnswer = (
   question: string,
   chunks: readonly RetrievedChunk[],
   options: GroundedAnswerOptions,
-): string | null => {
+): { text: string; chunk: RetrievedChunk } | null => {
   const asked = contentStems(question);
   if (asked.size === 0) return null;
   const candidates = chunks.filter((c) => c.score >= options.chunkThreshold).sort((a, b) => b.score - a.score);
@@ -83,7 +93,7 @@ const documentAnswer = (
       .slice(0, options.maxSentences)
       .sort((a, b) => a.index - b.index)
       .map((s) => s.text);
-    return `${chosen.join(' ')}\n\nSource: ${sourceOf(chunk)}`;
+    return { text: `${chosen.join(' ')}\n\nSource: ${sourceOf(chunk)}`, chunk };
   }
   return null;
 };

@@ -1,4 +1,4 @@
-import type { Feedback, FinishReason, HumanAgent, PageContext, Usage } from '@palaver/contracts';
+import type { Feedback, FinishReason, HumanAgent, PageContext, ReplySource, Usage } from '@palaver/contracts';
 
 /** Every command names its conversation and tenant; visitor-scoped ones also their visitor. */
 interface Addressed {
@@ -19,7 +19,14 @@ export type ConversationCommand =
       assistantMessageId: string;
       assistantId: string | null;
     })
-  | (Addressed & { type: 'CompleteReply'; messageId: string; text: string; finishReason: FinishReason; usage: Usage })
+  | (Addressed & {
+      type: 'CompleteReply';
+      messageId: string;
+      text: string;
+      finishReason: FinishReason;
+      usage: Usage;
+      sources?: ReplySource[];
+    })
   | (Addressed & { type: 'FailReply'; messageId: string; error: string; partialText: string })
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })
