@@ -17,10 +17,12 @@ describe('errors in the spec envelope', () => {
   let privateKey: string;
   let token: string;
   let conversationId: string;
+  let projectId: string;
 
   beforeAll(async () => {
     e2e = await startE2eApp();
     const created = await e2e.admin.createProject();
+    projectId = created.project.id;
     apiKey = created.publishableKey;
     privateKey = created.privateKey;
     token = (await newVisitor(e2e.url, apiKey)).token;
@@ -43,6 +45,13 @@ describe('errors in the spec envelope', () => {
     );
     expectError(await http(`${e2e.url}/v2/conversations?limit=abc`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
     expectError(await http(`${e2e.url}/v2/conversations/not-a-uuid`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+  });
+
+  it('framework-level errors (an over-long path id, a bad percent-escape) in the envelope', async () => {
+    const long = expectError(await http(`${e2e.url}/v2/conversations/${'a'.repeat(101)}`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expect(long.message).not.toContain('FST_');
+    expectError(await http(`${e2e.url}/v2/conversations/%ZZ`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expectError(await http(`${e2e.url}/v2/messages/${'b'.repeat(500)}/feedback`, { body: { feedback: 'like' }, token }), 400, 'INVALID_REQUEST_PARAMETERS');
   });
 
   it('422 for values that break a rule of the Limits table, on both sides of each bound', async () => {
@@ -91,6 +100,44 @@ describe('errors in the spec envelope', () => {
       422,
       'VALIDATION_ERROR',
     );
+  });
+
+  it('422 before anything is stored for whitespace-only content and a completion without a user message', async () => {
+    const before = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length;
+    const blank = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: ' \n\t ' }, token });
+    const error = expectError(blank, 422, 'VALIDATION_ERROR');
+    expect(error.details).toMatchObject({ field: 'content' });
+    expect(error.details?.reason).toEqual(expect.any(String));
+    expect(error.details).not.toHaveProperty('retryAfter');
+    expect(blank.headers.get('retry-after')).toBeNull();
+    expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length).toBe(before);
+
+    const systemOnly = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'system', content: 'be brief' }] }, token: privateKey });
+    const completionError = expectError(systemOnly, 422, 'VALIDATION_ERROR');
+    expect(completionError.details).toMatchObject({ field: 'messages' });
+    expect(completionError.details).not.toHaveProperty('retryAfter');
+    expect(systemOnly.headers.get('retry-after')).toBeNull();
+    const blankUser = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: '   ' }] }, token: privateKey });
+    expectError(blankUser, 422, 'VALIDATION_ERROR');
+  });
+
+  it('422 for an over-long page context or handoff agent, and nothing stored', async () => {
+    const big = 'x'.repeat(60_000);
+    for (const field of ['url', 'title', 'textSelection', 'content']) {
+      const sent = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'with context', pageContext: { [field]: big } },
+        token,
+      });
+      expect(expectError(sent, 422, 'VALIDATION_ERROR').details).toMatchObject({ field: `pageContext.${field}` });
+    }
+    for (const humanAgent of [{ name: 'n'.repeat(1_000_000), image: null }, { name: 'Ada', image: `https://img.example/${'i'.repeat(1_000_000)}` }]) {
+      const handoff = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/handoff`, {
+        body: { humanAgent },
+        token: e2e.app.adminToken,
+      });
+      expectError(handoff, 422, 'VALIDATION_ERROR');
+    }
+    expect((await http(`${e2e.url}/v2/conversations/${conversationId}`, { token })).body.isHumanHandled).toBe(false);
   });
 
   it('401 for a missing, malformed, unknown or wrong-kind credential', async () => {
@@ -148,6 +195,9 @@ describe('errors in the spec envelope', () => {
     for (const rawBody of [
       `{"apiKey":"${apiKey}","saVid":"p","__proto__":{"polluted":true}}`,
       `{"apiKey":"${apiKey}","saVid":"p","constructor":{"prototype":{"polluted":true}}}`,
+      // docs/api.md: any `constructor` key is refused, not only one that carries a prototype.
+      `{"apiKey":"${apiKey}","saVid":"p","constructor":"harmless"}`,
+      `{"apiKey":"${apiKey}","saVid":"p","nested":[{"constructor":{}}]}`,
     ]) {
       expectError(
         await http(`${e2e.url}/v2/identity/init`, { rawBody, headers: { 'content-type': 'application/json' } }),

@@ -51,4 +51,32 @@ describe('per-project message limits', () => {
     expect((await sendOther('one')).status).toBe(200);
     expect((await sendOther('two')).status).toBe(200);
   });
+
+  it('refused sends (404 unknown conversation, 409 closed, 422) use neither the minute limit nor the monthly quota', async () => {
+    const { publishableKey } = await e2e.admin.createProject({ limits: { messagesPerMinute: 2, monthlyMessages: 2 } });
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    const post = (conversationId: string, content: string) =>
+      http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
+    const closed = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    await http(`${e2e.url}/v2/conversations/${closed}/close`, { body: {}, token });
+    for (let i = 0; i < 3; i++) {
+      expect((await post('00000000-0000-4000-8000-000000000000', 'nobody here')).status).toBe(404);
+      expect((await post(closed, 'too late')).status).toBe(409);
+      expect((await post(closed, '   ')).status).toBe(422);
+    }
+    const open = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    expect((await post(open, 'one')).status).toBe(200);
+    expect((await post(open, 'two')).status).toBe(200);
+    expect((await post(open, 'three')).status).toBe(429);
+  });
+
+  it('changing messagesPerMinute mid-minute keeps the same window', async () => {
+    const { project, publishableKey } = await e2e.admin.createProject({ limits: { messagesPerMinute: 3 } });
+    const send = await conversationOf(publishableKey);
+    for (const content of ['one', 'two', 'three']) expect((await send(content)).status).toBe(200);
+    expect((await send('four')).status).toBe(429);
+    await e2e.admin.call('PATCH', `/projects/${project.id}`, { limits: { messagesPerMinute: 4 } });
+    expect((await send('four again')).status).toBe(200);
+    expect((await send('five')).status).toBe(429);
+  });
 });

@@ -47,6 +47,33 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/v2/chat/completions'].post.security).toEqual([{ privateKey: [] }]);
   });
 
+  it('bounds the length of every string a client can send (body, query, path)', () => {
+    // Formats whose pattern bounds the length by itself.
+    const BOUNDED_FORMATS = new Set(['uuid', 'date-time']);
+    const unbounded: string[] = [];
+    const resolve = (schema: any): any => (schema?.$ref ? document.components.schemas[schema.$ref.split('/').pop()] : schema);
+    const walk = (raw: any, where: string): void => {
+      const schema = resolve(raw);
+      if (!schema || typeof schema !== 'object') return;
+      const types = [schema.type].flat();
+      if (types.includes('string') && schema.maxLength === undefined && !schema.enum && schema.const === undefined && !BOUNDED_FORMATS.has(schema.format)) {
+        unbounded.push(where);
+      }
+      for (const [key, value] of Object.entries(schema.properties ?? {})) walk(value, `${where}.${key}`);
+      if (schema.items) walk(schema.items, `${where}[]`);
+      for (const list of ['anyOf', 'oneOf', 'allOf']) for (const [i, sub] of (schema[list] ?? []).entries()) walk(sub, `${where}|${i}`);
+      if (typeof schema.additionalProperties === 'object') walk(schema.additionalProperties, `${where}.*`);
+    };
+    for (const [path, item] of Object.entries(document.paths) as [string, any][]) {
+      for (const [method, operation] of Object.entries(item) as [string, any][]) {
+        const name = `${method.toUpperCase()} ${path}`;
+        for (const parameter of operation.parameters ?? []) walk(parameter.schema, `${name} ${parameter.in}:${parameter.name}`);
+        walk(operation.requestBody?.content?.['application/json']?.schema, `${name} body`);
+      }
+    }
+    expect(unbounded).toEqual([]);
+  });
+
   it('documents only routes the server has', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     for (const [path, item] of Object.entries(document.paths) as [string, any][]) {

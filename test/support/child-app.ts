@@ -10,10 +10,14 @@ export interface ChildApp {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** `pnpm start`'s entry point in a child process, as a user runs it; resolves once it printed its URL. */
+/**
+ * `pnpm start`'s entry point in a child process; resolves once it printed its URL. Node itself is
+ * the child (tsx only as its `--import` loader, not the `tsx` wrapper that forks another node), so
+ * `kill('SIGKILL')` kills the app and not a wrapper that would leave it running as an orphan.
+ */
 export const startChildApp = (env: Record<string, string>): Promise<ChildApp> =>
   new Promise((resolve, reject) => {
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'packages/launcher/src/main.ts')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'packages/launcher/src/main.ts')], {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -50,4 +54,14 @@ export const printed = (app: ChildApp, label: string): string => {
   const match = new RegExp(`${label}\\s+(\\S+)`).exec(app.output.join(''));
   if (!match) throw new Error(`"${label}" not printed:\n${app.output.join('')}`);
   return match[1]!;
+};
+
+/** Whether a process with this pid still exists (signal 0 only checks). */
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 };

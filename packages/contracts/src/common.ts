@@ -18,5 +18,22 @@ export const QueryOffset = z.preprocess(
   queryInt(0).default(0),
 );
 
-export const HumanAgent = z.object({ name: z.string().nullable(), image: z.string().nullable() });
+/** Text that must say something: whitespace alone is a 422 (`reason` says why). */
+export const nonBlank = <S extends z.ZodString>(schema: S) =>
+  schema.refine((value) => value.trim().length > 0, { message: 'must not be blank (whitespace only)' });
+
+/** Length bounds of strings clients send (docs/api.md, "Limits"): nothing unbounded is stored. */
+export const MAX_URL = 2048;
+export const MAX_NAME = 200;
+export const MAX_KEY = 200;
+
+export const HumanAgent = z.object({ name: z.string().max(MAX_NAME).nullable(), image: z.string().max(MAX_URL).nullable() });
 export type HumanAgent = z.infer<typeof HumanAgent>;
+
+/** The agent who holds a human-handled conversation; `id` is null for a handoff made by an admin call with no agent identity. */
+export const HumanAgentRef = z.object({
+  id: Uuid.nullable(),
+  name: z.string().max(200).nullable(),
+  image: z.string().max(2000).nullable(),
+});
+export type HumanAgentRef = z.infer<typeof HumanAgentRef>;

@@ -1,30 +1,20 @@
 import 'reflect-metadata';
 import { loadConfig } from '@palaver/platform';
+import { banner } from './banner';
 import { startEmbeddedApp } from './embedded.app';
 
 const config = loadConfig();
 const app = await startEmbeddedApp(config);
 
-const lines = [
-  '',
-  `Palaver is running (embedded mode, data in ${config.DATA_DIR})`,
-  `  API base URL     ${app.url}/v2`,
-  `  Health           ${app.url}/healthz`,
-  `  Admin API        ${app.url}/admin/v1   (Authorization: Bearer <admin token>)`,
-  `  Admin token      ${app.adminToken}${app.adminTokenGenerated ? '   (generated, saved in DATA_DIR/admin-token)' : ''}`,
-];
-if (app.demo) {
-  lines.push(
-    `  Demo project     ${app.demo.projectId}`,
-    `  Publishable key  ${app.demo.publishableKey}`,
-    `  Private key      ${app.demo.privateKey}`,
-    '',
-    'Try it:',
-    `  curl -s -X POST ${app.url}/v2/identity/init -H 'content-type: application/json' \\`,
-    `    -d '{"apiKey":"${app.demo.publishableKey}","saVid":"device-1"}'`,
-  );
-}
-console.log(`${lines.join('\n')}\n`);
+console.log(
+  banner({
+    title: `Palaver is running (embedded mode, data in ${config.DATA_DIR})`,
+    url: app.url,
+    adminToken: app.adminToken,
+    adminTokenGenerated: app.adminTokenGenerated,
+    demo: app.demo,
+  }),
+);
 
 let stopping = false;
 const shutdown = async () => {

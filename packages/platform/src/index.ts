@@ -35,3 +35,6 @@ export * from './chat-model/openai.chat-model';
 export * from './testing/test-infrastructure';
 export * from './testing/fake-openai.server';
 export * from './testing/infra';
+export * from './storage/data-dir.lock';
+export * from './standalone-process';
+export * from './testing/private-servers';

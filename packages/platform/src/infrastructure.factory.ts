@@ -21,6 +21,7 @@ import { InProcessKeyValueStore } from './kv/in-process.kv';
 import type { KeyValueStore } from './kv/kv.port';
 import { InProcessPubSub } from './pubsub/in-process.pubsub';
 import type { PubSub } from './pubsub/pubsub.port';
+import { type DataDirLock, lockDataDir } from './storage/data-dir.lock';
 import { ServiceClient } from './transport/service-client';
 import { inProcessTransport, natsTransport } from './transport/transport';
 import { EmbeddedVectorIndex } from './vector-index/embedded.vector-index';
@@ -49,71 +50,86 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     opened.push(adapter);
     return adapter;
   };
+  // The first embedded store opened takes the data folder for this process (see lockDataDir).
+  let lock: DataDirLock | null = null;
   const dir = async (name: string): Promise<string> => {
+    if (!lock) {
+      await mkdir(dataDir, { recursive: true });
+      lock = await lockDataDir(dataDir);
+    }
     const path = join(dataDir, name);
     await mkdir(path, { recursive: true });
     return path;
   };
   const clock = options.clock ?? systemClock;
-
-  const documents: DocumentStore = await open('documents', async () =>
-    config.MONGODB_URL
-      ? (await import('./document-store/mongo.document-store')).MongoDocumentStore.connect(config.MONGODB_URL, config.MONGODB_DB)
-      : EmbeddedDocumentStore.open(await dir('documents')),
-  );
-  const eventStore: EventStore = await open('eventStore', async () =>
-    config.MONGODB_URL
-      ? (await import('./event-store/mongo.event-store')).MongoEventStore.connect(config.MONGODB_URL, config.MONGODB_DB)
-      : FileEventStore.open(await dir('events')),
-  );
-  const eventStream: EventStream = await open('eventStream', async () =>
-    config.NATS_URL
-      ? (await import('./event-stream/jetstream.event-stream')).JetStreamEventStream.connect(config.NATS_URL)
-      : FileEventStream.open(await dir('stream')),
-  );
-  const jobs: JobQueue = await open('jobs', async () =>
-    config.REDIS_URL
-      ? new (await import('./job-queue/bullmq.job-queue')).BullMqJobQueue(config.REDIS_URL)
-      : new InProcessJobQueue(),
-  );
-  const pubsub: PubSub = await open('pubsub', async () =>
-    config.REDIS_URL ? new (await import('./pubsub/redis.pubsub')).RedisPubSub(config.REDIS_URL) : new InProcessPubSub(),
-  );
-  const kv: KeyValueStore = await open('kv', async () =>
-    config.REDIS_URL
-      ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
-      : InProcessKeyValueStore.open(await dir('kv'), clock),
-  );
-  const vectors: VectorIndex = await open('vectors', async () =>
-    config.QDRANT_URL
-      ? new (await import('./vector-index/qdrant.vector-index')).QdrantVectorIndex(config.QDRANT_URL, config.QDRANT_API_KEY)
-      : EmbeddedVectorIndex.open(await dir('vectors')),
-  );
-  const embedder: Embedder = wanted('embedder') ? chooseEmbedder(config) : notOpened('embedder');
-  const chatModel: ChatModel = wanted('chatModel') ? chooseChatModel(config) : notOpened('chatModel');
-
-  const transport = config.NATS_URL ? natsTransport(config.NATS_URL) : inProcessTransport();
-  const services = new ServiceClient(transport.client());
-
-  return {
-    config,
-    clock,
-    documents,
-    eventStore,
-    eventStream,
-    jobs,
-    pubsub,
-    kv,
-    vectors,
-    embedder,
-    chatModel,
-    transport,
-    services,
-    async close() {
-      await services.close();
-      for (const adapter of opened.reverse()) await adapter.close();
-    },
+  const releaseAll = async (): Promise<void> => {
+    for (const adapter of opened.reverse()) await adapter.close();
+    await lock?.release();
   };
+
+  try {
+    const documents: DocumentStore = await open('documents', async () =>
+      config.MONGODB_URL
+        ? (await import('./document-store/mongo.document-store')).MongoDocumentStore.connect(config.MONGODB_URL, config.MONGODB_DB)
+        : EmbeddedDocumentStore.open(await dir('documents')),
+    );
+    const eventStore: EventStore = await open('eventStore', async () =>
+      config.MONGODB_URL
+        ? (await import('./event-store/mongo.event-store')).MongoEventStore.connect(config.MONGODB_URL, config.MONGODB_DB)
+        : FileEventStore.open(await dir('events')),
+    );
+    const eventStream: EventStream = await open('eventStream', async () =>
+      config.NATS_URL
+        ? (await import('./event-stream/jetstream.event-stream')).JetStreamEventStream.connect(config.NATS_URL)
+        : FileEventStream.open(await dir('stream')),
+    );
+    const jobs: JobQueue = await open('jobs', async () =>
+      config.REDIS_URL
+        ? new (await import('./job-queue/bullmq.job-queue')).BullMqJobQueue(config.REDIS_URL, { lockDurationMs: config.JOB_STALL_TIMEOUT_MS })
+        : new InProcessJobQueue(),
+    );
+    const pubsub: PubSub = await open('pubsub', async () =>
+      config.REDIS_URL ? new (await import('./pubsub/redis.pubsub')).RedisPubSub(config.REDIS_URL) : new InProcessPubSub(),
+    );
+    const kv: KeyValueStore = await open('kv', async () =>
+      config.REDIS_URL
+        ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
+        : InProcessKeyValueStore.open(await dir('kv'), clock),
+    );
+    const vectors: VectorIndex = await open('vectors', async () =>
+      config.QDRANT_URL
+        ? new (await import('./vector-index/qdrant.vector-index')).QdrantVectorIndex(config.QDRANT_URL, config.QDRANT_API_KEY)
+        : EmbeddedVectorIndex.open(await dir('vectors')),
+    );
+    const embedder: Embedder = wanted('embedder') ? chooseEmbedder(config) : notOpened('embedder');
+    const chatModel: ChatModel = wanted('chatModel') ? chooseChatModel(config) : notOpened('chatModel');
+
+    const transport = config.NATS_URL ? natsTransport(config.NATS_URL) : inProcessTransport();
+    const services = new ServiceClient(transport.client());
+
+    return {
+      config,
+      clock,
+      documents,
+      eventStore,
+      eventStream,
+      jobs,
+      pubsub,
+      kv,
+      vectors,
+      embedder,
+      chatModel,
+      transport,
+      services,
+      async close() {
+        await services.close();
+        await releaseAll();
+      },
+    };
+  } catch (error) {
+    await releaseAll().catch(() => undefined);
+    throw error;
+  }
 };
 
 const chooseEmbedder = (config: Config): Embedder =>

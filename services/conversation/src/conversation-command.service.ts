@@ -13,8 +13,8 @@ import {
 } from '@palaver/contracts';
 import { type JobQueue, logger, Ports } from '@palaver/platform';
 import type { z } from 'zod';
-import { messageForbidden, messageNotFound } from './domain/conversation.errors';
-import { recentHistory } from './domain/conversation.history';
+import { conversationNotFound, messageForbidden, messageNotFound } from './domain/conversation.errors';
+import { historyBefore, recentHistory } from './domain/conversation.history';
 import { ConversationExecutor, type Executed } from './conversation.executor';
 import { ReadModel } from './projections/read-model';
 import { documentsOf, toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
@@ -39,9 +39,15 @@ export class ConversationCommandService {
   ) {}
 
   async create(req: Req<'create'>): Promise<Conversation> {
+    if (req.conversationId !== undefined) {
+      const existing = await this.readModel.conversations.findOne({ _id: req.conversationId, projectId: req.projectId });
+      // Surface B addresses chats by the caller's id: someone else's is not there for this caller.
+      if (existing && existing.visitorId !== req.visitorId) throw conversationNotFound(req.conversationId);
+      if (existing) return toConversation(existing);
+    }
     const executed = await this.executor.execute({
       type: 'Start',
-      conversationId: randomUUID(),
+      conversationId: req.conversationId ?? randomUUID(),
       projectId: req.projectId,
       visitorId: req.visitorId,
       pageUrl: req.pageUrl,
@@ -63,25 +69,57 @@ export class ConversationCommandService {
       pageContext: req.pageContext,
       assistantMessageId: req.assistantMessageId,
       assistantId: req.assistantId,
+      handoffTriggers: req.handoffTriggers,
     });
     const userMessage = messageAfter(executed, messageId);
+    if (executed.appended.some((e) => e.type === 'HumanHandoffRequested')) {
+      return { kind: 'handoff', userMessage, notice: messageAfter(executed, req.assistantMessageId) };
+    }
     if (!executed.appended.some((e) => e.type === 'AssistantReplyStarted')) return { kind: 'queued', userMessage };
-    await this.enqueueReply(req, executed);
+    if (executed.state.status === 'none') throw new Error('a conversation with a reply has no state');
+    const history = req.history ? [...req.history, { role: 'user' as const, content: req.content }] : recentHistory(executed.state);
+    await this.enqueueReply(req, history, req.assistantMessageId);
     return { kind: 'reply', userMessage, assistantMessageId: req.assistantMessageId };
   }
 
-  private async enqueueReply(req: Req<'postMessage'>, executed: Executed): Promise<void> {
-    if (executed.state.status === 'none') throw new Error('a conversation with a reply has no state');
+  /** A new version of an assistant message: same id, streamed again from the history before it (or the given one). */
+  async regenerateReply(req: Req<'regenerateReply'>): Promise<{ assistantMessageId: string }> {
+    const executed = await this.executor.execute({
+      type: 'RegenerateReply',
+      conversationId: req.conversationId,
+      projectId: req.projectId,
+      visitorId: req.visitorId,
+      messageId: req.messageId,
+      assistantId: req.assistantId,
+    });
+    if (executed.state.status === 'none') throw new Error('a regenerated conversation has no state');
+    const history = req.history ?? historyBefore(executed.state, req.messageId);
+    const version = executed.appended.at(-1)?.version ?? 0;
+    await this.enqueueReply(
+      { projectId: req.projectId, conversationId: req.conversationId, assistantId: req.assistantId, pageContext: null },
+      history,
+      req.messageId,
+      `${req.messageId}-v${version}`,
+    );
+    return { assistantMessageId: req.messageId };
+  }
+
+  private async enqueueReply(
+    req: Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext'>,
+    history: GenerateReplyJob['history'],
+    assistantMessageId: string,
+    jobId = assistantMessageId,
+  ): Promise<void> {
     const job: GenerateReplyJob = {
       projectId: req.projectId,
       conversationId: req.conversationId,
-      assistantMessageId: req.assistantMessageId,
+      assistantMessageId,
       assistantId: req.assistantId,
-      history: recentHistory(executed.state),
+      history,
       pageContext: req.pageContext,
     };
     try {
-      await this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job, { jobId: req.assistantMessageId });
+      await this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job, { jobId });
     } catch (err) {
       logger.error({ err, conversationId: req.conversationId }, 'could not enqueue the reply');
       // Nobody will answer: close the reply now instead of leaving it streaming until it times out.
@@ -89,7 +127,7 @@ export class ConversationCommandService {
         type: 'FailReply',
         conversationId: req.conversationId,
         projectId: req.projectId,
-        messageId: req.assistantMessageId,
+        messageId: assistantMessageId,
         error: 'the reply could not be queued',
         partialText: '',
       });
@@ -157,10 +195,11 @@ export class ConversationCommandService {
 
   async handoff(req: Req<'handoff'>): Promise<Conversation> {
     const executed = await this.executor.execute({
-      type: 'Handoff',
+      type: 'Claim',
       conversationId: req.conversationId,
       projectId: req.projectId,
-      humanAgent: req.humanAgent,
+      humanAgent: { id: null, ...req.humanAgent },
+      mode: 'take',
     });
     const { conversation, messages } = documentsOf(executed.events);
     if (!conversation) throw new Error('a handed-off conversation has no document');
@@ -175,6 +214,7 @@ export class ConversationCommandService {
       projectId: req.projectId,
       messageId,
       content: req.content,
+      humanAgentId: req.humanAgentId,
     });
     return messageAfter(executed, messageId);
   }

@@ -7,8 +7,16 @@ import { type ConversationState, fold } from './domain/conversation.state';
 import { ConversationRepository } from './conversation.repository';
 import type { StoredConversationEvent } from './conversation.stream';
 import { OutboxRelay } from './outbox/outbox.relay';
+import { PerKeyQueue } from './per-key-queue';
 
-const MAX_ATTEMPTS = 5;
+/** Attempts against other processes appending to the same stream, with jittered backoff between. */
+const MAX_ATTEMPTS = 10;
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_CAP_MS = 200;
+
+/** "Full jitter": a random wait up to an exponentially growing cap, so racers spread out. */
+const backoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt)));
 
 export interface Executed {
   /** The conversation after the command. */
@@ -21,11 +29,15 @@ export interface Executed {
 
 /**
  * Runs one command against its conversation: load, decide, append at the loaded version, and
- * on a concurrent append decide again on the fresh stream. The relay has projected and
+ * on a concurrent append decide again on the fresh stream. Commands on one conversation run one
+ * at a time in this process; a conflict with another process is retried after a jittered
+ * backoff, and only a stream that keeps moving through every attempt gives 409 CONFLICT. The relay has projected and
  * published the new events before this returns, so a read right after sees them.
  */
 @Injectable()
 export class ConversationExecutor {
+  private readonly queue = new PerKeyQueue();
+
   constructor(
     @Inject(ConversationRepository) private readonly repository: ConversationRepository,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
@@ -34,7 +46,7 @@ export class ConversationExecutor {
   ) {}
 
   async execute(command: ConversationCommand): Promise<Executed> {
-    const executed = await this.decideAndAppend(command);
+    const executed = await this.queue.run(command.conversationId, () => this.decideAndAppend(command));
     if (executed.appended.length > 0) await this.relay.flushQuietly();
     return executed;
   }
@@ -60,6 +72,7 @@ export class ConversationExecutor {
             conversationId: command.conversationId,
           });
         }
+        await backoff(attempt);
       }
     }
   }

@@ -1,25 +1,31 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
+import { ConversationAdminQueryService } from './conversation-admin-query.service';
 import { ConversationCommandService } from './conversation-command.service';
 import { ConversationExecutor } from './conversation.executor';
 import { ConversationQueryService } from './conversation-query.service';
 import { ConversationRepository } from './conversation.repository';
+import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
+import { HandoffService } from './handoff.service';
 import { ConversationHandler } from './handlers/conversation.handler';
+import { AgentFeed } from './projections/agent-feed';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { ReadModelProjector } from './projections/read-model.projector';
+import { StaleReplySweeper } from './stale-reply.sweeper';
 
 @Module({})
 export class ConversationModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: ConversationModule,
-      controllers: [ConversationHandler],
+      controllers: [ConversationHandler, ConversationAdminHandler],
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
         ReadModel,
+        AgentFeed,
         ConversationProjection,
         MessageProjection,
         ReadModelProjector,
@@ -28,6 +34,9 @@ export class ConversationModule {
         ConversationExecutor,
         ConversationCommandService,
         ConversationQueryService,
+        ConversationAdminQueryService,
+        HandoffService,
+        StaleReplySweeper,
       ],
     };
   }

@@ -5,17 +5,25 @@ import { Authenticator } from './auth/authenticator';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
+import { timeoutOptions } from './http/timeouts';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { agentRoutes } from './routes/agent/agents.routes';
+import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
+import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
+import { dashboardRoutes } from './routes/dashboard.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { healthRoutes } from './routes/health.routes';
+import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
+import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
@@ -26,7 +34,14 @@ const V2_BODY_LIMIT = 256 * 1024;
 const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
 
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
-  const app = Fastify({ logger: false, bodyLimit: V2_BODY_LIMIT, trustProxy: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: V2_BODY_LIMIT,
+    trustProxy: true,
+    frameworkErrors,
+    clientErrorHandler,
+    ...timeoutOptions({ requestTimeoutMs: deps.config.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: deps.config.HTTP_IDLE_TIMEOUT_MS }),
+  });
 
   registerJsonBodyParser(app);
   app.setErrorHandler((err, _request, reply) => {
@@ -49,6 +64,9 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   searchRoutes(routes, deps);
   conversationRoutes(routes, deps, limits);
   completionRoutes(routes, deps, limits);
+  conversationEventRoutes(routes, deps);
+  agentRoutes(routes, deps);
+  surfaceBRoutes(routes, deps, limits);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {
@@ -59,9 +77,13 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     projectAdminRoutes(adminRoutes, deps);
     knowledgeAdminRoutes(adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
+    conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
+    agentAdminRoutes(adminRoutes, deps);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
+
+  await dashboardRoutes(app);
 
   const document = docs.document();
   app.get('/openapi.json', async () => document);

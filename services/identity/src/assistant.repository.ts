@@ -22,6 +22,12 @@ export class AssistantRepository {
     return doc ? fromDocument(doc) : null;
   }
 
+  /** Applies `$set` fields; null when the project has no such assistant. */
+  async set(projectId: string, assistantId: string, set: Partial<AssistantRecord>): Promise<AssistantRecord | null> {
+    const doc = await this.assistants.findOneAndUpdate({ _id: assistantId, projectId }, { $set: set });
+    return doc ? fromDocument(doc) : null;
+  }
+
   async listByProject(projectId: string): Promise<AssistantRecord[]> {
     const docs = await this.assistants.find({ projectId }, { sort: { createdAt: 1, _id: 1 } });
     return docs.map((doc) => fromDocument<AssistantRecord>(doc));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type AssistantRecord, type CreateAssistantBody } from '@palaver/contracts';
+import { AppError, type AssistantRecord, type CreateAssistantBody, type UpdateAssistantBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { AssistantRepository } from './assistant.repository';
@@ -26,6 +26,14 @@ export class AssistantService {
     const assistant = newAssistant(projectId, randomUUID(), body, this.clock.now().toISOString());
     await this.assistants.insert(assistant);
     return assistant;
+  }
+
+  async update(projectId: string, assistantId: string, patch: UpdateAssistantBody): Promise<AssistantRecord> {
+    await this.projects.get(projectId);
+    const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const updated = await this.assistants.set(projectId, assistantId, set);
+    if (!updated) throw assistantNotFound(assistantId);
+    return updated;
   }
 
   async list(projectId: string): Promise<AssistantRecord[]> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, IdentityMessages as M, type ProjectRecord, type RequestOf, type ServiceMessage } from '@palaver/contracts';
 import { ManualClock, type RunningService, createTestInfrastructure } from '@palaver/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';
 
 const IDLE_TTL_SECONDS = 60;
@@ -376,6 +376,28 @@ describe('identity service: visitors and sessions', () => {
     const { sessionToken: idle } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
     clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(send(M.resolveSession, { token: idle, origin: null }))).code).toBe('UNAUTHORIZED');
+  });
+
+  it('writes a busy session back only once a tenth of its idle TTL has passed', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const { sessionToken: token } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
+    const resolve = () => send(M.resolveSession, { token, origin: null });
+    const sessionWrites = vi.spyOn(infra.kv, 'set');
+
+    for (let i = 0; i < 5; i++) {
+      clock.advance(1_000);
+      await resolve();
+    }
+    expect(sessionWrites).not.toHaveBeenCalled();
+    clock.advance(IDLE_TTL_SECONDS * 100); // now past a tenth of the TTL since init
+    await resolve();
+    expect(sessionWrites).toHaveBeenCalledTimes(1);
+    // Lapses a full TTL after that extension.
+    clock.advance(IDLE_TTL_SECONDS * 1000 - 1);
+    await resolve();
+    clock.advance(IDLE_TTL_SECONDS * 1000);
+    expect((await rejection(resolve())).code).toBe('UNAUTHORIZED');
   });
 
   it('rejects unknown and malformed session tokens', async () => {

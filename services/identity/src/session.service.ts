@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, type SessionInfo } from '@palaver/contracts';
 import { type Clock, type Config, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { isLapsed, withIdleExpiry } from './domain/session';
+import { isDueForExtension, isLapsed, withIdleExpiry } from './domain/session';
 import { SESSION_TOKEN_RANDOM_BYTES, formatSessionToken, isWellFormedSessionToken } from './domain/session-token';
 import { hashSecret } from './domain/secret-hash';
 import { KeyService } from './key.service';
@@ -29,12 +29,16 @@ export class SessionService {
     return token;
   }
 
-  /** The session behind a token, its idle timeout extended. Its key is re-checked every time: revocation is immediate. */
+  /**
+   * The session behind a token, its idle timeout extended when a tenth of it has passed (not on
+   * every use: see EXTEND_AFTER_FRACTION). Its key is re-checked every time: revocation is immediate.
+   */
   async resolve(token: string, origin: string | null): Promise<SessionInfo> {
     if (!isWellFormedSessionToken(token)) throw invalidSession();
     const tokenHash = hashSecret(token);
     const session = await this.sessions.load(tokenHash);
-    if (!session || isLapsed(session, this.clock.now().getTime())) throw invalidSession();
+    const now = this.clock.now().getTime();
+    if (!session || isLapsed(session, now)) throw invalidSession();
     try {
       await this.keys.assertSessionKey(session.projectId, session.keyId, origin);
     } catch (err) {
@@ -47,7 +51,7 @@ export class SessionService {
       keyId: session.keyId,
       assistantId: session.assistantId,
     };
-    await this.store(tokenHash, info);
+    if (isDueForExtension(session, now, this.config.SESSION_IDLE_TTL_SECONDS)) await this.store(tokenHash, info);
     return info;
   }
 

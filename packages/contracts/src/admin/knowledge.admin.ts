@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid } from '../common';
+import { MAX_URL, Timestamp, Uuid } from '../common';
 import { QnaAuthor } from '../v2/qna';
 import { ProductFields } from '../v2/search';
 
@@ -15,7 +15,7 @@ export type UpdateQnaBody = z.infer<typeof UpdateQnaBody>;
 export const DocumentBody = z
   .object({
     title: z.string().min(1).max(500),
-    url: z.url(),
+    url: z.url().max(MAX_URL),
     path: z.string().max(2000).optional(),
     content: z.string().min(1).max(2_000_000),
   })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp, Uuid } from '../common';
+import { MAX_URL, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
@@ -15,6 +15,17 @@ export type ProjectLimits = z.infer<typeof ProjectLimits>;
 export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
 export type QuickPrompt = z.infer<typeof QuickPrompt>;
 
+/**
+ * Whether visitors can ask for a person. When enabled, a message containing one of the
+ * trigger phrases (whole words, any case; the built-in list when empty) queues the conversation.
+ */
+export const HandoffSettings = z.object({
+  enabled: z.boolean(),
+  triggerPhrases: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+});
+export type HandoffSettings = z.infer<typeof HandoffSettings>;
+export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [] };
+
 /** The whole project as the dashboard and the other services see it. */
 export const ProjectRecord = z.object({
   id: Uuid,
@@ -24,6 +35,8 @@ export const ProjectRecord = z.object({
   limits: ProjectLimits,
   chatWidgetConfig: ChatWidgetConfig,
   quickPrompts: z.array(QuickPrompt),
+  /** Absent on projects stored before the setting existed: off. */
+  handoff: HandoffSettings.default(DEFAULT_HANDOFF_SETTINGS),
   defaultAssistantId: Uuid.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -43,6 +56,7 @@ export const CreateProjectBody = z.object({
   chatWidgetConfig: ChatWidgetConfig.partial().optional(),
   quickPrompts: z.array(QuickPromptInput).max(20).optional(),
   limits: LimitsInput.optional(),
+  handoff: HandoffSettings.optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 
@@ -66,6 +80,14 @@ export const CreateAssistantBody = z.object({
 });
 export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 
+/** `model: null` goes back to the configured default model. */
+export const UpdateAssistantBody = z.object({
+  name: z.string().min(1).max(200).optional(),
+  instructions: z.string().max(20_000).optional(),
+  model: z.string().min(1).max(200).nullable().optional(),
+});
+export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBody>;
+
 export const KeyType = z.enum(['publishable', 'private']);
 export type KeyType = z.infer<typeof KeyType>;
 
@@ -86,7 +108,7 @@ export type KeyRecord = z.infer<typeof KeyRecord>;
 /** An origin as a browser sends it (scheme://host[:port]) or `*` for any. */
 export const AllowedOrigin = z.union([
   z.literal('*'),
-  z.string().regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
+  z.string().max(MAX_URL).regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
 ]);
 
 export const CreateKeyBody = z.discriminatedUnion('type', [

@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { HumanAgent, Timestamp, Uuid } from '../common';
+import { HumanAgent, HumanAgentRef, Timestamp, Uuid } from '../common';
 import { FinishReason, Usage } from '../v2/completion';
 import { Feedback, PageContext, ReplySource } from '../v2/message';
+
+/** Who asked for a person: the visitor (trigger phrase or model), an agent, or an admin call. */
+export const HandoffSource = z.enum(['visitor', 'agent', 'admin']);
+export type HandoffSource = z.infer<typeof HandoffSource>;
 
 /** Data of each conversation event. Every event also has the envelope fields of `StoredEvent`. */
 export const ConversationEventData = {
@@ -31,8 +35,22 @@ export const ConversationEventData = {
     previous: Feedback.nullable(),
   }),
   ConversationClosed: z.object({ closeReason: z.string().nullable() }),
+  /** Written by earlier versions (an admin handoff naming no agent); read as a claim with no agent id. */
   HumanHandoffStarted: z.object({ humanAgent: HumanAgent }),
-  HumanAgentMessagePosted: z.object({ messageId: Uuid, content: z.string(), humanAgent: HumanAgent }),
+  /** The conversation waits in the project's queue for an agent; the AI stops answering. */
+  HumanHandoffRequested: z.object({ source: HandoffSource, messageId: Uuid.nullable() }),
+  /** An agent holds the conversation (from the queue, or taken directly). */
+  HumanHandoffClaimed: z.object({ humanAgent: HumanAgentRef }),
+  /** Handed back to the assistant. */
+  HumanHandoffReleased: z.object({ humanAgentId: Uuid.nullable() }),
+  HumanAgentMessagePosted: z.object({
+    messageId: Uuid,
+    content: z.string(),
+    humanAgent: HumanAgent,
+    humanAgentId: Uuid.nullable().optional(),
+  }),
+  /** A reply generated again: the message streams anew; its previous text stays in the earlier events. */
+  AssistantReplyRestarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),
 } as const;
 
 export type ConversationEventType = keyof typeof ConversationEventData;

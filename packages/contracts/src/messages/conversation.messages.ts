@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { HumanAgent, Uuid } from '../common';
-import { FinishReason, Usage } from '../v2/completion';
+import { HumanAgent, HumanAgentRef, Uuid } from '../common';
+import { AgentConversation, AgentEvent } from '../agents/agent';
+import { HandoffSource } from '../events/conversation.events';
+import { ConversationLiveEvent } from '../v2/conversation-events';
+import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
+import { ChatMessage, FinishReason, Usage } from '../v2/completion';
 import {
   CloseConversationResponse,
   Conversation,
@@ -19,13 +23,16 @@ export const PostMessageOutcome = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reply'), userMessage: Message, assistantMessageId: Uuid }),
   /** A human agent handles the conversation: the message waits for them. */
   z.object({ kind: z.literal('queued'), userMessage: Message }),
+  /** The message asked for a person: the conversation is queued and `notice` (complete) tells the visitor. */
+  z.object({ kind: z.literal('handoff'), userMessage: Message, notice: Message }),
 ]);
 export type PostMessageOutcome = z.infer<typeof PostMessageOutcome>;
 
 export const ConversationMessages = {
   create: defineMessage(
     'conversation.cmd.create.v1',
-    VisitorScope.extend({ pageUrl: z.string().nullable() }),
+    /** With `conversationId` (surface B's chat ids): the visitor's own existing conversation is returned as is. */
+    VisitorScope.extend({ pageUrl: z.string().nullable(), conversationId: Uuid.optional() }),
     Conversation,
   ),
   list: defineMessage(
@@ -47,8 +54,30 @@ export const ConversationMessages = {
       pageContext: PageContext.nullable(),
       assistantMessageId: Uuid,
       assistantId: Uuid.nullable(),
+      /** The project's phrases that ask for a person ([] = the defaults); null when handoff is off. */
+      handoffTriggers: z.array(z.string().max(200)).max(50).nullable().default(null),
+      /** A custom history for the model instead of the stored one (surface B's previousMessages). */
+      history: z.array(ChatMessage).max(100).optional(),
     }),
     PostMessageOutcome,
+  ),
+  /** Generates an assistant message again under the same id; the old text stays in the event log. */
+  regenerateReply: defineMessage(
+    'conversation.cmd.regenerate-reply.v1',
+    VisitorScope.extend({
+      conversationId: Uuid,
+      messageId: Uuid,
+      assistantId: Uuid.nullable(),
+      history: z.array(ChatMessage).max(100).optional(),
+    }),
+    z.object({ assistantMessageId: Uuid }),
+  ),
+  /** The visitor's live events after `after` (a stream version), oldest first. */
+  events: defineMessage(
+    'conversation.qry.events.v1',
+    VisitorScope.extend({ conversationId: Uuid, after: z.number().int().min(0) }),
+    /** `cursor`: the version read up to (past events the visitor is not shown). */
+    z.object({ data: z.array(ConversationLiveEvent), cursor: z.number().int() }),
   ),
   close: defineMessage(
     'conversation.cmd.close.v1',
@@ -86,16 +115,74 @@ export const ConversationMessages = {
     }),
     Ack,
   ),
-  /** The agents' side (admin API for now): hand the conversation to a human. */
+  /** Admin call: an agent named only by name and image takes the conversation (no agent identity). */
   handoff: defineMessage(
     'conversation.cmd.handoff.v1',
     z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgent }),
     Conversation,
   ),
+  /** Queues the conversation for an agent (idempotent while it is human-handled). */
+  requestHandoff: defineMessage(
+    'conversation.cmd.request-handoff.v1',
+    z.object({ projectId: Uuid, conversationId: Uuid, source: HandoffSource }),
+    AgentConversation,
+  ),
+  /** An agent takes the conversation: `queue` only if it waits, `take` unless another agent holds it. */
+  claim: defineMessage(
+    'conversation.cmd.claim.v1',
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgentRef, mode: z.enum(['queue', 'take']) }),
+    AgentConversation,
+  ),
+  /** Atomically assigns the oldest waiting conversation; null when the queue is empty. */
+  claimNext: defineMessage(
+    'conversation.cmd.claim-next.v1',
+    z.object({ projectId: Uuid, humanAgent: HumanAgentRef }),
+    z.object({ conversation: AgentConversation.nullable() }),
+  ),
+  /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
+  release: defineMessage(
+    'conversation.cmd.release.v1',
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable() }),
+    AgentConversation,
+  ),
+  /** humanAgentId null (admin): posts as whoever holds it. */
   postAgentMessage: defineMessage(
     'conversation.cmd.post-agent-message.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, content: z.string().min(1).max(10_000) }),
+    z.object({
+      projectId: Uuid,
+      conversationId: Uuid,
+      content: z.string().min(1).max(10_000),
+      humanAgentId: Uuid.nullable().default(null),
+    }),
     Message,
   ),
+  queue: defineMessage(
+    'conversation.qry.queue.v1',
+    z.object({ projectId: Uuid, limit: z.number().int().min(1).max(100) }),
+    z.object({ data: z.array(AgentConversation) }),
+  ),
+  agentConversation: defineMessage(
+    'conversation.qry.agent-conversation.v1',
+    z.object({ projectId: Uuid, conversationId: Uuid }),
+    AgentConversation,
+  ),
+  /** The project's agent feed after `after` (a sequence), oldest first. */
+  agentEvents: defineMessage(
+    'conversation.qry.agent-events.v1',
+    z.object({ projectId: Uuid, after: z.number().int().min(0), limit: z.number().int().min(1).max(500) }),
+    z.object({ data: z.array(AgentEvent) }),
+  ),
+  /** Surface B: a customer's chats, newest interaction first. */
+  chats: defineMessage(
+    'conversation.qry.chats.v1',
+    VisitorScope.extend({
+      filter: z.enum(['all', 'open', 'closed']),
+      page: z.number().int().min(1),
+      pageSize: z.number().int().min(1).max(100),
+    }),
+    surfaceBPage(ChatSummary),
+  ),
+  /** Surface B: one chat of the customer; any other chat is CONVERSATION_NOT_FOUND. */
+  chat: defineMessage('conversation.qry.chat.v1', VisitorScope.extend({ chatId: Uuid }), Chat),
   health: defineMessage('conversation.qry.health.v1', z.object({}), Ack),
 } as const;

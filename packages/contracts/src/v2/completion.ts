@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Uuid } from '../common';
+import { Uuid, nonBlank } from '../common';
 
 export const Usage = z.object({
   inputTokens: z.number(),
@@ -33,14 +33,18 @@ export const ChatCompletionResult = z.object({ steps: z.array(CompletionStep) })
 export type ChatCompletionResult = z.infer<typeof ChatCompletionResult>;
 
 export const ChatMessage = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('system'), content: z.string() }),
-  z.object({ role: z.literal('user'), content: z.string().min(1).max(100_000) }),
+  z.object({ role: z.literal('system'), content: z.string().max(100_000) }),
+  z.object({ role: z.literal('user'), content: nonBlank(z.string().min(1).max(100_000)) }),
   z.object({ role: z.literal('assistant'), content: z.string().max(100_000) }),
 ]);
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const ChatCompletionsBody = z.object({
-  messages: z.array(ChatMessage).min(1).max(200),
+  messages: z
+    .array(ChatMessage)
+    .min(1)
+    .max(200)
+    .refine((messages) => messages.some((m) => m.role === 'user'), { message: 'must contain at least one user message' }),
   assistantId: Uuid.optional(),
   stream: z.boolean().default(false),
 });

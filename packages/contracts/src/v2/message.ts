@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgent, Timestamp, Uuid } from '../common';
+import { HumanAgent, MAX_URL, Timestamp, Uuid, nonBlank } from '../common';
 
 export const MessageRole = z.enum(['assistant', 'human_agent', 'user']);
 export type MessageRole = z.infer<typeof MessageRole>;
@@ -42,15 +42,15 @@ export const Message = z.object({
 export type Message = z.infer<typeof Message>;
 
 export const PageContext = z.object({
-  url: z.string().optional(),
-  title: z.string().optional(),
-  content: z.string().optional(),
-  textSelection: z.string().optional(),
+  url: z.string().max(MAX_URL).optional(),
+  title: z.string().max(500).optional(),
+  content: z.string().max(10_000).optional(),
+  textSelection: z.string().max(5_000).optional(),
 });
 export type PageContext = z.infer<typeof PageContext>;
 
 export const PostMessageBody = z.object({
-  content: z.string().min(1).max(10_000),
+  content: nonBlank(z.string().min(1).max(10_000)),
   stream: z.boolean().default(false),
   pageContext: PageContext.nullable().optional(),
 });

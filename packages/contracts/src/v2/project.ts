@@ -1,27 +1,30 @@
 import { z } from 'zod';
-import { Uuid } from '../common';
+import { MAX_KEY, MAX_NAME, MAX_URL, Uuid } from '../common';
 
 export const WidgetPosition = z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left']);
 
+/** A CSS color: `#2563eb`, `rgb(…)`, a name. */
+const COLOR = 100;
+
 export const ChatWidgetConfig = z.object({
-  welcomeMessage: z.string(),
-  inputPlaceholder: z.string(),
-  displayName: z.string(),
+  welcomeMessage: z.string().max(2_000),
+  inputPlaceholder: z.string().max(MAX_NAME),
+  displayName: z.string().max(MAX_NAME),
   position: WidgetPosition,
-  customCSSStyles: z.string(),
-  userMessageBubbleColor: z.string(),
-  userMessageBubbleColorDark: z.string(),
-  brandColor: z.string(),
-  brandColorDark: z.string(),
+  customCSSStyles: z.string().max(20_000),
+  userMessageBubbleColor: z.string().max(COLOR),
+  userMessageBubbleColorDark: z.string().max(COLOR),
+  brandColor: z.string().max(COLOR),
+  brandColorDark: z.string().max(COLOR),
   width: z.number(),
   maxHeight: z.number(),
   bubbleRadius: z.number(),
   baseFontSize: z.number(),
   openDelay: z.number(),
   offset: z.object({ x: z.number(), y: z.number() }),
-  assistantAvatar: z.url().optional(),
-  chatButtonIcon: z.url().optional(),
-  chatButtonColor: z.string().optional(),
+  assistantAvatar: z.url().max(MAX_URL).optional(),
+  chatButtonIcon: z.url().max(MAX_URL).optional(),
+  chatButtonColor: z.string().max(COLOR).optional(),
 });
 export type ChatWidgetConfig = z.infer<typeof ChatWidgetConfig>;
 
@@ -51,4 +54,4 @@ export const Project = z.object({
 });
 export type Project = z.infer<typeof Project>;
 
-export const ApiKeyQuery = z.object({ apiKey: z.string().min(1) });
+export const ApiKeyQuery = z.object({ apiKey: z.string().min(1).max(MAX_KEY) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { QueryOffset, Timestamp, Uuid, queryInt } from '../common';
+import { MAX_NAME, MAX_URL, QueryOffset, Timestamp, Uuid, queryInt } from '../common';
 
-export const QnaAuthor = z.object({ name: z.string().nullable(), image: z.string().nullable() });
+export const QnaAuthor = z.object({ name: z.string().max(MAX_NAME).nullable(), image: z.string().max(MAX_URL).nullable() });
 
 export const Qna = z.object({
   object: z.literal('qna'),

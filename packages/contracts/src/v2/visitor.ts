@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Uuid } from '../common';
+import { MAX_KEY, Uuid } from '../common';
 
 export const Visitor = z.object({
   object: z.literal('visitor'),
@@ -12,7 +12,7 @@ export const Visitor = z.object({
 export type Visitor = z.infer<typeof Visitor>;
 
 export const InitIdentityBody = z.object({
-  apiKey: z.string().min(1),
+  apiKey: z.string().min(1).max(MAX_KEY),
   saVid: z.string().min(1).max(100),
 });
 export type InitIdentityBody = z.infer<typeof InitIdentityBody>;

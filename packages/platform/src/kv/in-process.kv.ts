@@ -86,10 +86,10 @@ export class InProcessKeyValueStore implements KeyValueStore {
     await this.write(() => (this.entries.has(key) ? { op: 'del', key } : null));
   }
 
-  async increment(key: string, ttlSeconds: number): Promise<number> {
+  async increment(key: string, ttlSeconds: number, by = 1): Promise<number> {
     const op = await this.write(() => {
       const current = this.live(key);
-      const value = String(Number(current?.value ?? 0) + 1);
+      const value = String(Number(current?.value ?? 0) + by);
       const expiresAt = current ? current.expiresAt : this.expiry(ttlSeconds);
       return expiresAt === undefined ? { op: 'set', key, value } : { op: 'set', key, value, expiresAt };
     });

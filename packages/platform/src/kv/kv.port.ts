@@ -8,10 +8,11 @@ export interface KeyValueStore {
   expire(key: string, ttlSeconds: number): Promise<boolean>;
   del(key: string): Promise<void>;
   /**
-   * Adds one to an integer counter (a missing key counts from 0) and answers the new count.
-   * The expiry is set only when the increment creates the key: a fixed window, not a sliding one.
+   * Adds `by` (default 1; negative to give back) to an integer counter (a missing key counts
+   * from 0) and answers the new count. The expiry is set only when the increment creates the
+   * key: a fixed window, not a sliding one.
    */
-  increment(key: string, ttlSeconds: number): Promise<number>;
+  increment(key: string, ttlSeconds: number, by?: number): Promise<number>;
   /** A rate-limiter-flexible limiter that keeps its counters in this store. */
   rateLimiter(options: { keyPrefix: string; points: number; durationSeconds: number }): RateLimiterAbstract;
   close(): Promise<void>;

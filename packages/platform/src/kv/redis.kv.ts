@@ -34,8 +34,8 @@ export class RedisKeyValueStore implements KeyValueStore {
     await this.redis.del(key);
   }
 
-  async increment(key: string, ttlSeconds: number): Promise<number> {
-    const results = await this.redis.multi().incr(key).pexpire(key, toMs(ttlSeconds), 'NX').exec();
+  async increment(key: string, ttlSeconds: number, by = 1): Promise<number> {
+    const results = await this.redis.multi().incrby(key, by).pexpire(key, toMs(ttlSeconds), 'NX').exec();
     const [error, count] = results?.[0] ?? [new Error('increment: no reply')];
     if (error) throw error;
     return Number(count);

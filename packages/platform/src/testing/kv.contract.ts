@@ -100,6 +100,13 @@ export function describeKeyValueStoreContract(adapterName: string, factory: () =
       expect(await kv.increment(k, 1)).toBe(1);
     });
 
+    it('increments by a given amount, negative included', async () => {
+      const k = key();
+      expect(await kv.increment(k, 10, 3)).toBe(3);
+      expect(await kv.increment(k, 10, -1)).toBe(2);
+      expect(await kv.get(k)).toBe('2');
+    });
+
     it('answers false to expire on a missing or expired key', async () => {
       expect(await kv.expire(key(), 10)).toBe(false);
       const k = key();

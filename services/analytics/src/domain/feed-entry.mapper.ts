@@ -20,9 +20,12 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | MessageFeedbackGiven    | feedback.given         | messageId, feedback, previous      |
  * |   (feedback null)       | feedback.removed       | messageId, feedback: null, previous|
  * | HumanHandoffStarted     | conversation.handoff   | humanAgent                         |
+ * | HumanHandoffClaimed     | conversation.handoff   | humanAgent (with its id)           |
+ * | HumanHandoffRequested   | handoff.requested      | source, messageId                  |
+ * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
  *
- * Other events (reply started, human agent messages) stay out of the feed.
+ * Other events (reply started or restarted, human agent messages) stay out of the feed.
  */
 export const FEED_TYPES = [
   'conversation.started',
@@ -33,6 +36,8 @@ export const FEED_TYPES = [
   'feedback.removed',
   'conversation.handoff',
   'conversation.closed',
+  'handoff.requested',
+  'handoff.released',
 ] as const;
 export type FeedType = (typeof FEED_TYPES)[number];
 
@@ -74,10 +79,16 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       return { type: feedback === null ? 'feedback.removed' : 'feedback.given', data: { messageId, feedback, previous } };
     }
     case 'HumanHandoffStarted':
+    case 'HumanHandoffClaimed':
       return { type: 'conversation.handoff', data: { humanAgent: event.data.humanAgent } };
+    case 'HumanHandoffRequested':
+      return { type: 'handoff.requested', data: { source: event.data.source, messageId: event.data.messageId } };
+    case 'HumanHandoffReleased':
+      return { type: 'handoff.released', data: { humanAgentId: event.data.humanAgentId } };
     case 'ConversationClosed':
       return { type: 'conversation.closed', data: { closeReason: event.data.closeReason } };
     case 'AssistantReplyStarted':
+    case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':
       return null;
     default: {

@@ -1,4 +1,4 @@
-import type { Feedback, FinishReason, HumanAgent, PageContext, ReplySource, Usage } from '@palaver/contracts';
+import type { Feedback, FinishReason, HandoffSource, HumanAgentRef, PageContext, ReplySource, Usage } from '@palaver/contracts';
 
 /** Every command names its conversation and tenant; visitor-scoped ones also their visitor. */
 interface Addressed {
@@ -18,6 +18,8 @@ export type ConversationCommand =
       pageContext: PageContext | null;
       assistantMessageId: string;
       assistantId: string | null;
+      /** Phrases that ask for a person (the project's handoff setting); null when handoff is off. */
+      handoffTriggers: readonly string[] | null;
     })
   | (Addressed & {
       type: 'CompleteReply';
@@ -30,8 +32,13 @@ export type ConversationCommand =
   | (Addressed & { type: 'FailReply'; messageId: string; error: string; partialText: string })
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })
-  | (Addressed & { type: 'Handoff'; humanAgent: HumanAgent })
-  | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string });
+  | (Addressed & { type: 'RequestHandoff'; source: HandoffSource; messageId: string | null })
+  /** `queue`: only a waiting conversation; `take`: any open one not held by another agent. */
+  | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })
+  /** `humanAgentId` null: an admin call, which may release whatever holds it. */
+  | (Addressed & { type: 'Release'; humanAgentId: string | null })
+  | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string; humanAgentId: string | null })
+  | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null });
 
 export interface DecisionContext {
   /** ISO 8601 time of the decision. */
@@ -40,4 +47,7 @@ export interface DecisionContext {
   replyTimeoutMs: number;
 }
 
-export const REPLY_TIMED_OUT = 'reply timed out';
+export { REPLY_TIMED_OUT } from '@palaver/contracts';
+
+/** What the assistant tells a visitor whose message queued the conversation for a person. */
+export const HANDOFF_NOTICE = 'I have asked a member of our team to join. An agent will answer here shortly.';

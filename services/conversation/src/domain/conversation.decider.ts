@@ -1,6 +1,7 @@
 import { AppError, type ConversationEvent } from '@palaver/contracts';
 import type { ConversationCommand, DecisionContext } from './conversation.commands';
-import { REPLY_TIMED_OUT } from './conversation.commands';
+import { HANDOFF_NOTICE, REPLY_TIMED_OUT } from './conversation.commands';
+import { asksForHuman } from './handoff-trigger';
 import { conflict, conversationForbidden, conversationNotFound, messageNotFound } from './conversation.errors';
 import {
   type ConversationState,
@@ -28,6 +29,15 @@ const closedConflict = (conversationId: string): AppError =>
     status: 'closed',
   });
 
+const heldByAnother = (conversationId: string): AppError =>
+  conflict('Another agent holds this conversation', {
+    resource: 'conversation',
+    conflictingField: 'humanAgent',
+    conversationId,
+  });
+
+const ZERO_USAGE = { inputTokens: 0, outputTokens: 0, totalTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 };
+
 const ageMs = (from: string, now: string): number => Date.parse(now) - Date.parse(from);
 
 /** The assistant message a reply command addresses, or MESSAGE_NOT_FOUND. */
@@ -43,8 +53,13 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
  *   table: "any, isHumanHandled true"); they wait for the agent and no AI reply starts.
  * - Feedback equal to the current value is recorded again (a new event, so `feedbackAt` moves);
  *   removing feedback that is not there records nothing.
- * - Agents post only after a handoff (the message carries the handing-off agent) and not in a
- *   closed conversation; a handoff to the agent already handling it records nothing.
+ * - Handoff: a request queues the conversation (`waiting`); an agent claims it from the queue
+ *   or takes it directly (`claimed`); a release hands it back to the assistant. Agents identified
+ *   by id never take a conversation another identified agent holds; an admin call (no agent id)
+ *   may. Repeating the current state records nothing.
+ * - A visitor message that asks for a person (project setting) queues the conversation, and the
+ *   assistant's reply is a fixed notice instead of a generated answer.
+ * - Agents post only while they hold the conversation and not in a closed conversation.
  */
 export const decide = (command: ConversationCommand, state: ConversationState, context: DecisionContext): ConversationEvent[] => {
   switch (command.type) {
@@ -72,6 +87,7 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       };
       if (conversation.isHumanHandled) return [posted];
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
+      const wantsHuman = command.handoffTriggers !== null && asksForHuman(command.content, command.handoffTriggers);
 
       const events: ConversationEvent[] = [];
       const pending = streamingReply(conversation);
@@ -89,10 +105,20 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
           data: { messageId: pending.id, error: REPLY_TIMED_OUT, partialText: '' },
         });
       }
-      events.push(posted, {
+      events.push(posted);
+      if (wantsHuman) {
+        events.push({ type: 'HumanHandoffRequested', data: { source: 'visitor', messageId: command.messageId } });
+      }
+      events.push({
         type: 'AssistantReplyStarted',
         data: { messageId: command.assistantMessageId, assistantId: command.assistantId },
       });
+      if (wantsHuman) {
+        events.push({
+          type: 'AssistantReplyCompleted',
+          data: { messageId: command.assistantMessageId, text: HANDOFF_NOTICE, finishReason: 'stop', usage: ZERO_USAGE },
+        });
+      }
       return events;
     }
     case 'CompleteReply': {
@@ -144,25 +170,77 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (conversation.status === 'closed') return [];
       return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
     }
-    case 'Handoff': {
+    case 'RequestHandoff': {
       const conversation = owned(command, state);
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
-      const same =
-        conversation.humanAgent !== null &&
-        conversation.humanAgent.name === command.humanAgent.name &&
-        conversation.humanAgent.image === command.humanAgent.image;
-      if (conversation.isHumanHandled && same) return [];
-      return [{ type: 'HumanHandoffStarted', data: { humanAgent: command.humanAgent } }];
+      if (conversation.isHumanHandled) return [];
+      return [{ type: 'HumanHandoffRequested', data: { source: command.source, messageId: command.messageId } }];
     }
-    case 'PostAgentMessage': {
+    case 'Claim': {
       const conversation = owned(command, state);
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
-      if (!conversation.isHumanHandled || conversation.humanAgent === null) {
-        throw conflict('The conversation has not been handed off to a human agent', {
+      const holder = conversation.handoff === 'claimed' ? conversation.humanAgent : null;
+      const agent = command.humanAgent;
+      if (command.mode === 'queue' && conversation.handoff !== 'waiting') {
+        throw conflict('The conversation is not waiting for an agent', {
+          resource: 'conversation',
+          conflictingField: 'handoff',
+          conversationId: command.conversationId,
+        });
+      }
+      if (holder && holder.id !== null && agent.id !== null && holder.id !== agent.id) {
+        throw heldByAnother(command.conversationId);
+      }
+      const same = holder !== null && holder.id === agent.id && holder.name === agent.name && holder.image === agent.image;
+      if (same) return [];
+      return [{ type: 'HumanHandoffClaimed', data: { humanAgent: agent } }];
+    }
+    case 'Release': {
+      const conversation = owned(command, state);
+      if (!conversation.isHumanHandled) return [];
+      if (command.humanAgentId !== null && conversation.humanAgent?.id !== command.humanAgentId) {
+        throw heldByAnother(command.conversationId);
+      }
+      if (conversation.status === 'closed') throw closedConflict(command.conversationId);
+      return [{ type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } }];
+    }
+    case 'RegenerateReply': {
+      const conversation = owned(command, state);
+      if (conversation.status === 'closed') throw closedConflict(command.conversationId);
+      if (conversation.isHumanHandled) {
+        throw conflict('A human agent handles this conversation', {
           resource: 'conversation',
           conflictingField: 'isHumanHandled',
           conversationId: command.conversationId,
         });
+      }
+      const message = replyMessage(conversation, command.messageId);
+      const pending = streamingReply(conversation);
+      if (pending && ageMs(pending.createdAt, context.now) <= context.replyTimeoutMs) {
+        throw conflict('The assistant is still replying', {
+          resource: 'message',
+          conflictingField: 'status',
+          messageId: pending.id,
+          status: 'streaming',
+        });
+      }
+      const events: ConversationEvent[] = [];
+      if (pending) events.push({ type: 'AssistantReplyFailed', data: { messageId: pending.id, error: REPLY_TIMED_OUT, partialText: '' } });
+      events.push({ type: 'AssistantReplyRestarted', data: { messageId: message.id, assistantId: command.assistantId } });
+      return events;
+    }
+    case 'PostAgentMessage': {
+      const conversation = owned(command, state);
+      if (conversation.status === 'closed') throw closedConflict(command.conversationId);
+      if (conversation.handoff !== 'claimed' || conversation.humanAgent === null) {
+        throw conflict('No human agent holds this conversation', {
+          resource: 'conversation',
+          conflictingField: 'isHumanHandled',
+          conversationId: command.conversationId,
+        });
+      }
+      if (command.humanAgentId !== null && conversation.humanAgent.id !== command.humanAgentId) {
+        throw heldByAnother(command.conversationId);
       }
       if (findMessage(conversation, command.messageId)) {
         throw conflict('A message with this id already exists', {
@@ -174,7 +252,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       return [
         {
           type: 'HumanAgentMessagePosted',
-          data: { messageId: command.messageId, content: command.content, humanAgent: conversation.humanAgent },
+          data: {
+            messageId: command.messageId,
+            content: command.content,
+            humanAgent: { name: conversation.humanAgent.name, image: conversation.humanAgent.image },
+            humanAgentId: conversation.humanAgent.id,
+          },
         },
       ];
     }

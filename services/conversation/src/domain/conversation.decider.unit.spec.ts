@@ -1,7 +1,9 @@
-import { type HumanAgent, ZERO_USAGE } from '@palaver/contracts';
+import { type HumanAgentRef, ZERO_USAGE } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  ADA_ID,
   AGENT_1,
+  GRACE_ID,
   CONVERSATION,
   OTHER_PROJECT,
   OTHER_VISITOR,
@@ -16,7 +18,10 @@ import {
   given,
 } from '../testing/conversation.fixtures';
 import type { ConversationCommand } from './conversation.commands';
-import { REPLY_TIMED_OUT } from './conversation.commands';
+import { HANDOFF_NOTICE, REPLY_TIMED_OUT } from './conversation.commands';
+import { decide as decideOn, fold as foldEvents } from './conversation.decider';
+
+const decide = (command: ConversationCommand) => decideOn(command, foldEvents(answered), context());
 
 const scope = { conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR };
 const start: ConversationCommand = { type: 'Start', ...scope, pageUrl: 'https://shop.example/p/1' };
@@ -28,6 +33,7 @@ const post = (over: Partial<Extract<ConversationCommand, { type: 'PostUserMessag
   pageContext: null,
   assistantMessageId: REPLY_2,
   assistantId: null,
+  handoffTriggers: null,
   ...over,
 });
 const complete = (messageId = REPLY_1, projectId = PROJECT): ConversationCommand => ({
@@ -60,19 +66,28 @@ const close = (closeReason: string | null = 'resolved', visitorId = VISITOR): Co
   visitorId,
   closeReason,
 });
-const ada: HumanAgent = { name: 'Ada', image: null };
+const ada: HumanAgentRef = { id: null, name: 'Ada', image: null };
+const adaAgent: HumanAgentRef = { id: ADA_ID, name: 'Ada', image: null };
+const graceAgent: HumanAgentRef = { id: GRACE_ID, name: 'Grace', image: null };
+const on = { conversationId: CONVERSATION, projectId: PROJECT };
+/** The admin call: an agent with no identity takes the conversation. */
 const handoff = (humanAgent = ada, projectId = PROJECT): ConversationCommand => ({
-  type: 'Handoff',
+  type: 'Claim',
   conversationId: CONVERSATION,
   projectId,
   humanAgent,
+  mode: 'take',
 });
+const claim = (humanAgent: HumanAgentRef, mode: 'queue' | 'take' = 'queue'): ConversationCommand => ({ type: 'Claim', ...on, humanAgent, mode });
+const release = (humanAgentId: string | null = ADA_ID): ConversationCommand => ({ type: 'Release', ...on, humanAgentId });
+const request: ConversationCommand = { type: 'RequestHandoff', ...on, source: 'agent', messageId: null };
 const agentPost: ConversationCommand = {
   type: 'PostAgentMessage',
   conversationId: CONVERSATION,
   projectId: PROJECT,
   messageId: AGENT_1,
   content: 'Hi, Ada here.',
+  humanAgentId: null,
 };
 
 /** A conversation whose first exchange is over. */
@@ -265,16 +280,16 @@ describe('Close', () => {
   });
 });
 
-describe('Handoff', () => {
+describe('Handoff by an admin call (agent without identity)', () => {
   it('hands the conversation to a human agent', () => {
-    given(...answered).when(handoff()).then([{ type: 'HumanHandoffStarted', data: { humanAgent: ada } }]);
+    given(...answered).when(handoff()).then([{ type: 'HumanHandoffClaimed', data: { humanAgent: ada } }]);
   });
 
   it('does nothing when that agent already handles it, reassigns to another', () => {
     given(...answered, ev.handoff('Ada')).when(handoff()).then([]);
     given(...answered, ev.handoff('Ada'))
-      .when(handoff({ name: 'Grace', image: 'https://img.example/g.png' }))
-      .then([{ type: 'HumanHandoffStarted', data: { humanAgent: { name: 'Grace', image: 'https://img.example/g.png' } } }]);
+      .when(handoff({ id: null, name: 'Grace', image: 'https://img.example/g.png' }))
+      .then([{ type: 'HumanHandoffClaimed', data: { humanAgent: { id: null, name: 'Grace', image: 'https://img.example/g.png' } } }]);
   });
 
   it('is CONFLICT on a closed conversation and CONVERSATION_NOT_FOUND from another project', () => {
@@ -286,8 +301,31 @@ describe('Handoff', () => {
 describe('PostAgentMessage', () => {
   it('posts as the agent handling the conversation', () => {
     given(...answered, ev.handoff('Ada')).when(agentPost).then([
-      { type: 'HumanAgentMessagePosted', data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: ada } },
+      {
+        type: 'HumanAgentMessagePosted',
+        data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId: null },
+      },
     ]);
+  });
+
+  it('posts as the identified agent holding it, with its id', () => {
+    given(...answered, ev.requested(), ev.claimed())
+      .when({ ...agentPost, humanAgentId: ADA_ID })
+      .then([
+        {
+          type: 'HumanAgentMessagePosted',
+          data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId: ADA_ID },
+        },
+      ]);
+  });
+
+  it('is CONFLICT for another agent than the holder, and while the conversation only waits', () => {
+    given(...answered, ev.requested(), ev.claimed())
+      .when({ ...agentPost, humanAgentId: GRACE_ID })
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested())
+      .when({ ...agentPost, humanAgentId: ADA_ID })
+      .thenFails('CONFLICT', { conflictingField: 'isHumanHandled' });
   });
 
   it('is CONFLICT before a handoff', () => {
@@ -296,6 +334,95 @@ describe('PostAgentMessage', () => {
 
   it('is CONFLICT on a closed conversation', () => {
     given(...answered, ev.handoff(), ev.closed()).when(agentPost).thenFails('CONFLICT', { conflictingField: 'status' });
+  });
+});
+
+describe('the handoff queue', () => {
+  it('a visitor message with a trigger phrase queues the conversation and answers with the notice', () => {
+    given(...answered)
+      .when(post({ content: 'Can I talk to a human, please?', handoffTriggers: [] }))
+      .then([
+        { type: 'UserMessagePosted', data: { messageId: USER_2, content: 'Can I talk to a human, please?', pageContext: null } },
+        { type: 'HumanHandoffRequested', data: { source: 'visitor', messageId: USER_2 } },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+        {
+          type: 'AssistantReplyCompleted',
+          data: { messageId: REPLY_2, text: HANDOFF_NOTICE, finishReason: 'stop', usage: ZERO_USAGE },
+        },
+      ]);
+  });
+
+  it('ignores trigger phrases when handoff is off, and uses the project phrases when given', () => {
+    given(...answered)
+      .when(post({ content: 'talk to a human', handoffTriggers: null }))
+      .then([
+        { type: 'UserMessagePosted', data: { messageId: USER_2, content: 'talk to a human', pageContext: null } },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+      ]);
+    const custom = decide(post({ content: 'Operator!', handoffTriggers: ['operator'] }));
+    expect(custom.map((e) => e.type)).toContain('HumanHandoffRequested');
+    const notListed = decide(post({ content: 'talk to a human', handoffTriggers: ['operator'] }));
+    expect(notListed.map((e) => e.type)).not.toContain('HumanHandoffRequested');
+  });
+
+  it('requests once: asking again while it waits or is held records nothing', () => {
+    given(...answered).when(request).then([{ type: 'HumanHandoffRequested', data: { source: 'agent', messageId: null } }]);
+    given(...answered, ev.requested()).when(request).then([]);
+    given(...answered, ev.requested(), ev.claimed()).when(request).then([]);
+    given(...answered, ev.closed()).when(request).thenFails('CONFLICT', { conflictingField: 'status' });
+  });
+
+  it('claims a waiting conversation from the queue; a second claim is CONFLICT', () => {
+    given(...answered, ev.requested()).when(claim(adaAgent)).then([{ type: 'HumanHandoffClaimed', data: { humanAgent: adaAgent } }]);
+    given(...answered, ev.requested(), ev.claimed()).when(claim(graceAgent)).thenFails('CONFLICT', { conflictingField: 'handoff' });
+    given(...answered).when(claim(adaAgent)).thenFails('CONFLICT', { conflictingField: 'handoff' });
+  });
+
+  it('takes a conversation directly unless another agent holds it; taking it again records nothing', () => {
+    given(...answered).when(claim(adaAgent, 'take')).then([{ type: 'HumanHandoffClaimed', data: { humanAgent: adaAgent } }]);
+    given(...answered, ev.requested(), ev.claimed()).when(claim(adaAgent, 'take')).then([]);
+    given(...answered, ev.requested(), ev.claimed()).when(claim(graceAgent, 'take')).thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+  });
+
+  it('releases to the assistant: only the holder (or an admin call); nothing when the AI has it', () => {
+    given(...answered, ev.requested(), ev.claimed()).when(release()).then([{ type: 'HumanHandoffReleased', data: { humanAgentId: ADA_ID } }]);
+    given(...answered, ev.requested(), ev.claimed()).when(release(GRACE_ID)).thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested(), ev.claimed()).when(release(null)).then([{ type: 'HumanHandoffReleased', data: { humanAgentId: null } }]);
+    given(...answered).when(release()).then([]);
+  });
+
+  it('after a release the AI answers again', () => {
+    given(...answered, ev.requested(), ev.claimed(), ev.released())
+      .when(post())
+      .then([
+        { type: 'UserMessagePosted', data: { messageId: USER_2, content: 'And shipping?', pageContext: null } },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+      ]);
+  });
+
+  it('folds the transitions: waiting, claimed, released', async () => {
+    const { fold } = await import('./conversation.state');
+    expect(fold([...answered, ev.requested()])).toMatchObject({ handoff: 'waiting', isHumanHandled: true, humanAgent: null });
+    expect(fold([...answered, ev.requested(), ev.claimed()])).toMatchObject({ handoff: 'claimed', humanAgent: adaAgent });
+    expect(fold([...answered, ev.requested(), ev.claimed(), ev.released()])).toMatchObject({
+      handoff: 'none',
+      isHumanHandled: false,
+      humanAgent: null,
+    });
+  });
+});
+
+describe('RegenerateReply', () => {
+  const regenerate = (messageId = REPLY_1): ConversationCommand => ({ type: 'RegenerateReply', ...scope, messageId, assistantId: null });
+
+  it('restarts a finished assistant message under the same id', () => {
+    given(...answered).when(regenerate()).then([{ type: 'AssistantReplyRestarted', data: { messageId: REPLY_1, assistantId: null } }]);
+  });
+
+  it('is MESSAGE_NOT_FOUND for a user message, CONFLICT while streaming or human-handled', () => {
+    given(...answered).when(regenerate(USER_1)).thenFails('MESSAGE_NOT_FOUND');
+    given(ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1)).when(regenerate()).thenFails('CONFLICT', { conflictingField: 'status' });
+    given(...answered, ev.requested()).when(regenerate()).thenFails('CONFLICT', { conflictingField: 'isHumanHandled' });
   });
 });
 
@@ -309,6 +436,7 @@ describe('evolve', () => {
       visitorId: VISITOR,
       isHumanHandled: true,
       humanAgent: ada,
+      handoff: 'claimed',
       title: 'What does it cost?',
     });
     if (state.status === 'none') throw new Error('no state');

@@ -8,9 +8,18 @@ export const HISTORY_LIMIT = 20;
  * and human-agent messages as `assistant`. Replies still streaming or without
  * any text are left out.
  */
-export const recentHistory = (state: ExistingConversation, limit = HISTORY_LIMIT): ChatMessage[] => {
+export const recentHistory = (state: ExistingConversation, limit = HISTORY_LIMIT): ChatMessage[] =>
+  historyOf(state.messages, limit);
+
+/** The history a regenerated reply answers: the messages before it. */
+export const historyBefore = (state: ExistingConversation, messageId: string, limit = HISTORY_LIMIT): ChatMessage[] => {
+  const index = state.messages.findIndex((m) => m.id === messageId);
+  return historyOf(index < 0 ? state.messages : state.messages.slice(0, index), limit);
+};
+
+const historyOf = (messages: ExistingConversation['messages'], limit: number): ChatMessage[] => {
   const turns: ChatMessage[] = [];
-  for (const message of state.messages) {
+  for (const message of messages) {
     if (message.status === 'streaming') continue;
     if (message.role === 'user') {
       turns.push({ role: 'user', content: message.text });

@@ -1,7 +1,7 @@
 import type {
   ConversationEvent,
   Feedback,
-  HumanAgent,
+  HumanAgentRef,
   MessageRole,
   MessageStatus,
 } from '@palaver/contracts';
@@ -23,12 +23,16 @@ export interface ExistingConversation {
   readonly status: 'open' | 'closed';
   readonly projectId: string;
   readonly visitorId: string;
+  /** `waiting`: queued for an agent; `claimed`: an agent holds it. Either way the AI does not answer. */
+  readonly handoff: HandoffStatus;
   readonly isHumanHandled: boolean;
-  readonly humanAgent: HumanAgent | null;
+  readonly humanAgent: HumanAgentRef | null;
   readonly title: string | null;
   /** Oldest first. */
   readonly messages: readonly MessageState[];
 }
+
+export type HandoffStatus = 'none' | 'waiting' | 'claimed';
 
 export type ConversationState = { readonly status: 'none' } | ExistingConversation;
 
@@ -60,6 +64,7 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       status: 'open',
       projectId: event.data.projectId,
       visitorId: event.data.visitorId,
+      handoff: 'none',
       isHumanHandled: false,
       humanAgent: null,
       title: null,
@@ -104,7 +109,15 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
     case 'ConversationClosed':
       return { ...state, status: 'closed' };
     case 'HumanHandoffStarted':
-      return { ...state, isHumanHandled: true, humanAgent: event.data.humanAgent };
+      return { ...state, handoff: 'claimed', isHumanHandled: true, humanAgent: { id: null, ...event.data.humanAgent } };
+    case 'HumanHandoffRequested':
+      return { ...state, handoff: 'waiting', isHumanHandled: true, humanAgent: null };
+    case 'HumanHandoffClaimed':
+      return { ...state, handoff: 'claimed', isHumanHandled: true, humanAgent: event.data.humanAgent };
+    case 'HumanHandoffReleased':
+      return { ...state, handoff: 'none', isHumanHandled: false, humanAgent: null };
+    case 'AssistantReplyRestarted':
+      return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: '', status: 'streaming', createdAt: event.occurredAt }));
     case 'HumanAgentMessagePosted':
       return addMessage(state, {
         id: event.data.messageId,

@@ -4,12 +4,14 @@ import { ConversationMessages as M } from '@palaver/contracts';
 import { handle } from '@palaver/platform';
 import { ConversationCommandService } from '../conversation-command.service';
 import { ConversationQueryService } from '../conversation-query.service';
+import { HandoffService } from '../handoff.service';
 
 @Controller()
 export class ConversationHandler {
   constructor(
     @Inject(ConversationCommandService) private readonly commands: ConversationCommandService,
     @Inject(ConversationQueryService) private readonly queries: ConversationQueryService,
+    @Inject(HandoffService) private readonly handoffs: HandoffService,
   ) {}
 
   @MessagePattern(M.create.subject)
@@ -65,6 +67,61 @@ export class ConversationHandler {
   @MessagePattern(M.postAgentMessage.subject)
   postAgentMessage(@Payload() raw: unknown) {
     return handle(M.postAgentMessage, raw, (req) => this.commands.postAgentMessage(req));
+  }
+
+  @MessagePattern(M.regenerateReply.subject)
+  regenerateReply(@Payload() raw: unknown) {
+    return handle(M.regenerateReply, raw, (req) => this.commands.regenerateReply(req));
+  }
+
+  @MessagePattern(M.events.subject)
+  events(@Payload() raw: unknown) {
+    return handle(M.events, raw, (req) => this.queries.events(req));
+  }
+
+  @MessagePattern(M.requestHandoff.subject)
+  requestHandoff(@Payload() raw: unknown) {
+    return handle(M.requestHandoff, raw, (req) => this.handoffs.requestHandoff(req));
+  }
+
+  @MessagePattern(M.claim.subject)
+  claim(@Payload() raw: unknown) {
+    return handle(M.claim, raw, (req) => this.handoffs.claim(req));
+  }
+
+  @MessagePattern(M.claimNext.subject)
+  claimNext(@Payload() raw: unknown) {
+    return handle(M.claimNext, raw, (req) => this.handoffs.claimNext(req));
+  }
+
+  @MessagePattern(M.release.subject)
+  release(@Payload() raw: unknown) {
+    return handle(M.release, raw, (req) => this.handoffs.release(req));
+  }
+
+  @MessagePattern(M.queue.subject)
+  queue(@Payload() raw: unknown) {
+    return handle(M.queue, raw, (req) => this.handoffs.queue(req));
+  }
+
+  @MessagePattern(M.agentConversation.subject)
+  agentConversation(@Payload() raw: unknown) {
+    return handle(M.agentConversation, raw, (req) => this.handoffs.agentConversation(req));
+  }
+
+  @MessagePattern(M.agentEvents.subject)
+  agentEvents(@Payload() raw: unknown) {
+    return handle(M.agentEvents, raw, (req) => this.handoffs.agentEvents(req));
+  }
+
+  @MessagePattern(M.chats.subject)
+  chats(@Payload() raw: unknown) {
+    return handle(M.chats, raw, (req) => this.queries.chats(req));
+  }
+
+  @MessagePattern(M.chat.subject)
+  chat(@Payload() raw: unknown) {
+    return handle(M.chat, raw, (req) => this.queries.chat(req));
   }
 
   @MessagePattern(M.health.subject)

@@ -31,6 +31,8 @@ export const applyToConversation = (
       isHumanHandled: false,
       humanAgent: null,
       handoffAt: null,
+      handoffStatus: 'none',
+      handoffRequestedAt: null,
       pageUrl: event.data.pageUrl,
       lastMessageId: null,
       messageCount: 0,
@@ -59,7 +61,27 @@ export const applyToConversation = (
     case 'ConversationClosed':
       return { ...base, status: 'closed', closedAt: event.occurredAt, closeReason: event.data.closeReason };
     case 'HumanHandoffStarted':
-      return { ...base, isHumanHandled: true, humanAgent: event.data.humanAgent, handoffAt: event.occurredAt };
+      return {
+        ...base,
+        isHumanHandled: true,
+        humanAgent: { id: null, ...event.data.humanAgent },
+        handoffAt: event.occurredAt,
+        handoffStatus: 'claimed',
+      };
+    case 'HumanHandoffRequested':
+      return {
+        ...base,
+        isHumanHandled: true,
+        humanAgent: null,
+        handoffStatus: 'waiting',
+        handoffRequestedAt: event.occurredAt,
+      };
+    case 'HumanHandoffClaimed':
+      return { ...base, isHumanHandled: true, humanAgent: event.data.humanAgent, handoffAt: event.occurredAt, handoffStatus: 'claimed' };
+    case 'HumanHandoffReleased':
+      return { ...base, isHumanHandled: false, humanAgent: null, handoffStatus: 'none', handoffRequestedAt: null };
+    case 'AssistantReplyRestarted':
+      return { ...base, lastInteractionAt: event.occurredAt };
     case 'HumanAgentMessagePosted':
       return newMessage(event.data.messageId);
     default: {

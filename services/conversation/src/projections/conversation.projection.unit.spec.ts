@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_1, CONVERSATION, PROJECT, REPLY_1, USER_1, USER_2, VISITOR, at, ev, stored } from '../testing/conversation.fixtures';
+import { ADA_ID, AGENT_1, CONVERSATION, PROJECT, REPLY_1, USER_1, USER_2, VISITOR, at, ev, stored } from '../testing/conversation.fixtures';
 import { applyToConversation } from './conversation.projection';
 import type { ConversationDoc } from './read-model';
 
@@ -22,6 +22,8 @@ describe('applyToConversation', () => {
       isHumanHandled: false,
       humanAgent: null,
       handoffAt: null,
+      handoffStatus: 'none',
+      handoffRequestedAt: null,
       pageUrl: 'https://shop.example',
       lastMessageId: null,
       messageCount: 0,
@@ -72,6 +74,17 @@ describe('applyToConversation', () => {
       lastInteractionAt: at(2_000),
       messageCount: 1,
     });
+  });
+
+  it('tracks the queue: waiting since the request, claimed by the agent, released to the AI', () => {
+    const waiting = project(stored(ev.started(0), ev.requested('visitor', null, 1_000)));
+    expect(waiting).toMatchObject({ isHumanHandled: true, handoffStatus: 'waiting', handoffRequestedAt: at(1_000), humanAgent: null });
+    const claimed = project(stored(ev.started(0), ev.requested('visitor', null, 1_000), ev.claimed(ADA_ID, 'Ada', 2_000)));
+    expect(claimed).toMatchObject({ handoffStatus: 'claimed', handoffAt: at(2_000), humanAgent: { id: ADA_ID, name: 'Ada', image: null } });
+    const released = project(
+      stored(ev.started(0), ev.requested('visitor', null, 1_000), ev.claimed(ADA_ID, 'Ada', 2_000), ev.released(ADA_ID, 3_000)),
+    );
+    expect(released).toMatchObject({ isHumanHandled: false, handoffStatus: 'none', humanAgent: null, handoffRequestedAt: null });
   });
 
   it('ignores an event it already holds (same or older version)', () => {

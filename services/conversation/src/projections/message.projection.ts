@@ -25,10 +25,14 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'AssistantReplyFailed':
     case 'MessageFeedbackGiven':
     case 'HumanAgentMessagePosted':
+    case 'AssistantReplyRestarted':
       return event.data.messageId;
     case 'ConversationStarted':
     case 'ConversationClosed':
     case 'HumanHandoffStarted':
+    case 'HumanHandoffRequested':
+    case 'HumanHandoffClaimed':
+    case 'HumanHandoffReleased':
       return null;
     default: {
       const unreachable: never = event;
@@ -91,14 +95,25 @@ export const applyToMessage = (
         metadata: NO_METADATA,
         assistantId: event.data.assistantId,
       });
-    case 'HumanAgentMessagePosted':
-      return created({
+    case 'HumanAgentMessagePosted': {
+      const message = created({
         _id: event.data.messageId,
         role: 'human_agent',
         parts: [{ type: 'text', text: event.data.content }],
         status: 'complete',
         metadata: { ...NO_METADATA, humanAgent: event.data.humanAgent },
         assistantId: null,
+      });
+      return message && { ...message, humanAgentId: event.data.humanAgentId ?? null };
+    }
+    case 'AssistantReplyRestarted':
+      return changed({
+        parts: [{ type: 'text', text: '' }],
+        status: 'streaming',
+        error: null,
+        usage: null,
+        finishReason: null,
+        assistantId: event.data.assistantId,
       });
     case 'AssistantReplyCompleted':
       return changed({
@@ -121,6 +136,9 @@ export const applyToMessage = (
     case 'ConversationStarted':
     case 'ConversationClosed':
     case 'HumanHandoffStarted':
+    case 'HumanHandoffRequested':
+    case 'HumanHandoffClaimed':
+    case 'HumanHandoffReleased':
       return doc;
     default: {
       const unreachable: never = event;

@@ -3,7 +3,7 @@ import type {
   ConversationStatus,
   Feedback,
   FinishReason,
-  HumanAgent,
+  HumanAgentRef,
   MessageMetadata,
   MessageRole,
   MessageStatus,
@@ -23,8 +23,12 @@ export interface ConversationDoc extends WithId {
   lastInteractionAt: string;
   title: string | null;
   isHumanHandled: boolean;
-  humanAgent: HumanAgent | null;
+  humanAgent: HumanAgentRef | null;
   handoffAt: string | null;
+  /** Absent on documents written before the queue existed: read as `none` or `claimed` from isHumanHandled. */
+  handoffStatus?: 'none' | 'waiting' | 'claimed';
+  /** When the conversation entered the queue (its place in it). */
+  handoffRequestedAt?: string | null;
   pageUrl: string | null;
   lastMessageId: string | null;
   messageCount: number;
@@ -48,6 +52,8 @@ export interface MessageDoc extends WithId {
   /** Stream version of the event that created the message: a total order within the conversation. */
   seq: number;
   assistantId: string | null;
+  /** The agent who wrote a `human_agent` message. */
+  humanAgentId?: string | null;
   usage: Usage | null;
   finishReason: FinishReason | null;
   version: number;
@@ -65,7 +71,12 @@ export class ReadModel {
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
     this.conversations = documents.collection<ConversationDoc>(CONVERSATIONS, [
       { keys: { projectId: 1, visitorId: 1, lastInteractionAt: -1 } },
+      { keys: { projectId: 1, handoffStatus: 1, handoffRequestedAt: 1 } },
     ]);
-    this.messages = documents.collection<MessageDoc>(MESSAGES, [{ keys: { projectId: 1, conversationId: 1, seq: 1 } }]);
+    this.messages = documents.collection<MessageDoc>(MESSAGES, [
+      { keys: { projectId: 1, conversationId: 1, seq: 1 } },
+      // The stale reply sweep looks for replies still streaming.
+      { keys: { status: 1, updatedAt: 1 } },
+    ]);
   }
 }

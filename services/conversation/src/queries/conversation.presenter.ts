@@ -38,7 +38,7 @@ export const toConversation = (
   lastInteractionAt: doc.lastInteractionAt,
   title: doc.title,
   isHumanHandled: doc.isHumanHandled,
-  ...(doc.humanAgent ? { humanAgent: doc.humanAgent } : {}),
+  ...(doc.humanAgent ? { humanAgent: { name: doc.humanAgent.name, image: doc.humanAgent.image } } : {}),
   ...extra,
 });
 

@@ -15,6 +15,9 @@ export const USER_2 = '00000000-0000-4000-8000-000000000012';
 export const REPLY_1 = '00000000-0000-4000-8000-000000000021';
 export const REPLY_2 = '00000000-0000-4000-8000-000000000022';
 export const AGENT_1 = '00000000-0000-4000-8000-000000000031';
+/** Agent identities (people of the project). */
+export const ADA_ID = '00000000-0000-4000-8000-0000000000d1';
+export const GRACE_ID = '00000000-0000-4000-8000-0000000000d2';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 /** The time `ms` after the fixtures' epoch. */
@@ -42,6 +45,12 @@ export const ev = {
     dated(at(t), { type: 'ConversationClosed', data: { closeReason } }),
   handoff: (name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanHandoffStarted', data: { humanAgent: { name, image: null } } }),
+  requested: (source: 'visitor' | 'agent' | 'admin' = 'visitor', messageId: string | null = null, t = 0) =>
+    dated(at(t), { type: 'HumanHandoffRequested', data: { source, messageId } }),
+  claimed: (id: string | null = ADA_ID, name: string | null = 'Ada', t = 0) =>
+    dated(at(t), { type: 'HumanHandoffClaimed', data: { humanAgent: { id, name, image: null } } }),
+  released: (humanAgentId: string | null = ADA_ID, t = 0) =>
+    dated(at(t), { type: 'HumanHandoffReleased', data: { humanAgentId } }),
   agentPosted: (messageId: string, content: string, name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanAgentMessagePosted', data: { messageId, content, humanAgent: { name, image: null } } }),
 };

@@ -2,6 +2,7 @@ import type { Clock, Config, DocumentStore, EventStore, EventStream } from '@pal
 import { ConversationExecutor } from '../conversation.executor';
 import { ConversationRepository } from '../conversation.repository';
 import { OutboxRelay } from '../outbox/outbox.relay';
+import { AgentFeed } from '../projections/agent-feed';
 import { ConversationProjection } from '../projections/conversation.projection';
 import { MessageProjection } from '../projections/message.projection';
 import { ReadModel } from '../projections/read-model';
@@ -16,7 +17,11 @@ export const wire = (ports: {
   config: Config;
 }) => {
   const readModel = new ReadModel(ports.documents);
-  const projector = new ReadModelProjector(new ConversationProjection(readModel), new MessageProjection(readModel));
+  const projector = new ReadModelProjector(
+    new ConversationProjection(readModel),
+    new MessageProjection(readModel),
+    new AgentFeed(ports.documents),
+  );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, projector);
   const repository = new ConversationRepository(ports.eventStore);
   const executor = new ConversationExecutor(repository, relay, ports.clock, ports.config);

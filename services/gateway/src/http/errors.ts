@@ -7,20 +7,28 @@ export interface ErrorResponse {
   headers: Record<string, string>;
 }
 
+const RETRYABLE = new Set([429, 503]);
+
 /** The one place where error codes become HTTP statuses and the spec's error envelope. */
 export const toErrorResponse = (err: unknown): ErrorResponse => {
   const appError = err instanceof AppError ? err : fromFrameworkError(err);
+  const status = STATUS_OF_CODE[appError.code];
   const headers: Record<string, string> = {};
-  const retryAfter = appError.details?.retryAfter;
-  if (typeof retryAfter === 'number') headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)));
+  let details = appError.details;
+  if (details && 'retryAfter' in details) {
+    // A retry hint only where the spec has one: 429 and 503.
+    const { retryAfter, ...rest } = details;
+    if (RETRYABLE.has(status) && typeof retryAfter === 'number') headers['retry-after'] = String(Math.max(1, Math.ceil(retryAfter)));
+    else details = Object.keys(rest).length > 0 ? rest : undefined;
+  }
   return {
-    status: STATUS_OF_CODE[appError.code],
+    status,
     headers,
     body: {
       error: {
         message: appError.message,
         code: appError.code,
-        ...(appError.details ? { details: appError.details } : {}),
+        ...(details ? { details } : {}),
       },
     },
   };

@@ -1,64 +1,102 @@
 import { AppError, type ProjectRecord } from '@palaver/contracts';
 import type { Clock, KeyValueStore } from '@palaver/platform';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** One message held against the project's limits: `release()` gives it back if it was refused. */
+export interface Reservation {
+  release(): Promise<void>;
+}
+
+const NOTHING_HELD: Reservation = { release: async () => {} };
+
+/** Far above any project's limit: the window counts every message; the project's limit is applied here. */
+const UNBOUNDED_POINTS = Number.MAX_SAFE_INTEGER;
 
 /**
  * Per-project limits on sending messages: `messagesPerMinute` (rate-limiter-flexible, 60 s
  * windows) and `monthlyMessages` (a counter per calendar month, UTC). Both live in the KV port
  * (Redis when distributed), so every gateway instance shares them.
+ *
+ * Only accepted messages count: a send reserves its message first (so concurrent sends cannot
+ * overshoot) and gives it back when it is refused (429 here, or 404/409/… further on). There is
+ * one counter per project whatever its limit, so changing the limit mid-minute keeps the window.
  */
 export class MessageLimits {
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly perMinute: RateLimiterAbstract;
 
   constructor(
     private readonly kv: KeyValueStore,
     private readonly clock: Clock,
-  ) {}
-
-  /** Counts one message, or throws 429 RATE_LIMIT_EXCEEDED with details.retryAfter (seconds). */
-  async consume(project: ProjectRecord): Promise<void> {
-    const { messagesPerMinute, monthlyMessages } = project.limits;
-    if (messagesPerMinute !== null) {
-      await this.take(this.limiter('rate', messagesPerMinute, 60), project.id, 'messagesPerMinute', messagesPerMinute);
-    }
-    if (monthlyMessages !== null) await this.countMonthly(project.id, monthlyMessages);
+  ) {
+    this.perMinute = kv.rateLimiter({ keyPrefix: 'limits:rate', points: UNBOUNDED_POINTS, durationSeconds: 60 });
   }
 
-  private async countMonthly(projectId: string, monthlyMessages: number): Promise<void> {
+  /** Holds one message, or throws 429 RATE_LIMIT_EXCEEDED with details.retryAfter (seconds). */
+  private async reserve(project: ProjectRecord): Promise<Reservation> {
+    const { messagesPerMinute, monthlyMessages } = project.limits;
+    const held: Reservation[] = [];
+    const releaseAll = async () => {
+      await Promise.all(held.map((r) => r.release()));
+    };
+    try {
+      if (messagesPerMinute !== null) held.push(await this.takeMinute(project.id, messagesPerMinute));
+      if (monthlyMessages !== null) held.push(await this.takeMonth(project.id, monthlyMessages));
+    } catch (err) {
+      await releaseAll();
+      throw err;
+    }
+    return held.length === 0 ? NOTHING_HELD : { release: once(releaseAll) };
+  }
+
+  /** Runs `send` holding one message; a refused send (it throws) does not count. */
+  async within<T>(project: ProjectRecord, send: () => Promise<T>): Promise<T> {
+    const reservation = await this.reserve(project);
+    try {
+      return await send();
+    } catch (err) {
+      await reservation.release();
+      throw err;
+    }
+  }
+
+  private async takeMinute(projectId: string, limit: number): Promise<Reservation> {
+    const res = await this.perMinute.consume(projectId, 1);
+    const release = once(async () => {
+      await this.perMinute.reward(projectId, 1);
+    });
+    if (res.consumedPoints > limit) {
+      await release();
+      throw new AppError('RATE_LIMIT_EXCEEDED', `the project's messagesPerMinute limit (${limit}) is reached`, {
+        retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+        limit: 'messagesPerMinute',
+      });
+    }
+    return { release };
+  }
+
+  private async takeMonth(projectId: string, limit: number): Promise<Reservation> {
     const now = this.clock.now();
     const untilNextMonth = secondsUntilNextMonth(now);
-    const count = await this.kv.increment(`limits:month:${now.toISOString().slice(0, 7)}:${projectId}`, untilNextMonth);
-    if (count > monthlyMessages) {
-      throw new AppError('RATE_LIMIT_EXCEEDED', `the project's monthlyMessages limit (${monthlyMessages}) is reached`, {
+    const key = `limits:month:${now.toISOString().slice(0, 7)}:${projectId}`;
+    const count = await this.kv.increment(key, untilNextMonth);
+    const release = once(async () => {
+      await this.kv.increment(key, untilNextMonth, -1);
+    });
+    if (count > limit) {
+      await release();
+      throw new AppError('RATE_LIMIT_EXCEEDED', `the project's monthlyMessages limit (${limit}) is reached`, {
         retryAfter: untilNextMonth,
         limit: 'monthlyMessages',
       });
     }
-  }
-
-  private limiter(prefix: string, points: number, durationSeconds: number): RateLimiterAbstract {
-    const key = `${prefix}:${points}`;
-    let limiter = this.limiters.get(key);
-    if (!limiter) {
-      limiter = this.kv.rateLimiter({ keyPrefix: `limits:${prefix}`, points, durationSeconds });
-      this.limiters.set(key, limiter);
-    }
-    return limiter;
-  }
-
-  private async take(limiter: RateLimiterAbstract, projectId: string, limit: string, points: number): Promise<void> {
-    try {
-      await limiter.consume(projectId, 1);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new AppError('RATE_LIMIT_EXCEEDED', `the project's ${limit} limit (${points}) is reached`, {
-        retryAfter,
-        limit,
-      });
-    }
+    return { release };
   }
 }
+
+const once = (fn: () => Promise<void>): (() => Promise<void>) => {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+};
 
 const secondsUntilNextMonth = (now: Date): number => {
   const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);

@@ -14,3 +14,13 @@ export const withIdleExpiry = (info: SessionInfo, nowMs: number, idleTtlSeconds:
 });
 
 export const isLapsed = (session: StoredSession, nowMs: number): boolean => nowMs >= session.expiresAt;
+
+/**
+ * A use extends the session only once this fraction of its idle TTL has passed since it was last
+ * extended, so a busy session costs one write per tenth of its TTL instead of one per request
+ * (the idle timeout is then honoured to within a tenth of the TTL).
+ */
+export const EXTEND_AFTER_FRACTION = 0.1;
+
+export const isDueForExtension = (session: StoredSession, nowMs: number, idleTtlSeconds: number): boolean =>
+  session.expiresAt - nowMs <= idleTtlSeconds * 1000 * (1 - EXTEND_AFTER_FRACTION);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLapsed, withIdleExpiry } from './session';
+import { isDueForExtension, isLapsed, withIdleExpiry } from './session';
 
 const info = {
   projectId: '11111111-1111-4111-8111-111111111111',
@@ -14,5 +14,11 @@ describe('session idle expiry', () => {
     expect(session).toEqual({ ...info, expiresAt: 61_000 });
     expect(isLapsed(session, 60_999)).toBe(false);
     expect(isLapsed(session, 61_000)).toBe(true);
+  });
+
+  it('is due for an extension once a tenth of the TTL has passed since the last one', () => {
+    const session = withIdleExpiry(info, 0, 100);
+    expect(isDueForExtension(session, 9_999, 100)).toBe(false);
+    expect(isDueForExtension(session, 10_000, 100)).toBe(true);
   });
 });

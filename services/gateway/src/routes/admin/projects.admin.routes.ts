@@ -7,6 +7,7 @@ import {
   IdentityMessages,
   KeyRecord,
   ProjectRecord,
+  UpdateAssistantBody,
   UpdateProjectBody,
   Uuid,
 } from '@palaver/contracts';
@@ -16,6 +17,7 @@ import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const KeyPath = ProjectPath.extend({ keyId: Uuid });
+const AssistantPath = ProjectPath.extend({ assistantId: Uuid });
 const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 /** Projects, assistants and keys: the dashboard's backend (identity service). */
@@ -58,6 +60,19 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/assistants', summary: "The project's assistants", params: ProjectPath, responses: { 200: { description: 'Assistants', schema: dataOf(AssistantRecord) } } },
     async ({ params }) => services.send(IdentityMessages.listAssistants, params),
+  );
+
+  routes.add(
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/admin/v1/projects/:projectId/assistants/:assistantId',
+      summary: "Update an assistant's name, instructions or model (null model: the configured default)",
+      params: AssistantPath,
+      body: UpdateAssistantBody,
+      responses: { 200: { description: 'Assistant', schema: AssistantRecord } },
+    },
+    async ({ params, body }) => services.send(IdentityMessages.updateAssistant, { ...params, patch: body }),
   );
 
   routes.add(

@@ -30,21 +30,22 @@ export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: Mess
         projectId: key.projectId,
         assistantId: body.assistantId ?? null,
       });
-      await limits.consume(project);
-
       const replyId = randomUUID();
-      const listener = await ReplyListener.listen(deps.pubsub, replyId, deps.config.REPLY_TIMEOUT_MS);
-      await services
-        .send(InferenceMessages.startCompletion, {
-          projectId: key.projectId,
-          replyId,
-          assistantId: assistant.id,
-          messages: body.messages,
-        })
-        .catch(async (err: unknown) => {
-          await listener.close();
-          throw err;
-        });
+      const listener = await limits.within(project, async () => {
+        const listener = await ReplyListener.listen(deps.pubsub, replyId, deps.config.REPLY_TIMEOUT_MS);
+        await services
+          .send(InferenceMessages.startCompletion, {
+            projectId: key.projectId,
+            replyId,
+            assistantId: assistant.id,
+            messages: body.messages,
+          })
+          .catch(async (err: unknown) => {
+            await listener.close();
+            throw err;
+          });
+        return listener;
+      });
       // The spec describes the non-streaming completion as returned with 202.
       await sendReply(reply, listener, { stream: body.stream, jsonStatus: 202, textId: replyId, messageId: null });
     },

@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+export interface BenchChild {
+  url: string;
+  ready: Record<string, unknown>;
+  process: ChildProcess;
+  /** Sends a command and resolves with the child's answer named `answer`. */
+  ask<T>(cmd: string, answer: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a bench server (`node --import tsx`, so the pid is the server's own, for memory) and resolves
+ * once it sent `ready`. Its output goes to the bench's stderr only when it fails.
+ */
+export const startChild = (script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchChild> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, script)], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const output: string[] = [];
+    child.stdout!.on('data', (d: Buffer) => output.push(d.toString()));
+    child.stderr!.on('data', (d: Buffer) => output.push(d.toString()));
+    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output.join('')}`)), 60_000);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited with ${code}:\n${output.join('')}`));
+    };
+    child.once('exit', onExit);
+    child.once('message', (message: { cmd: string; url: string }) => {
+      clearTimeout(timer);
+      resolve({
+        url: message.url,
+        ready: message,
+        process: child,
+        ask: <T>(cmd: string, answer: string) =>
+          new Promise<T>((done) => {
+            const listen = (m: { cmd: string }) => {
+              if (m.cmd !== answer) return;
+              child.off('message', listen);
+              done(m as T);
+            };
+            child.on('message', listen);
+            child.send({ cmd });
+          }),
+        stop: () =>
+          new Promise<void>((done) => {
+            child.off('exit', onExit);
+            if (child.exitCode !== null) return done();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.send({ cmd: 'close' });
+          }),
+      });
+    });
+  });

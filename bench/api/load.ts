@@ -1,0 +1,58 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Non-2xx answers and socket errors. */
+  failed: number;
+  /** What the failures were, e.g. `4xx: 3, errors: 1`. */
+  failures: string;
+}
+
+export interface LoadOptions {
+  url: string;
+  /** Path of every request (unless `paths`). */
+  path?: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationSeconds: number;
+  /** When set, connection i sends to paths[i % paths.length] (one conversation per connection). */
+  paths?: string[];
+}
+
+/** One autocannon run (after a short warm-up run that is not counted). */
+export const load = async (options: LoadOptions): Promise<LoadResult> => {
+  await run({ ...options, durationSeconds: Math.min(2, options.durationSeconds) });
+  return run(options);
+};
+
+const run = async (options: LoadOptions): Promise<LoadResult> => {
+  let next = 0;
+  const result = await autocannon({
+    url: `${options.url}${options.path ?? ''}`,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    setupClient: options.paths
+      ? (client: any) => {
+          const path = options.paths![next++ % options.paths!.length]!;
+          client.setRequests([{ method: options.method ?? 'GET', path, headers: options.headers, body: options.body }]);
+        }
+      : undefined,
+  } as autocannon.Options);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.timeouts,
+    failures: Object.entries({ '4xx': result['4xx'], '5xx': result['5xx'], errors: result.errors, timeouts: result.timeouts })
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${kind}: ${n}`)
+      .join(', '),
+  };
+};

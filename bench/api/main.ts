@@ -1,0 +1,134 @@
+/**
+ * `pnpm bench:api [--duration S] [--connections C] [--writers M] [--ttft N] [--mode embedded|distributed|all]
+ *                 [--soak N]`
+ * The product's hot paths against bare Fastify answering the same shapes, in the same run:
+ * embedded, and distributed (NATS, Redis, BullMQ) when both are reachable, under the shared
+ * infrastructure lock. `--soak N` instead opens N concurrent reply streams and reports memory per stream.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { infraAvailable, infraUrl } from '../../packages/platform/src/testing/infra';
+import { startChild } from './child';
+import { holdInfraLock } from './infra-lock';
+import { load } from './load';
+import { prepareProduct } from './product.setup';
+import { soak } from './soak';
+import { type Row, printRows, printSoak } from './table';
+import { measureTtft } from './ttft';
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '50' },
+    writers: { type: 'string', default: '20' },
+    ttft: { type: 'string', default: '200' },
+    mode: { type: 'string', default: 'all' },
+    soak: { type: 'string' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const writers = Number(values.writers);
+const ttftRequests = Number(values.ttft);
+
+const modeEnv = async (mode: string): Promise<Record<string, string> | null> => {
+  if (mode === 'embedded') return {};
+  const reachable = (await infraAvailable('nats')) && (await infraAvailable('redis'));
+  if (!reachable) {
+    console.error('distributed: NATS or Redis unreachable, skipped');
+    return null;
+  }
+  return { NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') };
+};
+
+const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => {
+  const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-'));
+  try {
+    return await task(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+/** Product and baseline side by side, one scenario at a time. */
+const benchMode = (mode: string, env: Record<string, string>): Promise<Row[]> =>
+  withDataDir(async (dataDir) => {
+    const product = await startChild('product.server.ts', { ...env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_bench_${Date.now()}` });
+    try {
+      const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
+      const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
+      try {
+        const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
+          process.stderr.write(`${mode}: ${name}\n`);
+          return { mode, name, product: await load({ url: product.url, ...options }), baseline: await load({ url: baseline.url, ...options }) };
+        };
+        const rows: Row[] = [];
+        rows.push(await both(`GET /v2/conversations (${connections} conn)`, { path: '/v2/conversations', headers: fixture.reader.headers, connections, durationSeconds: duration }));
+        rows.push(await both('GET /v2/conversations (1 conn)', { path: '/v2/conversations', headers: fixture.reader.headers, connections: 1, durationSeconds: duration }));
+        rows.push(
+          await both(`POST /v2/identity/init (${connections} conn)`, {
+            method: 'POST',
+            path: '/v2/identity/init',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ apiKey: fixture.publishableKey, saVid: 'bench-init' }),
+            connections,
+            durationSeconds: duration,
+          }),
+        );
+        rows.push(
+          await both(`messages, ${writers} conversations in parallel`, {
+            method: 'POST',
+            headers: { ...fixture.writer.headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ content: 'What are your opening hours?' }),
+            connections: writers,
+            durationSeconds: duration,
+            paths: fixture.writer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
+          }),
+        );
+        process.stderr.write(`${mode}: time to first text-delta\n`);
+        const ttft = { paths: fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`), headers: fixture.streamer.headers, requests: ttftRequests };
+        rows.push({
+          mode,
+          name: 'time to first text-delta (streamed)',
+          product: await measureTtft({ url: product.url, ...ttft }),
+          baseline: await measureTtft({ url: baseline.url, ...ttft }),
+        });
+        return rows;
+      } finally {
+        await baseline.stop();
+      }
+    } finally {
+      await product.stop();
+    }
+  });
+
+const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
+
+if (values.soak) {
+  const mode = modes[0]!;
+  const env = await modeEnv(mode);
+  if (env) {
+    const release = mode === 'distributed' ? await holdInfraLock() : () => undefined;
+    try {
+      const result = await withDataDir((dataDir) => soak(Number(values.soak), { ...env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_soak_${Date.now()}` }));
+      printSoak(mode, result);
+    } finally {
+      release();
+    }
+  }
+} else {
+  const rows: Row[] = [];
+  for (const mode of modes) {
+    const env = await modeEnv(mode);
+    if (!env) continue;
+    const release = mode === 'distributed' ? await holdInfraLock() : () => undefined;
+    try {
+      rows.push(...(await benchMode(mode, env)));
+    } finally {
+      release();
+    }
+  }
+  printRows(rows, { duration, connections });
+}

@@ -1,0 +1,27 @@
+/**
+ * The product for `pnpm bench:api`, in its own process: the launcher's embedded app (every service
+ * and the gateway; NATS, Redis, BullMQ when their URLs are set) answering with the instant model.
+ * Talks to the bench over IPC: `ready` with its URL; `memory` (after a GC) and `release` on request.
+ */
+import 'reflect-metadata';
+import { startEmbeddedApp } from '@palaver/launcher';
+import { createInfrastructure, loadConfig } from '@palaver/platform';
+import { InstantChatModel } from './instant.chat-model';
+
+const config = loadConfig();
+const model = new InstantChatModel(process.env.BENCH_HOLD_REPLIES === 'true');
+const infra = await createInfrastructure(config);
+const app = await startEmbeddedApp(config, { ...infra, chatModel: model });
+
+process.on('message', (message: { cmd: string }) => {
+  if (message.cmd === 'memory') {
+    globalThis.gc?.();
+    process.send!({ cmd: 'memory', usage: process.memoryUsage() });
+  } else if (message.cmd === 'release') {
+    model.release();
+    process.send!({ cmd: 'released' });
+  } else if (message.cmd === 'close') {
+    void app.close().finally(() => process.exit(0));
+  }
+});
+process.send!({ cmd: 'ready', url: app.url, adminToken: app.adminToken });

@@ -1,0 +1,67 @@
+/** What a bench run needs in the product: a project without limits, visitors, conversations. */
+export interface Visitor {
+  headers: Record<string, string>;
+  conversationIds: string[];
+}
+
+export interface ProductFixture {
+  publishableKey: string;
+  /** The bodies the baseline answers with. */
+  shapes: { conversations: unknown; init: unknown };
+  reader: Visitor;
+  writer: Visitor;
+  streamer: Visitor;
+}
+
+export const call = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
+  const response = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+};
+
+export const initVisitor = async (url: string, publishableKey: string, saVid: string): Promise<{ headers: Record<string, string>; body: unknown }> => {
+  const body = await call(`${url}/v2/identity/init`, 'POST', {}, { apiKey: publishableKey, saVid });
+  return { headers: { authorization: `Bearer ${body.sessionToken}` }, body };
+};
+
+export const openConversations = async (url: string, headers: Record<string, string>, count: number): Promise<string[]> => {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await call(`${url}/v2/conversations`, 'POST', headers, {})).id);
+  return ids;
+};
+
+export const prepareProduct = async (url: string, adminToken: string, writers: number): Promise<ProductFixture> => {
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const project = await call(`${url}/admin/v1/projects`, 'POST', admin, {
+    name: 'Bench',
+    limits: { messagesPerMinute: null, monthlyMessages: null },
+  });
+  const key = await call(`${url}/admin/v1/projects/${project.id}/keys`, 'POST', admin, {
+    type: 'publishable',
+    name: 'bench',
+    assistantId: project.defaultAssistantId,
+    allowedOrigins: ['*'],
+  });
+  const visitor = async (saVid: string, conversations: number): Promise<Visitor> => {
+    const { headers } = await initVisitor(url, key.key, saVid);
+    return { headers, conversationIds: await openConversations(url, headers, conversations) };
+  };
+  // The reader has what a returning visitor has: a few conversations, each with an exchange.
+  const reader = await visitor('bench-reader', 3);
+  for (const id of reader.conversationIds) {
+    await call(`${url}/v2/conversations/${id}/messages`, 'POST', reader.headers, { content: 'What are your opening hours?' });
+  }
+  const init = (await initVisitor(url, key.key, 'bench-init')).body;
+  return {
+    publishableKey: key.key,
+    shapes: { conversations: await call(`${url}/v2/conversations`, 'GET', reader.headers), init },
+    reader,
+    writer: await visitor('bench-writer', writers),
+    streamer: await visitor('bench-streamer', 10),
+  };
+};

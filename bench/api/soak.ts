@@ -1,0 +1,103 @@
+import { startChild } from './child';
+import { call, initVisitor } from './product.setup';
+
+export interface SoakResult {
+  streams: number;
+  opened: number;
+  completed: number;
+  dropped: number;
+  heapPerStreamKb: number;
+  rssPerStreamKb: number;
+}
+
+interface Memory {
+  usage: NodeJS.MemoryUsage;
+}
+
+/**
+ * Opens `streams` concurrent streamed replies on one gateway process (the model holds each reply
+ * after its first delta), measures the process's memory per open stream, then releases them and
+ * counts the ones that did not end with [DONE].
+ */
+export const soak = async (streams: number, env: Record<string, string>): Promise<SoakResult> => {
+  const product = await startChild('product.server.ts', { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' }, ['--expose-gc']);
+  try {
+    const url = product.url;
+    const admin = { authorization: `Bearer ${product.ready.adminToken as string}` };
+    const project = await call(`${url}/admin/v1/projects`, 'POST', admin, { name: 'Soak', limits: { messagesPerMinute: null, monthlyMessages: null } });
+    const key = await call(`${url}/admin/v1/projects/${project.id}/keys`, 'POST', admin, {
+      type: 'publishable',
+      name: 'soak',
+      assistantId: project.defaultAssistantId,
+      allowedOrigins: [],
+    });
+    const { headers } = await initVisitor(url, key.key, 'soak-visitor');
+    const conversationIds = await pool(streams, 50, async () => (await call(`${url}/v2/conversations`, 'POST', headers, {})).id as string);
+    process.stderr.write(`soak: ${streams} conversations created\n`);
+
+    const before = await product.ask<Memory>('memory', 'memory');
+    let opened = 0;
+    const ends: Promise<boolean>[] = [];
+    await pool(streams, 200, async (i) => {
+      const { first, end } = openStream(`${url}/v2/conversations/${conversationIds[i]}/messages`, headers);
+      ends.push(end);
+      if (await first) opened += 1;
+    });
+    process.stderr.write(`soak: ${opened} streams open\n`);
+    const during = await product.ask<Memory>('memory', 'memory');
+    await product.ask('release', 'released');
+    const completed = (await Promise.all(ends)).filter(Boolean).length;
+    return {
+      streams,
+      opened,
+      completed,
+      dropped: streams - completed,
+      heapPerStreamKb: (during.usage.heapUsed + during.usage.external - before.usage.heapUsed - before.usage.external) / streams / 1024,
+      rssPerStreamKb: (during.usage.rss - before.usage.rss) / streams / 1024,
+    };
+  } finally {
+    await product.stop();
+  }
+};
+
+/** `first` resolves once the stream's first bytes arrived; `end`, whether it ended with [DONE]. */
+const openStream = (url: string, headers: Record<string, string>): { first: Promise<boolean>; end: Promise<boolean> } => {
+  let markFirst: (ok: boolean) => void = () => undefined;
+  const first = new Promise<boolean>((resolve) => (markFirst = resolve));
+  const end = (async () => {
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Hold this line', stream: true }),
+      });
+      if (response.status !== 200 || !response.body) return false;
+      const decoder = new TextDecoder();
+      let tail = '';
+      for await (const chunk of response.body) {
+        markFirst(true);
+        tail = (tail + decoder.decode(chunk as Uint8Array, { stream: true })).slice(-64);
+      }
+      return tail.includes('[DONE]');
+    } catch {
+      return false;
+    } finally {
+      markFirst(false);
+    }
+  })();
+  return { first, end };
+};
+
+/** Runs task(0..count-1), at most `width` at a time, and returns the results in order. */
+const pool = async <T>(count: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> => {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      results[i] = await task(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, count) }, worker));
+  return results;
+};

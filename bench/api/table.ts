@@ -1,0 +1,51 @@
+import { cpus, totalmem } from 'node:os';
+import type { LoadResult } from './load';
+import type { SoakResult } from './soak';
+import type { TtftResult } from './ttft';
+
+export type Row =
+  | { mode: string; name: string; product: LoadResult; baseline: LoadResult }
+  | { mode: string; name: string; product: TtftResult; baseline: TtftResult };
+
+/** autocannon reports whole milliseconds: 0 means under 1 ms. */
+const ms = (value: number): string => (!Number.isFinite(value) ? '-' : value === 0 ? '<1 ms' : `${value.toFixed(Math.abs(value) < 10 ? 1 : 0)} ms`);
+const perSecond = (value: number): string => value.toFixed(0);
+
+const machine = (): string => `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+
+/** One markdown table: the product, the baseline, and how the product compares (ratio or added latency). */
+export const printRows = (rows: Row[], settings: { duration: number; connections: number }): void => {
+  const lines = [
+    `pnpm bench:api, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${settings.duration} s per run`,
+    '',
+    '| mode | scenario | product req/s | p50 | p99 | bare Fastify req/s | p50 | p99 | product vs bare |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const row of rows) {
+    const { product: p, baseline: b } = row;
+    if ('rps' in p && 'rps' in b) {
+      const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failures || 0} / ${b.failures || 0})` : '';
+      lines.push(
+        `| ${row.mode} | ${row.name} | ${perSecond(p.rps)} | ${ms(p.p50)} | ${ms(p.p99)} | ${perSecond(b.rps)} | ${ms(b.p50)} | ${ms(b.p99)} | ${((100 * p.rps) / b.rps).toFixed(1)} %${failed} |`,
+      );
+    } else if ('count' in p && 'count' in b) {
+      const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failed} / ${b.failed})` : '';
+      lines.push(
+        `| ${row.mode} | ${row.name}, ${p.count} sequential | - | ${ms(p.p50)} | ${ms(p.p99)} | - | ${ms(b.p50)} | ${ms(b.p99)} | +${ms(p.p50 - b.p50)} p50, +${ms(p.p99 - b.p99)} p99${failed} |`,
+      );
+    }
+  }
+  console.log(lines.join('\n'));
+};
+
+export const printSoak = (mode: string, r: SoakResult): void => {
+  console.log(
+    [
+      `pnpm bench:api --soak ${r.streams}, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}`,
+      '',
+      '| mode | streams | open at once | completed | dropped | heap+external per stream | RSS per stream |',
+      '|---|--:|--:|--:|--:|--:|--:|',
+      `| ${mode} | ${r.streams} | ${r.opened} | ${r.completed} | ${r.dropped} | ${r.heapPerStreamKb.toFixed(1)} KB | ${r.rssPerStreamKb.toFixed(1)} KB |`,
+    ].join('\n'),
+  );
+};

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { HumanAgentRef, Timestamp, Uuid, queryInt } from '../common';
+import { ConversationStatus } from '../v2/conversation';
+import { Message } from '../v2/message';
+
+/** Agent tokens: `ak_` and 32 random bytes in base62, shown once, stored as their SHA-256. */
+export const AGENT_TOKEN_PREFIX = 'ak_';
+
+export const CreateAgentBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  email: z.email().max(320).optional(),
+  image: z.url().max(2000).optional(),
+});
+export type CreateAgentBody = z.infer<typeof CreateAgentBody>;
+
+/** An agent as listed: never the token, only its last characters. */
+export const AgentRecord = z.object({
+  id: Uuid,
+  projectId: Uuid,
+  name: z.string(),
+  email: z.string().nullable(),
+  image: z.string().nullable(),
+  hint: z.string(),
+  createdAt: Timestamp,
+  revokedAt: Timestamp.nullable(),
+});
+export type AgentRecord = z.infer<typeof AgentRecord>;
+
+export const CreatedAgent = AgentRecord.extend({ token: z.string() });
+export type CreatedAgent = z.infer<typeof CreatedAgent>;
+
+/** Who calls the agents' API: resolved from the bearer token on every request. */
+export const AgentInfo = z.object({ agentId: Uuid, projectId: Uuid, name: z.string(), image: z.string().nullable() });
+export type AgentInfo = z.infer<typeof AgentInfo>;
+
+export const HandoffStatus = z.enum(['none', 'waiting', 'claimed']);
+export type HandoffStatus = z.infer<typeof HandoffStatus>;
+
+/** A conversation as an agent sees it: its handoff state and the visitor messages nobody answered yet. */
+export const AgentConversation = z.object({
+  id: Uuid,
+  visitorId: Uuid,
+  status: ConversationStatus,
+  title: z.string().nullable(),
+  createdAt: Timestamp,
+  lastInteractionAt: Timestamp,
+  handoff: HandoffStatus,
+  handoffRequestedAt: Timestamp.nullable(),
+  humanAgent: HumanAgentRef.nullable(),
+  unansweredMessages: z.array(Message),
+});
+export type AgentConversation = z.infer<typeof AgentConversation>;
+
+export const QueueQuery = z.object({ limit: queryInt(1, 100).default(50) });
+
+export const AgentMessageBody = z.object({ content: z.string().min(1).max(10_000) });
+
+/**
+ * One entry of the agents' live feed (`GET /agent/v1/events`). `id` is the SSE event id
+ * (resume with Last-Event-ID); `type` is the SSE event name.
+ */
+export const AgentEventType = z.enum([
+  'handoff.requested',
+  'handoff.claimed',
+  'handoff.released',
+  'conversation.closed',
+  'message.visitor',
+  'message.agent',
+]);
+export type AgentEventType = z.infer<typeof AgentEventType>;
+
+export const AgentEvent = z.object({
+  id: z.string(),
+  type: AgentEventType,
+  occurredAt: Timestamp,
+  conversationId: Uuid,
+  /** The agent holding the conversation after the event (null while it waits or once released). */
+  humanAgentId: Uuid.nullable(),
+  conversation: AgentConversation,
+  /** The message of `message.*` events. */
+  message: Message.nullable(),
+});
+export type AgentEvent = z.infer<typeof AgentEvent>;

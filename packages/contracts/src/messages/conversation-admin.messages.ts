@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { Uuid } from '../common';
+import { AdminConversation, AdminListConversationsQuery, DislikedAnswer } from '../admin/conversation.admin';
+import { pagedList } from '../v2/list';
+import { defineMessage } from './define';
+
+/** The dashboard's reads over every conversation of a project (no visitor scope: admin only). */
+export const ConversationAdminMessages = {
+  list: defineMessage(
+    'conversation.qry.admin-list.v1',
+    z.object({ projectId: Uuid, query: AdminListConversationsQuery }),
+    pagedList(AdminConversation),
+  ),
+  /** With its messages; CONVERSATION_NOT_FOUND for another project's conversation. */
+  get: defineMessage('conversation.qry.admin-get.v1', z.object({ projectId: Uuid, conversationId: Uuid }), AdminConversation),
+  dislikedAnswers: defineMessage(
+    'conversation.qry.disliked-answers.v1',
+    z.object({ projectId: Uuid, limit: z.number().int().min(1).max(100) }),
+    z.object({ data: z.array(DislikedAnswer) }),
+  ),
+} as const;

@@ -1,0 +1,70 @@
+import { clearToken, readToken } from './session';
+
+/** An error answer of the API: its envelope `{ error: { message, code, details } }`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Listener = () => void;
+const signedOutListeners = new Set<Listener>();
+/** Called when the API rejects the token (401): the app goes back to sign-in. */
+export const onSignedOut = (listener: Listener): (() => void) => {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+};
+
+const toApiError = async (response: Response): Promise<ApiError> => {
+  const text = await response.text();
+  try {
+    const { error } = JSON.parse(text) as { error?: { message?: string; code?: string; details?: unknown } };
+    if (error?.message) return new ApiError(response.status, error.code ?? 'ERROR', error.message, error.details ?? null);
+  } catch {
+    // not an envelope: fall through
+  }
+  return new ApiError(response.status, 'HTTP_ERROR', `${response.status} ${response.statusText}`.trim());
+};
+
+/** A call of the admin API (paths below /admin/v1), with the tab's token. */
+export const adminFetch = async (path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; token?: string } = {}) => {
+  const token = init.token ?? readToken() ?? '';
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`/admin/v1${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Check your connection and try again.');
+  }
+  if (!response.ok) {
+    const error = await toApiError(response);
+    if (response.status === 401 && init.token === undefined) {
+      clearToken();
+      signedOutListeners.forEach((listener) => listener());
+    }
+    throw error;
+  }
+  return response;
+};
+
+export const api = async <T>(path: string, init: Parameters<typeof adminFetch>[1] = {}): Promise<T> => {
+  const response = await adminFetch(path, init);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+};
+
+export const errorMessage = (err: unknown): string =>
+  err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);

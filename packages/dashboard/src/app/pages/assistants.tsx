@@ -1,0 +1,111 @@
+import { useState } from 'preact/hooks';
+import { Button, Card, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import { useProject } from '../lib/project-context';
+import type { AssistantRecord } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+
+const AssistantEditor = ({ assistant, isDefault, onSaved }: { assistant: AssistantRecord; isDefault: boolean; onSaved: (a: AssistantRecord) => void }) => {
+  const { project } = useProject();
+  const [name, setName] = useState(assistant.name);
+  const [instructions, setInstructions] = useState(assistant.instructions);
+  const [model, setModel] = useState(assistant.model ?? '');
+  const [saved, setSaved] = useState(false);
+  const save = useSubmit(async () => {
+    setSaved(false);
+    const updated = await api<AssistantRecord>(`/projects/${project.id}/assistants/${assistant.id}`, {
+      method: 'PATCH',
+      body: { name, instructions, model: model.trim() || null },
+    });
+    onSaved(updated);
+    setSaved(true);
+  });
+  return (
+    <Card title={`${assistant.name}${isDefault ? ' (default)' : ''}`}>
+      <form
+        class="form-grid"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        <div class="form-grid form-grid-2">
+          <Field label="Name">
+            <input required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          <Field label="Model" hint="Empty: the server's OPENAI_MODEL">
+            <input maxLength={200} value={model} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" />
+          </Field>
+        </div>
+        <Field label="Instructions">
+          <textarea rows={5} maxLength={20000} value={instructions} onInput={(e) => setInstructions(e.currentTarget.value)} />
+        </Field>
+        <ErrorNotice error={save.error} />
+        {saved && !save.error ? <Notice tone="success">Saved.</Notice> : null}
+        <div>
+          <Button type="submit" busy={save.busy} disabled={!name.trim()}>
+            Save assistant
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+};
+
+export const AssistantsPage = () => {
+  const { project } = useProject();
+  const assistants = useAsync((signal) => api<{ data: AssistantRecord[] }>(`/projects/${project.id}/assistants`, { signal }), [project.id]);
+  const [name, setName] = useState('');
+  const [instructions, setInstructions] = useState('');
+  const [model, setModel] = useState('');
+  const create = useSubmit(async () => {
+    await api(`/projects/${project.id}/assistants`, {
+      body: { name, ...(instructions.trim() ? { instructions } : {}), ...(model.trim() ? { model: model.trim() } : {}) },
+    });
+    setName('');
+    setInstructions('');
+    setModel('');
+    assistants.reload();
+  });
+  const replace = (updated: AssistantRecord) =>
+    assistants.setData({ data: (assistants.data?.data ?? []).map((a) => (a.id === updated.id ? updated : a)) });
+
+  return (
+    <>
+      <PageHeader title="Assistants" description="Each publishable key answers with one assistant: its instructions and, optionally, its own model." />
+      {assistants.loading && !assistants.data ? <Loading /> : null}
+      <ErrorNotice error={assistants.error} onRetry={assistants.reload} />
+      {assistants.data?.data.length === 0 ? <Empty title="No assistants" /> : null}
+      {assistants.data?.data.map((assistant) => (
+        <AssistantEditor key={assistant.id} assistant={assistant} isDefault={assistant.id === project.defaultAssistantId} onSaved={replace} />
+      ))}
+      <Card title="New assistant">
+        <form
+          class="form-grid"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create.run();
+          }}
+        >
+          <div class="form-grid form-grid-2">
+            <Field label="Name">
+              <input name="assistantName" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            </Field>
+            <Field label="Model" hint="Empty: the server's OPENAI_MODEL">
+              <input maxLength={200} value={model} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" />
+            </Field>
+          </div>
+          <Field label="Instructions" hint="Empty: neutral default instructions">
+            <textarea rows={4} maxLength={20000} value={instructions} onInput={(e) => setInstructions(e.currentTarget.value)} />
+          </Field>
+          <ErrorNotice error={create.error} />
+          <div>
+            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
+              Create assistant
+            </Button>
+          </div>
+        </form>
+      </Card>
+    </>
+  );
+};

@@ -1,0 +1,170 @@
+import { useRoute } from 'preact-iso';
+import { useState } from 'preact/hooks';
+import { MessageList, textOf } from '../components/message-list';
+import { Button, Card, Empty, ErrorNotice, Field, Loading, PageHeader, Pager, formatDate, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import { download } from '../lib/download';
+import { useProject } from '../lib/project-context';
+import type { AdminConversation, PagedList } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+
+const PAGE = 20;
+
+interface Filters {
+  status: '' | 'open' | 'closed';
+  humanHandled: '' | 'true' | 'false';
+  visitorId: string;
+  from: string;
+  to: string;
+}
+
+/** The filters as query parameters; dates (yyyy-mm-dd) as the start of that day, `to` inclusive. */
+const filterParams = (f: Filters): URLSearchParams => {
+  const params = new URLSearchParams();
+  if (f.status) params.set('status', f.status);
+  if (f.humanHandled) params.set('humanHandled', f.humanHandled);
+  if (f.visitorId.trim()) params.set('visitorId', f.visitorId.trim());
+  if (f.from) params.set('from', new Date(`${f.from}T00:00:00`).toISOString());
+  if (f.to) params.set('to', new Date(new Date(`${f.to}T00:00:00`).getTime() + 86_400_000).toISOString());
+  return params;
+};
+
+export const ConversationsPage = () => {
+  const { project } = useProject();
+  const [filters, setFilters] = useState<Filters>({ status: '', humanHandled: '', visitorId: '', from: '', to: '' });
+  const [offset, setOffset] = useState(0);
+  const params = filterParams(filters);
+  const list = useAsync(
+    (signal) => api<PagedList<AdminConversation>>(`/projects/${project.id}/conversations?${params}&limit=${PAGE}&offset=${offset}`, { signal }),
+    [project.id, params.toString(), offset],
+  );
+  const exporter = useSubmit(async (format: 'ndjson' | 'csv') => {
+    await download(`/projects/${project.id}/conversations/export?${params}&format=${format}`, `conversations.${format}`);
+  });
+  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) => {
+    setFilters((f) => ({ ...f, [key]: value }));
+    setOffset(0);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Conversations"
+        description="Every visitor conversation of this project, latest first."
+        actions={
+          <>
+            <Button variant="secondary" busy={exporter.busy} onClick={() => void exporter.run('ndjson')}>
+              Export NDJSON
+            </Button>
+            <Button variant="secondary" busy={exporter.busy} onClick={() => void exporter.run('csv')}>
+              Export CSV
+            </Button>
+          </>
+        }
+      />
+      <ErrorNotice error={exporter.error} />
+      <Card>
+        <div class="filters" role="search" aria-label="Filter conversations">
+          <Field label="Status">
+            <select name="status" value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value as Filters['status'])}>
+              <option value="">Any</option>
+              <option value="open">Open</option>
+              <option value="closed">Closed</option>
+            </select>
+          </Field>
+          <Field label="Handled by">
+            <select name="humanHandled" value={filters.humanHandled} onChange={(e) => setFilter('humanHandled', e.currentTarget.value as Filters['humanHandled'])}>
+              <option value="">Anyone</option>
+              <option value="false">Assistant</option>
+              <option value="true">Human agent</option>
+            </select>
+          </Field>
+          <Field label="From">
+            <input type="date" name="from" value={filters.from} onInput={(e) => setFilter('from', e.currentTarget.value)} />
+          </Field>
+          <Field label="To">
+            <input type="date" name="to" value={filters.to} onInput={(e) => setFilter('to', e.currentTarget.value)} />
+          </Field>
+          <Field label="Visitor id">
+            <input name="visitorId" value={filters.visitorId} placeholder="uuid" onChange={(e) => setFilter('visitorId', e.currentTarget.value)} />
+          </Field>
+        </div>
+      </Card>
+      <Card>
+        {list.loading && !list.data ? <Loading /> : null}
+        <ErrorNotice error={list.error} onRetry={list.reload} />
+        {list.data?.data.length === 0 ? <Empty title="No conversations match">Visitors' conversations appear here as they happen.</Empty> : null}
+        {list.data && list.data.data.length > 0 ? (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Conversation</th>
+                  <th scope="col">Last message</th>
+                  <th scope="col">Messages</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last interaction</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((c) => (
+                  <tr key={c.id}>
+                    <td>
+                      <a href={`/dashboard/projects/${project.id}/conversations/${c.id}`}>{c.title ?? 'Untitled conversation'}</a>
+                    </td>
+                    <td class="truncate">{c.lastMessage ? textOf(c.lastMessage) : '—'}</td>
+                    <td>{c.messageCount}</td>
+                    <td>
+                      <span class="badge">{c.status}</span>
+                      {c.isHumanHandled ? <span class="badge badge-agent">agent</span> : null}
+                    </td>
+                    <td>{formatDate(c.lastInteractionAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+      </Card>
+    </>
+  );
+};
+
+export const ConversationPage = () => {
+  const { project } = useProject();
+  const { params } = useRoute();
+  const conversation = useAsync(
+    (signal) => api<AdminConversation>(`/projects/${project.id}/conversations/${params.conversationId}`, { signal }),
+    [project.id, params.conversationId],
+  );
+  const c = conversation.data;
+  return (
+    <>
+      <a href={`/dashboard/projects/${project.id}/conversations`}>← Conversations</a>
+      {conversation.loading && !c ? <Loading /> : null}
+      <ErrorNotice error={conversation.error} onRetry={conversation.reload} />
+      {c ? (
+        <>
+          <PageHeader title={c.title ?? 'Untitled conversation'} description={`Started ${formatDate(c.createdAt)} · visitor ${c.visitorId}`} />
+          <Card>
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                {c.status}
+                {c.closeReason ? ` (${c.closeReason})` : ''}
+              </dd>
+              <dt>Handled by</dt>
+              <dd>{c.isHumanHandled ? (c.humanAgent?.name ?? 'a human agent') : 'the assistant'}</dd>
+              <dt>Page</dt>
+              <dd>{c.pageUrl ?? '—'}</dd>
+            </dl>
+          </Card>
+          <Card title={`Messages (${c.messages?.length ?? 0})`}>
+            {c.messages?.length ? <MessageList messages={c.messages} /> : <Empty title="No messages yet" />}
+          </Card>
+        </>
+      ) : null}
+    </>
+  );
+};

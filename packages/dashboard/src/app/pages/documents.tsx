@@ -1,0 +1,241 @@
+import { useState } from 'preact/hooks';
+import { Button, Card, ConfirmDialog, Dialog, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager, formatDate, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import { useProject } from '../lib/project-context';
+import type { DocumentRecord, PagedList } from '../lib/types';
+import { type PreparedUpload, type SourceProblem, prepareUpload, sendUpload } from '../lib/upload';
+import { useAsync } from '../lib/use-async';
+
+const PAGE = 10;
+
+type DocumentFields = { title: string; url: string; content: string };
+
+const DocumentForm = ({ initial, submitLabel, onSubmit }: { initial: DocumentFields; submitLabel: string; onSubmit: (body: DocumentFields) => Promise<void> }) => {
+  const [fields, setFields] = useState(initial);
+  const set = (key: keyof DocumentFields) => (e: { currentTarget: { value: string } }) => setFields((f) => ({ ...f, [key]: e.currentTarget.value }));
+  const submit = useSubmit(() => onSubmit(fields));
+  return (
+    <form
+      class="form-grid"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit.run();
+      }}
+    >
+      <Field label="Title">
+        <input name="title" required maxLength={500} value={fields.title} onInput={set('title')} />
+      </Field>
+      <Field label="URL">
+        <input name="url" type="url" required value={fields.url} onInput={set('url')} placeholder="https://shop.example/help/returns" />
+      </Field>
+      <Field label="Content">
+        <textarea name="content" required rows={10} value={fields.content} onInput={set('content')} />
+      </Field>
+      <ErrorNotice error={submit.error} />
+      <div>
+        <Button type="submit" busy={submit.busy}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+};
+
+const Problems = ({ title, problems }: { title: string; problems: SourceProblem[] }) =>
+  problems.length === 0 ? null : (
+    <details class="problems" open>
+      <summary>
+        {title} ({problems.length})
+      </summary>
+      <ul>
+        {problems.map((p, i) => (
+          <li key={i}>
+            <code>{p.source}</code>: {p.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+
+const Upload = ({ onUploaded }: { onUploaded: () => void }) => {
+  const { project } = useProject();
+  const [files, setFiles] = useState<File[]>([]);
+  const [baseUrl, setBaseUrl] = useState('');
+  const [prepared, setPrepared] = useState<PreparedUpload | null>(null);
+  const [done, setDone] = useState(0);
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<{ sent: number; failures: SourceProblem[] } | null>(null);
+
+  const prepare = async (list: File[], base: string) => {
+    setResult(null);
+    setDone(0);
+    setPrepared(list.length ? await prepareUpload(list, base.trim()) : null);
+  };
+  const send = async () => {
+    if (!prepared) return;
+    setSending(true);
+    const failures = await sendUpload(project.id, prepared.items, setDone);
+    setSending(false);
+    setResult({ sent: prepared.items.length - failures.length, failures });
+    setPrepared(null);
+    setFiles([]);
+    onUploaded();
+  };
+  const total = prepared?.items.length ?? 0;
+
+  return (
+    <Card title="Upload">
+      <p class="muted">
+        Markdown, text and HTML files become one document each (title from the first heading); NDJSON files hold one document or Q&A entry per line, as
+        for <code>pnpm import-knowledge</code>.
+      </p>
+      <div class="form-grid form-grid-2">
+        <Field label="Files" hint=".md, .markdown, .txt, .html, .ndjson">
+          <input
+            type="file"
+            name="files"
+            multiple
+            accept=".md,.markdown,.txt,.html,.ndjson,.jsonl"
+            onChange={(e) => {
+              const list = [...(e.currentTarget.files ?? [])];
+              setFiles(list);
+              void prepare(list, baseUrl);
+            }}
+          />
+        </Field>
+        <Field label="Base URL for files" hint="A file guides/setup.md gets <base URL>/guides/setup">
+          <input
+            type="url"
+            name="baseUrl"
+            value={baseUrl}
+            placeholder="https://shop.example/help"
+            onInput={(e) => setBaseUrl(e.currentTarget.value)}
+            onBlur={() => void prepare(files, baseUrl)}
+          />
+        </Field>
+      </div>
+      {prepared ? (
+        <div class="upload-summary">
+          <p>
+            Ready: {prepared.items.filter((i) => i.kind === 'document').length} documents, {prepared.items.filter((i) => i.kind === 'qna').length} Q&A
+            entries.
+          </p>
+          <Problems title="Left out" problems={prepared.problems} />
+        </div>
+      ) : null}
+      {sending || (prepared && total > 0) ? (
+        <div class="progress">
+          <progress max={Math.max(total, 1)} value={done} aria-label="Upload progress" />
+          <span class="muted small">
+            {done} / {total}
+          </span>
+        </div>
+      ) : null}
+      {result ? (
+        <Notice tone={result.failures.length ? 'warning' : 'success'}>
+          Uploaded {result.sent} item{result.sent === 1 ? '' : 's'}
+          {result.failures.length ? `, ${result.failures.length} failed` : ''}.
+        </Notice>
+      ) : null}
+      {result ? <Problems title="Failed" problems={result.failures} /> : null}
+      <div>
+        <Button onClick={() => void send()} busy={sending} disabled={!prepared || total === 0}>
+          Upload {total ? `${total} item${total === 1 ? '' : 's'}` : ''}
+        </Button>
+      </div>
+    </Card>
+  );
+};
+
+export const DocumentsPage = () => {
+  const { project } = useProject();
+  const [offset, setOffset] = useState(0);
+  const list = useAsync(
+    (signal) => api<PagedList<DocumentRecord>>(`/projects/${project.id}/documents?limit=${PAGE}&offset=${offset}`, { signal }),
+    [project.id, offset],
+  );
+  const [editing, setEditing] = useState<DocumentRecord | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<DocumentRecord | null>(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Documents"
+        description="Pages the assistant searches to ground its answers. Each is split into chunks, searchable as soon as it is saved."
+        actions={<Button onClick={() => setEditing('new')}>New document</Button>}
+      />
+      <Upload onUploaded={list.reload} />
+      <Card title="Documents">
+        {list.loading && !list.data ? <Loading /> : null}
+        <ErrorNotice error={list.error} onRetry={list.reload} />
+        {list.data?.data.length === 0 ? <Empty title="No documents yet">Upload your help pages or write one.</Empty> : null}
+        {list.data && list.data.data.length > 0 ? (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Title</th>
+                  <th scope="col">URL</th>
+                  <th scope="col">Chunks</th>
+                  <th scope="col">Updated</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.data.map((doc) => (
+                  <tr key={doc.id}>
+                    <td>{doc.title}</td>
+                    <td class="truncate">
+                      <a href={doc.url} target="_blank" rel="noreferrer noopener">
+                        {doc.url}
+                      </a>
+                    </td>
+                    <td>{doc.chunkCount}</td>
+                    <td>{formatDate(doc.updatedAt)}</td>
+                    <td class="actions">
+                      <Button variant="secondary" class="button-small" onClick={() => setEditing(doc)} aria-label={`Edit ${doc.title}`}>
+                        Edit
+                      </Button>
+                      <Button variant="danger" class="button-small" onClick={() => setDeleting(doc)} aria-label={`Delete ${doc.title}`}>
+                        Delete
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+      </Card>
+      <Dialog open={editing !== null} title={editing === 'new' ? 'New document' : 'Edit document'} onClose={() => setEditing(null)}>
+        {editing ? (
+          <DocumentForm
+            initial={editing === 'new' ? { title: '', url: '', content: '' } : editing}
+            submitLabel={editing === 'new' ? 'Create document' : 'Save'}
+            onSubmit={async ({ title, url, content }) => {
+              const body = { title, url, content };
+              if (editing === 'new') await api(`/projects/${project.id}/documents`, { body });
+              else await api(`/projects/${project.id}/documents/${editing.id}`, { method: 'PATCH', body });
+              setEditing(null);
+              list.reload();
+            }}
+          />
+        ) : null}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this document?"
+        body={<p>“{deleting?.title}” and its chunks are removed from search.</p>}
+        confirmLabel="Delete"
+        onConfirm={async () => {
+          await api(`/projects/${project.id}/documents/${deleting!.id}`, { method: 'DELETE' });
+          list.reload();
+        }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+};

@@ -1,0 +1,170 @@
+import { useState } from 'preact/hooks';
+import { Button, Card, ConfirmDialog, CopyButton, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, formatDate, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import { useProject } from '../lib/project-context';
+import type { AssistantRecord, CreatedKey, KeyRecord } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+
+const originsOf = (text: string): string[] =>
+  text
+    .split(/[\s,]+/)
+    .map((o) => o.trim())
+    .filter(Boolean);
+
+export const KeysPage = () => {
+  const { project } = useProject();
+  const keys = useAsync((signal) => api<{ data: KeyRecord[] }>(`/projects/${project.id}/keys`, { signal }), [project.id]);
+  const assistants = useAsync((signal) => api<{ data: AssistantRecord[] }>(`/projects/${project.id}/assistants`, { signal }), [project.id]);
+  const [type, setType] = useState<'publishable' | 'private'>('publishable');
+  const [name, setName] = useState('');
+  const [assistantId, setAssistantId] = useState(project.defaultAssistantId ?? '');
+  const [origins, setOrigins] = useState('');
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<KeyRecord | null>(null);
+
+  const create = useSubmit(async () => {
+    const body =
+      type === 'publishable'
+        ? { type, name, assistantId: assistantId || project.defaultAssistantId, allowedOrigins: originsOf(origins) }
+        : { type, name };
+    const key = await api<CreatedKey>(`/projects/${project.id}/keys`, { body });
+    setCreated(key);
+    setName('');
+    setOrigins('');
+    keys.reload();
+  });
+  const assistantName = (id: string | null) => assistants.data?.data.find((a) => a.id === id)?.name ?? '—';
+
+  return (
+    <>
+      <PageHeader title="Keys" description="Publishable keys go in web pages (limit them to your sites' origins); private keys stay on your servers." />
+      {created ? (
+        <Notice tone="warning">
+          <div class="created-key">
+            <strong>Copy the new {created.type} key “{created.name}” now: it is shown only once.</strong>
+            <div class="key-row">
+              <code class="key-value" data-testid="created-key">
+                {created.key}
+              </code>
+              <CopyButton text={created.key} label="Copy key" />
+              <Button variant="ghost" class="button-small" onClick={() => setCreated(null)}>
+                Done
+              </Button>
+            </div>
+          </div>
+        </Notice>
+      ) : null}
+      <Card title="New key">
+        <form
+          class="form-grid"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create.run();
+          }}
+        >
+          <fieldset class="radio-group">
+            <legend class="field-label">Type</legend>
+            <label>
+              <input type="radio" name="type" value="publishable" checked={type === 'publishable'} onChange={() => setType('publishable')} /> Publishable
+              (browser, widget)
+            </label>
+            <label>
+              <input type="radio" name="type" value="private" checked={type === 'private'} onChange={() => setType('private')} /> Private (server to
+              server)
+            </label>
+          </fieldset>
+          <Field label="Name">
+            <input name="keyName" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Website widget" />
+          </Field>
+          {type === 'publishable' ? (
+            <>
+              <Field label="Assistant">
+                <select name="assistantId" value={assistantId} onChange={(e) => setAssistantId(e.currentTarget.value)}>
+                  {(assistants.data?.data ?? []).map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name}
+                      {a.id === project.defaultAssistantId ? ' (default)' : ''}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              <Field label="Allowed origins" hint="One per line, such as https://shop.example. Empty: any origin (fine for tests, not for production).">
+                <textarea name="allowedOrigins" rows={3} value={origins} onInput={(e) => setOrigins(e.currentTarget.value)} placeholder="https://shop.example" />
+              </Field>
+            </>
+          ) : null}
+          <ErrorNotice error={create.error} />
+          <div>
+            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
+              Create key
+            </Button>
+          </div>
+        </form>
+      </Card>
+      <Card title="Keys of this project">
+        {keys.loading && !keys.data ? <Loading /> : null}
+        <ErrorNotice error={keys.error} onRetry={keys.reload} />
+        {keys.data?.data.length === 0 ? <Empty title="No keys yet">Create a publishable key to embed the widget.</Empty> : null}
+        {keys.data && keys.data.data.length > 0 ? (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Assistant</th>
+                  <th scope="col">Allowed origins</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.data.map((key) => (
+                  <tr key={key.id} class={key.revokedAt ? 'revoked' : ''}>
+                    <td>{key.name}</td>
+                    <td>
+                      <span class="badge">{key.type}</span>
+                    </td>
+                    <td>
+                      <code>…{key.hint}</code>
+                    </td>
+                    <td>{key.type === 'publishable' ? assistantName(key.assistantId) : '—'}</td>
+                    <td>{key.type === 'private' ? '—' : key.allowedOrigins.length ? key.allowedOrigins.join(', ') : 'any'}</td>
+                    <td>{formatDate(key.createdAt)}</td>
+                    <td class="actions">
+                      {key.revokedAt ? (
+                        <span class="badge badge-muted">revoked {formatDate(key.revokedAt)}</span>
+                      ) : (
+                        <Button variant="danger" class="button-small" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                          Revoke
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </Card>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this key?"
+        body={
+          <p>
+            “{revoking?.name}” (…{revoking?.hint}) and every visitor session made with it stop working at once. This cannot be undone.
+          </p>
+        }
+        confirmLabel="Revoke key"
+        onConfirm={async () => {
+          await api(`/projects/${project.id}/keys/${revoking!.id}`, { method: 'DELETE' });
+          keys.reload();
+        }}
+        onClose={() => setRevoking(null)}
+      />
+    </>
+  );
+};

@@ -1,0 +1,76 @@
+import { useLocation } from 'preact-iso';
+import { useState } from 'preact/hooks';
+import { Button, Card, Empty, ErrorNotice, Field, Loading, PageHeader, formatDate, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import type { ProjectRecord } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+
+const PLANS = ['free', 'pro', 'enterprise'] as const;
+
+export const ProjectsPage = () => {
+  const projects = useAsync((signal) => api<{ data: ProjectRecord[] }>('/projects', { signal }), []);
+  const { route } = useLocation();
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [plan, setPlan] = useState<(typeof PLANS)[number]>('free');
+  const create = useSubmit(async () => {
+    const project = await api<ProjectRecord>('/projects', { body: { name, description, plan } });
+    route(`/dashboard/projects/${project.id}/settings`);
+  });
+
+  return (
+    <main id="main" class="content content-narrow" tabIndex={-1}>
+      <PageHeader title="Projects" description="Each project has its own keys, assistants, knowledge, widget and conversations." />
+      <Card title="New project">
+        <form
+          class="form-grid"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create.run();
+          }}
+        >
+          <Field label="Name">
+            <input name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          <Field label="Plan">
+            <select name="plan" value={plan} onChange={(e) => setPlan(e.currentTarget.value as (typeof PLANS)[number])}>
+              {PLANS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Description">
+            <textarea name="description" rows={2} maxLength={2000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+          </Field>
+          <ErrorNotice error={create.error} />
+          <div>
+            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
+              Create project
+            </Button>
+          </div>
+        </form>
+      </Card>
+      <Card title="All projects">
+        {projects.loading && !projects.data ? <Loading /> : null}
+        <ErrorNotice error={projects.error} onRetry={projects.reload} />
+        {projects.data?.data.length === 0 ? <Empty title="No projects yet">Create the first one above.</Empty> : null}
+        {projects.data && projects.data.data.length > 0 ? (
+          <ul class="project-list">
+            {projects.data.data.map((project) => (
+              <li key={project.id}>
+                <a class="project-link" href={`/dashboard/projects/${project.id}/settings`}>
+                  <span class="project-name">{project.name}</span>
+                  <span class="muted">{project.description || 'No description'}</span>
+                  <span class="badge">{project.plan}</span>
+                  <span class="muted small">Created {formatDate(project.createdAt)}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Card>
+    </main>
+  );
+};

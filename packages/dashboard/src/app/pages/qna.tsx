@@ -1,0 +1,139 @@
+import { useState } from 'preact/hooks';
+import { Button, Card, ConfirmDialog, Dialog, Empty, ErrorNotice, Field, Loading, PageHeader, Pager, formatDate, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import { useProject } from '../lib/project-context';
+import type { PagedList, Qna } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+import { useDebounced } from '../lib/use-debounced';
+
+const PAGE = 10;
+
+const QnaForm = ({ initial, submitLabel, onSubmit }: { initial: { question: string; answer: string }; submitLabel: string; onSubmit: (body: { question: string; answer: string }) => Promise<void> }) => {
+  const [question, setQuestion] = useState(initial.question);
+  const [answer, setAnswer] = useState(initial.answer);
+  const submit = useSubmit(async () => {
+    await onSubmit({ question, answer });
+    if (!initial.question) {
+      setQuestion('');
+      setAnswer('');
+    }
+  });
+  return (
+    <form
+      class="form-grid"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit.run();
+      }}
+    >
+      <Field label="Question">
+        <input name="question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
+      </Field>
+      <Field label="Answer">
+        <textarea name="answer" required rows={4} maxLength={20000} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} />
+      </Field>
+      <ErrorNotice error={submit.error} />
+      <div>
+        <Button type="submit" busy={submit.busy} disabled={!question.trim() || !answer.trim()}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+};
+
+export const QnaPage = () => {
+  const { project } = useProject();
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim());
+  const [offset, setOffset] = useState(0);
+  const list = useAsync(
+    (signal) => {
+      const params = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(query ? { query } : {}) });
+      return api<PagedList<Qna>>(`/projects/${project.id}/qnas?${params}`, { signal });
+    },
+    [project.id, query, offset],
+  );
+  const [editing, setEditing] = useState<Qna | null>(null);
+  const [deleting, setDeleting] = useState<Qna | null>(null);
+
+  return (
+    <>
+      <PageHeader title="Q&A" description="Questions with their exact answers: the assistant uses them first." />
+      <Card title="New Q&A entry">
+        <QnaForm
+          initial={{ question: '', answer: '' }}
+          submitLabel="Add Q&A entry"
+          onSubmit={async (body) => {
+            await api(`/projects/${project.id}/qnas`, { body });
+            list.reload();
+          }}
+        />
+      </Card>
+      <Card title="Entries">
+        <Field label="Search">
+          <input
+            type="search"
+            name="qnaSearch"
+            maxLength={300}
+            value={search}
+            placeholder="Search questions and answers"
+            onInput={(e) => {
+              setSearch(e.currentTarget.value);
+              setOffset(0);
+            }}
+          />
+        </Field>
+        {list.loading && !list.data ? <Loading /> : null}
+        <ErrorNotice error={list.error} onRetry={list.reload} />
+        {list.data?.data.length === 0 ? (
+          <Empty title={query ? `Nothing matches “${query}”` : 'No Q&A entries yet'}>{query ? 'Try other words.' : 'Add the questions your visitors ask most.'}</Empty>
+        ) : null}
+        <ul class="item-list" aria-busy={list.loading}>
+          {list.data?.data.map((qna) => (
+            <li key={qna.id} class="item">
+              <div class="item-main">
+                <p class="item-title">{qna.question}</p>
+                <p class="item-text">{qna.answer}</p>
+                <p class="muted small">Updated {formatDate(qna.updatedAt)}</p>
+              </div>
+              <div class="item-actions">
+                <Button variant="secondary" class="button-small" onClick={() => setEditing(qna)} aria-label={`Edit “${qna.question}”`}>
+                  Edit
+                </Button>
+                <Button variant="danger" class="button-small" onClick={() => setDeleting(qna)} aria-label={`Delete “${qna.question}”`}>
+                  Delete
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+      </Card>
+      <Dialog open={editing !== null} title="Edit Q&A entry" onClose={() => setEditing(null)}>
+        {editing ? (
+          <QnaForm
+            initial={editing}
+            submitLabel="Save"
+            onSubmit={async (body) => {
+              await api(`/projects/${project.id}/qnas/${editing.id}`, { method: 'PATCH', body });
+              setEditing(null);
+              list.reload();
+            }}
+          />
+        ) : null}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this Q&A entry?"
+        body={<p>“{deleting?.question}” will no longer be used in answers.</p>}
+        confirmLabel="Delete"
+        onConfirm={async () => {
+          await api(`/projects/${project.id}/qnas/${deleting!.id}`, { method: 'DELETE' });
+          list.reload();
+        }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+};

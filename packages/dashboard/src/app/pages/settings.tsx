@@ -1,0 +1,114 @@
+import { useState } from 'preact/hooks';
+import { Button, Card, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
+import { api } from '../lib/api';
+import { useProject } from '../lib/project-context';
+import type { ProjectRecord } from '../lib/types';
+
+const PLANS = ['free', 'pro', 'enterprise'] as const;
+
+/** '' (unlimited) or a whole number of at least 1. */
+const limitValue = (text: string): number | null => (text.trim() === '' ? null : Number(text));
+
+export const SettingsPage = () => {
+  const { project, setProject } = useProject();
+  const [name, setName] = useState(project.name);
+  const [description, setDescription] = useState(project.description);
+  const [plan, setPlan] = useState(project.plan);
+  const [perMinute, setPerMinute] = useState(project.limits.messagesPerMinute?.toString() ?? '');
+  const [monthly, setMonthly] = useState(project.limits.monthlyMessages?.toString() ?? '');
+  const [prompts, setPrompts] = useState(project.quickPrompts.map(({ title, prompt }) => ({ title, prompt })));
+  const [saved, setSaved] = useState(false);
+
+  const save = useSubmit(async () => {
+    setSaved(false);
+    const updated = await api<ProjectRecord>(`/projects/${project.id}`, {
+      method: 'PATCH',
+      body: {
+        name,
+        description,
+        plan,
+        limits: { messagesPerMinute: limitValue(perMinute), monthlyMessages: limitValue(monthly) },
+        quickPrompts: prompts.filter((p) => p.title.trim() || p.prompt.trim()),
+      },
+    });
+    setProject(updated);
+    setSaved(true);
+  });
+
+  const setPrompt = (index: number, field: 'title' | 'prompt', value: string) =>
+    setPrompts((list) => list.map((p, i) => (i === index ? { ...p, [field]: value } : p)));
+
+  return (
+    <>
+      <PageHeader title="Settings" description={`Project id ${project.id}`} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        <Card title="Project">
+          <div class="form-grid">
+            <Field label="Name">
+              <input name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            </Field>
+            <Field label="Plan">
+              <select name="plan" value={plan} onChange={(e) => setPlan(e.currentTarget.value as (typeof PLANS)[number])}>
+                {PLANS.map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field label="Description">
+              <textarea name="description" rows={3} maxLength={2000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+            </Field>
+          </div>
+        </Card>
+        <Card title="Limits">
+          <div class="form-grid form-grid-2">
+            <Field label="Messages per minute" hint="Empty: unlimited">
+              <input name="messagesPerMinute" type="number" min={1} step={1} value={perMinute} onInput={(e) => setPerMinute(e.currentTarget.value)} />
+            </Field>
+            <Field label="Messages per month" hint="Empty: unlimited">
+              <input name="monthlyMessages" type="number" min={1} step={1} value={monthly} onInput={(e) => setMonthly(e.currentTarget.value)} />
+            </Field>
+          </div>
+        </Card>
+        <Card
+          title="Quick prompts"
+          actions={
+            <Button variant="secondary" class="button-small" disabled={prompts.length >= 20} onClick={() => setPrompts((list) => [...list, { title: '', prompt: '' }])}>
+              Add a prompt
+            </Button>
+          }
+        >
+          {prompts.length === 0 ? <p class="muted">No quick prompts: the widget shows none. Add up to 20.</p> : null}
+          <ol class="prompt-list">
+            {prompts.map((p, index) => (
+              <li key={index} class="prompt-row">
+                <Field label={`Title ${index + 1}`}>
+                  <input value={p.title} maxLength={200} onInput={(e) => setPrompt(index, 'title', e.currentTarget.value)} />
+                </Field>
+                <Field label={`Prompt ${index + 1}`}>
+                  <input value={p.prompt} maxLength={2000} onInput={(e) => setPrompt(index, 'prompt', e.currentTarget.value)} />
+                </Field>
+                <Button variant="ghost" aria-label={`Remove prompt ${index + 1}`} onClick={() => setPrompts((list) => list.filter((_, i) => i !== index))}>
+                  Remove
+                </Button>
+              </li>
+            ))}
+          </ol>
+        </Card>
+        <div class="form-footer">
+          <ErrorNotice error={save.error} />
+          {saved && !save.error ? <Notice tone="success">Saved.</Notice> : null}
+          <Button type="submit" busy={save.busy}>
+            Save settings
+          </Button>
+        </div>
+      </form>
+    </>
+  );
+};

@@ -1,0 +1,176 @@
+import { useState } from 'preact/hooks';
+import { Button, Card, CopyButton, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
+import { WidgetPreview } from '../components/widget-preview';
+import { api } from '../lib/api';
+import { useProject } from '../lib/project-context';
+import type { ChatWidgetConfig, KeyRecord, ProjectRecord } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+
+type TextField = 'welcomeMessage' | 'inputPlaceholder' | 'displayName';
+type ColourField = 'brandColor' | 'brandColorDark' | 'userMessageBubbleColor' | 'userMessageBubbleColorDark';
+type NumberField = 'width' | 'maxHeight' | 'bubbleRadius' | 'baseFontSize' | 'openDelay';
+type OptionalField = 'assistantAvatar' | 'chatButtonIcon' | 'chatButtonColor';
+
+const TEXT_FIELDS: [TextField, string][] = [
+  ['displayName', 'Display name'],
+  ['welcomeMessage', 'Welcome message'],
+  ['inputPlaceholder', 'Input placeholder'],
+];
+const COLOUR_FIELDS: [ColourField, string][] = [
+  ['brandColor', 'Brand colour'],
+  ['brandColorDark', 'Brand colour (dark mode)'],
+  ['userMessageBubbleColor', 'Visitor bubble colour'],
+  ['userMessageBubbleColorDark', 'Visitor bubble colour (dark mode)'],
+];
+const NUMBER_FIELDS: [NumberField, string, string][] = [
+  ['width', 'Width', 'px'],
+  ['maxHeight', 'Maximum height', 'px'],
+  ['bubbleRadius', 'Bubble radius', 'px'],
+  ['baseFontSize', 'Base font size', 'px'],
+  ['openDelay', 'Open delay', 'ms; 0 keeps it closed until clicked'],
+];
+const POSITIONS: ChatWidgetConfig['position'][] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
+
+/** A colour picker with its text value beside it (either can be edited). */
+const ColourInput = ({ label, name, value, onChange }: { label: string; name: string; value: string; onChange: (v: string) => void }) => (
+  <Field label={label}>
+    <span class="colour-input">
+      <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-f]{6}$/i.test(value) ? value : '#000000'} onInput={(e) => onChange(e.currentTarget.value)} />
+      <input name={name} value={value} onInput={(e) => onChange(e.currentTarget.value)} />
+    </span>
+  </Field>
+);
+
+export const embedSnippet = (origin: string, key: string): string => `<script src="${origin}/widget.js" data-key="${key}" async></script>`;
+
+export const WidgetPage = () => {
+  const { project, setProject } = useProject();
+  const [config, setConfig] = useState<ChatWidgetConfig>(project.chatWidgetConfig);
+  const [saved, setSaved] = useState(false);
+  const keys = useAsync((signal) => api<{ data: KeyRecord[] }>(`/projects/${project.id}/keys`, { signal }), [project.id]);
+  const publishable = (keys.data?.data ?? []).filter((k) => k.type === 'publishable' && !k.revokedAt);
+  const [keyId, setKeyId] = useState('');
+  const chosen = publishable.find((k) => k.id === keyId) ?? publishable[0];
+
+  const set = <K extends keyof ChatWidgetConfig>(field: K, value: ChatWidgetConfig[K]) => {
+    setSaved(false);
+    setConfig((c) => ({ ...c, [field]: value }));
+  };
+  const save = useSubmit(async () => {
+    const optional = Object.fromEntries(
+      (['assistantAvatar', 'chatButtonIcon', 'chatButtonColor'] as OptionalField[]).flatMap((f) => (config[f]?.trim() ? [[f, config[f]!.trim()]] : [])),
+    );
+    const { assistantAvatar: _a, chatButtonIcon: _i, chatButtonColor: _c, ...required } = config;
+    const updated = await api<ProjectRecord>(`/projects/${project.id}`, { method: 'PATCH', body: { chatWidgetConfig: { ...required, ...optional } } });
+    setProject(updated);
+    setConfig(updated.chatWidgetConfig);
+    setSaved(true);
+  });
+  const snippet = chosen ? embedSnippet(location.origin, `pk_…${chosen.hint}`) : '';
+
+  return (
+    <>
+      <PageHeader title="Widget" description="How the chat widget looks on your site. The preview follows every change; save to publish it." />
+      <div class="widget-layout">
+        <form
+          class="widget-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void save.run();
+          }}
+        >
+          <Card title="Text">
+            <div class="form-grid">
+              {TEXT_FIELDS.map(([field, label]) => (
+                <Field key={field} label={label}>
+                  <input name={field} value={config[field]} onInput={(e) => set(field, e.currentTarget.value)} />
+                </Field>
+              ))}
+            </div>
+          </Card>
+          <Card title="Colours">
+            <div class="form-grid form-grid-2">
+              {COLOUR_FIELDS.map(([field, label]) => (
+                <ColourInput key={field} name={field} label={label} value={config[field]} onChange={(v) => set(field, v)} />
+              ))}
+              <ColourInput name="chatButtonColor" label="Chat button colour (optional)" value={config.chatButtonColor ?? ''} onChange={(v) => set('chatButtonColor', v)} />
+            </div>
+          </Card>
+          <Card title="Layout">
+            <div class="form-grid form-grid-2">
+              <Field label="Position">
+                <select name="position" value={config.position} onChange={(e) => set('position', e.currentTarget.value as ChatWidgetConfig['position'])}>
+                  {POSITIONS.map((p) => (
+                    <option key={p} value={p}>
+                      {p}
+                    </option>
+                  ))}
+                </select>
+              </Field>
+              {NUMBER_FIELDS.map(([field, label, unit]) => (
+                <Field key={field} label={label} hint={unit}>
+                  <input name={field} type="number" min={0} value={config[field]} onInput={(e) => set(field, Number(e.currentTarget.value))} />
+                </Field>
+              ))}
+              <Field label="Offset x" hint="px from the side">
+                <input name="offsetX" type="number" value={config.offset.x} onInput={(e) => set('offset', { ...config.offset, x: Number(e.currentTarget.value) })} />
+              </Field>
+              <Field label="Offset y" hint="px from the top or bottom">
+                <input name="offsetY" type="number" value={config.offset.y} onInput={(e) => set('offset', { ...config.offset, y: Number(e.currentTarget.value) })} />
+              </Field>
+            </div>
+          </Card>
+          <Card title="Images and custom CSS">
+            <div class="form-grid">
+              <Field label="Assistant avatar URL (optional)">
+                <input name="assistantAvatar" type="url" value={config.assistantAvatar ?? ''} onInput={(e) => set('assistantAvatar', e.currentTarget.value)} />
+              </Field>
+              <Field label="Chat button icon URL (optional)">
+                <input name="chatButtonIcon" type="url" value={config.chatButtonIcon ?? ''} onInput={(e) => set('chatButtonIcon', e.currentTarget.value)} />
+              </Field>
+              <Field label="Custom CSS" hint="Applied inside the widget's shadow root only">
+                <textarea name="customCSSStyles" rows={4} class="mono" value={config.customCSSStyles} onInput={(e) => set('customCSSStyles', e.currentTarget.value)} />
+              </Field>
+            </div>
+          </Card>
+          <div class="form-footer">
+            <ErrorNotice error={save.error} />
+            {saved && !save.error ? <Notice tone="success">Saved: the widget shows it on its next load.</Notice> : null}
+            <Button type="submit" busy={save.busy}>
+              Save widget
+            </Button>
+          </div>
+        </form>
+        <div class="widget-side">
+          <Card title="Preview">
+            <WidgetPreview config={config} quickPrompts={project.quickPrompts} />
+          </Card>
+          <Card title="Embed">
+            {publishable.length === 0 ? (
+              <p class="muted">
+                Create a publishable key on the <a href={`/dashboard/projects/${project.id}/keys`}>Keys</a> page to get the snippet.
+              </p>
+            ) : (
+              <>
+                <Field label="Key">
+                  <select value={chosen?.id} onChange={(e) => setKeyId(e.currentTarget.value)}>
+                    {publishable.map((k) => (
+                      <option key={k.id} value={k.id}>
+                        {k.name} (…{k.hint})
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+                <p class="muted small">Paste before &lt;/body&gt;, with the full key in place of pk_…{chosen?.hint} (shown when the key was created).</p>
+                <pre class="snippet">
+                  <code>{snippet}</code>
+                </pre>
+                <CopyButton text={snippet} label="Copy snippet" />
+              </>
+            )}
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+};

@@ -1,0 +1,104 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AgentEventType } from '@palaver/contracts';
+import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
+import { handoffStatusOf } from '../queries/agent.presenter';
+import type { ConversationDoc } from './read-model';
+
+/** One entry of a project's agent feed: what happened, to which conversation, who held it then. */
+export interface AgentFeedDoc {
+  /** The event id: an event projected twice is recorded once. */
+  _id: string;
+  projectId: string;
+  /** Order within the project: the SSE id of `GET /agent/v1/events`. */
+  seq: number;
+  type: AgentEventType;
+  conversationId: string;
+  humanAgentId: string | null;
+  messageId: string | null;
+  occurredAt: string;
+}
+
+interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+/**
+ * The agent feed's view of an event, given the conversation right after it: every handoff
+ * transition, and the messages and closing of conversations a person handles. Conversations
+ * the AI answers leave nothing here.
+ */
+export const agentFeedEntryOf = (
+  event: StoredConversationEvent,
+  after: ConversationDoc,
+): Pick<AgentFeedDoc, 'type' | 'messageId'> | null => {
+  const handled = handoffStatusOf(after) !== 'none';
+  switch (event.type) {
+    case 'HumanHandoffRequested':
+      return { type: 'handoff.requested', messageId: null };
+    case 'HumanHandoffClaimed':
+    case 'HumanHandoffStarted':
+      return { type: 'handoff.claimed', messageId: null };
+    case 'HumanHandoffReleased':
+      return { type: 'handoff.released', messageId: null };
+    case 'HumanAgentMessagePosted':
+      return { type: 'message.agent', messageId: event.data.messageId };
+    case 'UserMessagePosted':
+      return handled ? { type: 'message.visitor', messageId: event.data.messageId } : null;
+    case 'ConversationClosed':
+      return handled ? { type: 'conversation.closed', messageId: null } : null;
+    default:
+      return null;
+  }
+};
+
+/** The `agent_feed` collection and its per-project sequence counters. */
+@Injectable()
+export class AgentFeed {
+  readonly entries: Collection<AgentFeedDoc>;
+  private readonly counters: Collection<CounterDoc>;
+
+  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+    this.entries = documents.collection<AgentFeedDoc>('agent_feed', [{ keys: { projectId: 1, seq: 1 }, unique: true }]);
+    this.counters = documents.collection<CounterDoc>('agent_feed_counters');
+  }
+
+  /** Records the event once, at the end of its project's feed (a sequence taken by a racing duplicate is skipped). */
+  async apply(event: StoredConversationEvent, after: ConversationDoc): Promise<void> {
+    const entry = agentFeedEntryOf(event, after);
+    if (!entry) return;
+    if (await this.entries.findOne({ _id: event.eventId })) return;
+    const seq = await this.nextSeq(event.projectId);
+    try {
+      await this.entries.insertOne({
+        _id: event.eventId,
+        projectId: event.projectId,
+        seq,
+        ...entry,
+        conversationId: conversationIdOf(event.streamId),
+        humanAgentId: handoffStatusOf(after) === 'claimed' ? (after.humanAgent?.id ?? null) : null,
+        occurredAt: event.occurredAt,
+      });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+
+  async after(projectId: string, afterSeq: number, limit: number): Promise<AgentFeedDoc[]> {
+    return this.entries.find({ projectId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
+  }
+
+  private async nextSeq(projectId: string): Promise<number> {
+    for (;;) {
+      const counter = await this.counters.findOneAndUpdate({ _id: projectId }, { $inc: { seq: 1 } });
+      if (counter) return counter.seq;
+      try {
+        await this.counters.insertOne({ _id: projectId, seq: 1 });
+        return 1;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+    }
+  }
+}

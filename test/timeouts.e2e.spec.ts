@@ -1,0 +1,67 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { GatedChatModel } from './support/gated-chat-model';
+
+/** A raw TCP client: what it received, and when the server closed the connection. */
+const rawClient = (url: string) => {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect(Number(port), hostname);
+  let received = '';
+  socket.on('data', (data) => {
+    received += data.toString();
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<number>((resolve) => {
+    const start = Date.now();
+    socket.on('close', () => resolve(Date.now() - start));
+  });
+  return { socket, closed, received: () => received };
+};
+
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'still open'> =>
+  Promise.race([promise, new Promise<'still open'>((resolve) => setTimeout(() => resolve('still open'), ms))]);
+
+describe('connection timeouts', () => {
+  let e2e: E2eApp;
+  const gate = new GatedChatModel();
+  beforeAll(async () => {
+    e2e = await startE2eApp({ HTTP_IDLE_TIMEOUT_MS: '800', HTTP_REQUEST_TIMEOUT_MS: '1000' }, { chatModel: gate });
+  });
+  afterAll(() => e2e.stop());
+
+  it('closes a connection that sends nothing', async () => {
+    const client = rawClient(e2e.url);
+    const closedAfter = await within(client.closed, 5000);
+    expect(closedAfter).not.toBe('still open');
+    client.socket.destroy();
+  });
+
+  it('answers 408 in the envelope to a body trickled byte by byte, and closes', async () => {
+    const client = rawClient(e2e.url);
+    const { host } = new URL(e2e.url);
+    client.socket.write(`POST /v2/identity/init HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`);
+    const trickle = setInterval(() => client.socket.writable && client.socket.write(' '), 300);
+    const closedAfter = await within(client.closed, 5000);
+    clearInterval(trickle);
+    client.socket.destroy();
+    expect(closedAfter).not.toBe('still open');
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
+    const body = JSON.parse(client.received().split('\r\n\r\n')[1]!);
+    expect(body.error.code).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('keeps a streamed reply open while the model is silent longer than the idle timeout', async () => {
+    const { publishableKey } = await e2e.admin.createProject();
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const streamed = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hi', stream: true }, token });
+    await gate.started();
+    await new Promise((r) => setTimeout(r, 2000));
+    gate.release('late but whole');
+    const result = await streamed;
+    expect(result.status).toBe(200);
+    expect(result.text).toContain('late but whole');
+    expect(result.text).toContain('[DONE]');
+  });
+});
