@@ -68,6 +68,17 @@ export class LexicalIndex {
     return new Map(state.index.scoreOf(lexicalTokens(query), documentIds).map(({ id, score }) => [id, score]));
   }
 
+  /** The version of each of the documents that the index holds (as of its last sync). */
+  async versions(projectId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
+    const state = await this.current(projectId);
+    const out = new Map<string, string>();
+    for (const id of documentIds) {
+      const version = state.documents.get(id)?.version;
+      if (version !== undefined) out.set(id, version);
+    }
+    return out;
+  }
+
   /**
    * Applies a document's change from `before` to `after` (null: no document) once its record is
    * written, and advances the project's revision. Never fails the caller: the write happened;

@@ -2,6 +2,7 @@ import type { Retrieval, SearchResult } from '@palaver/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { type ChunkPayload, type Hit, QNA_FIELDS, retrievedChunksOf, retrievedQnasOf, searchResultsOf } from './domain/knowledge-payload';
 import { type Fused, fuseScores } from './domain/score-fusion';
+import { DocumentRepository } from './document.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
 import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
@@ -28,6 +29,7 @@ export class SearchService {
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
     @Inject(TermStatsService) private readonly termStats: TermStatsService,
     @Inject(LexicalIndex) private readonly lexical: LexicalIndex,
+    @Inject(DocumentRepository) private readonly documents: DocumentRepository,
   ) {}
 
   /** The best chunk of each of the `size` best documents, best first; `score` is the fused score. */
@@ -75,6 +77,9 @@ export class SearchService {
     ]);
     const vectorHits = new Map<string, Hit<ChunkPayload>>();
     for (const hit of [...rescored, ...found]) if (hit.id !== undefined) vectorHits.set(hit.id, hit);
+    // Only chunks of a live document version: not those of an upload or update that was killed.
+    const live = await this.liveVersions(projectId, [...vectorHits.values()]);
+    for (const [id, hit] of vectorHits) if (live.get(hit.payload.documentId) !== hit.payload.version) vectorHits.delete(id);
     const unscored = [...new Set([...vectorHits.values()].map((h) => h.payload.documentId))].filter((id) => !documentScore.has(id));
     if (unscored.length > 0) for (const [id, score] of await this.lexical.scoreOf(projectId, q, unscored)) documentScore.set(id, score);
     // A chunk BM25 proposed but the vector index no longer holds is being replaced: left out.
@@ -86,6 +91,24 @@ export class SearchService {
         similarity: hit.score,
       })),
     );
+  }
+
+  /**
+   * The live version of each hit's document: as the lexical index holds it, and from the
+   * documents themselves for a hit of another version (killed, or newer than the index knows).
+   */
+  private async liveVersions(projectId: string, hits: ReadonlyArray<Hit<ChunkPayload>>): Promise<Map<string, string>> {
+    const live = await this.lexical.versions(projectId, [...new Set(hits.map((h) => h.payload.documentId))]);
+    const doubtful = [...new Set(hits.filter((h) => live.get(h.payload.documentId) !== h.payload.version).map((h) => h.payload.documentId))];
+    if (doubtful.length > 0) {
+      const stored = await this.documents.liveVersions(projectId, doubtful);
+      for (const id of doubtful) {
+        const version = stored.get(id);
+        if (version === undefined) live.delete(id);
+        else live.set(id, version);
+      }
+    }
+    return live;
   }
 
   private async chunkQueryVector(projectId: string, text: string): Promise<number[]> {

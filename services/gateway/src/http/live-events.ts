@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { exemptFromIdleTimeout } from './timeouts';
 
 export interface LiveEvent {
   /** SSE id: the cursor a client resumes from (Last-Event-ID). */
@@ -41,6 +42,7 @@ export const serveLiveEvents = async (
   const first = await next(cursor);
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
   reply.hijack();
+  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
