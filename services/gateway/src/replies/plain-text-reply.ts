@@ -1,7 +1,9 @@
 import type { TokenChunk } from '@palaver/contracts';
 import type { FastifyReply } from 'fastify';
+import { exemptFromIdleTimeout } from '../http/timeouts';
 import { collectCompletion } from './completion-result';
 import type { ReplySource } from './send-reply';
+import { exemptFromIdleTimeout } from '../http/timeouts';
 
 /**
  * Surface B's answer to a chat message: the reply as a plain text stream (`streaming: true`) or
@@ -22,7 +24,9 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
   if (first.value.type === 'error') await collectCompletion(only(first.value));
 
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
+  exemptFromIdleTimeout(reply);
   reply.hijack();
+  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
