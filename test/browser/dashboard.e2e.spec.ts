@@ -133,6 +133,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     expect(await page.locator('pre.snippet').textContent()).toContain(`${e2e.url}/widget.js`);
     await page.evaluate('window.scrollTo(0, 0)');
     await shot('widget');
+    await page.screenshot({ path: await artifactPath('dashboard-readme.png') });
     const project = await e2e.admin.call('GET', `/projects/${projectId}`);
     expect(project.chatWidgetConfig.brandColor).toBe('#e11d48');
     const current = await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`, { headers: { origin: SHOP } });
