@@ -32,3 +32,14 @@ export const parseUiMessageStream = async (body: string): Promise<ParsedUiStream
   const text = (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
   return { chunks, message, text, rawLines: body.split('\n').filter((line) => line.startsWith('data: ')) };
 };
+
+/** The UI message stream's chunks as they arrive (the AI SDK's own SSE parser). */
+export async function* uiChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<UIMessageChunk> {
+  const reader = parseJsonEventStream({ stream: body, schema: uiMessageChunkSchema }).getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (!value.success) throw value.error;
+    yield value.value as UIMessageChunk;
+  }
+}

@@ -10,3 +10,6 @@ export const TokenChunk = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), code: z.string(), error: z.string() }),
 ]);
 export type TokenChunk = z.infer<typeof TokenChunk>;
+
+/** The error recorded on a reply given up as abandoned (by the gateway's wait or the next message). */
+export const REPLY_TIMED_OUT = 'reply timed out';

@@ -32,6 +32,9 @@ export class GenerateReplyProcessor {
     const replyId = data.assistantMessageId;
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
 
+    if (job.attempt > 1) return this.interrupted(ids);
+    logger.info({ ...ids, jobId: job.id }, 'generating reply');
+
     let outcome: StreamOutcome;
     try {
       const request = await this.prompts.prepare(data);
@@ -62,7 +65,24 @@ export class GenerateReplyProcessor {
     }
     await this.channel.publish(replyId, { type: 'error', code: failure.code, error: failure.message });
   }
+
+  /**
+   * A second run means the first one's worker died (kill -9, lost its lock): it may have
+   * streamed part of the reply already, and a model cannot be resumed where it stopped. So the
+   * reply ends as failed rather than streaming its text a second time (see docs/deployment.md).
+   */
+  private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }): Promise<void> {
+    logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
+    try {
+      await this.reports.failed({ ...ids, error: REPLY_INTERRUPTED, partialText: '' });
+    } catch (err) {
+      logger.error({ err, ...ids }, 'could not record the interrupted reply');
+    }
+    await this.channel.publish(ids.messageId, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED });
+  }
 }
+
+export const REPLY_INTERRUPTED = 'the reply was interrupted: its worker stopped';
 
 const errorChunk = (err: unknown) => {
   const failure = describeFailure(err);

@@ -12,6 +12,8 @@ export const ConfigSchema = z.object({
   SESSION_IDLE_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
   /** How long the gateway waits for a reply to finish before giving up on it. */
   REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /** A job whose worker died is run again (as a new attempt) within 1.5 times this (BullMQ lock). */
+  JOB_STALL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   /** Time to receive a whole HTTP request (headers and body); slower clients get 408. */
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** A connection silent this long is closed (event streams excepted). */
@@ -28,6 +30,11 @@ export const ConfigSchema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   EMBEDDINGS_MODEL: optionalString,
   EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).optional(),
+  /** Path prefix of surface B (the header-key surface), e.g. `/api`. */
+  SURFACE_B_BASE: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /api')
+    .default('/api'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });

@@ -7,6 +7,12 @@ import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port'
 export interface BullMqJobQueueOptions {
   /** BullMQ's key prefix (default `bull`). */
   prefix?: string;
+  /**
+   * How long a job's lock lasts without renewal (renewed every half of it). A worker that died
+   * (kill -9) leaves its job locked this long; every `lockDurationMs / 2` the live workers look
+   * for such stalled jobs and run them again, as a new attempt. Default 10 s.
+   */
+  lockDurationMs?: number;
 }
 
 /**
@@ -20,12 +26,14 @@ export class BullMqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Set<Worker>();
   private readonly prefix: string | undefined;
+  private readonly lockDurationMs: number;
   private closed = false;
 
   constructor(url: string, options: BullMqJobQueueOptions = {}) {
     this.connection = new Redis(url, { maxRetriesPerRequest: null });
     this.connection.on('error', (err) => logger.warn({ err }, 'redis job queue connection error'));
     this.prefix = options.prefix;
+    this.lockDurationMs = options.lockDurationMs ?? 10_000;
   }
 
   async enqueue(queue: string, name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
@@ -51,11 +59,16 @@ export class BullMqJobQueue implements JobQueue {
     const worker = new Worker(
       queue,
       async (job: BullJob) => {
-        await handler({ id: job.id ?? '', name: job.name, data: job.data, attempt: job.attemptsMade + 1 });
+        // A run after a stall (its worker died) is a new attempt too, so a handler can tell.
+        const attempt = job.attemptsMade + (job.stalledCounter ?? 0) + 1;
+        await handler({ id: job.id ?? '', name: job.name, data: job.data, attempt });
       },
       {
         connection: this.connection,
         concurrency: Math.max(1, options.concurrency ?? 1),
+        lockDuration: this.lockDurationMs,
+        stalledInterval: Math.max(500, Math.floor(this.lockDurationMs / 2)),
+        maxStalledCount: 1,
         ...(this.prefix !== undefined ? { prefix: this.prefix } : {}),
       },
     );
@@ -76,6 +89,13 @@ export class BullMqJobQueue implements JobQueue {
         await worker.close();
       },
     };
+  }
+
+  /** Finished and failed jobs are removed (see `enqueue`), so a job that is found still exists. */
+  async exists(queue: string, jobId: string): Promise<boolean> {
+    if (this.closed) throw new Error('job queue is closed');
+    checkQueueName(queue);
+    return (await this.queue(queue).getJob(jobId)) !== undefined;
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,8 @@ export type FakeChatBehaviour =
       /** Leave the usage chunk out even when the client asks for it. */
       omitUsage?: boolean;
       wordsPerChunk?: number;
+      /** Wait this long before the first content chunk (a slow upstream). */
+      delayMs?: number;
     }
   /** Stream `afterChunks` content chunks, then destroy the socket. */
   | { kind: 'fail-mid-stream'; afterChunks: number; text?: string }
@@ -164,13 +166,18 @@ export class FakeOpenAiServer {
       return;
     }
 
-    for (const piece of pieces) send(chunk({ content: piece }, null));
-    send(chunk({}, finishReason));
-    if (body.stream_options?.include_usage && !behaviour.omitUsage) {
-      send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
-    }
-    send('[DONE]');
-    res.end();
+    const rest = () => {
+      if (res.destroyed) return;
+      for (const piece of pieces) send(chunk({ content: piece }, null));
+      send(chunk({}, finishReason));
+      if (body.stream_options?.include_usage && !behaviour.omitUsage) {
+        send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
+      }
+      send('[DONE]');
+      res.end();
+    };
+    if (behaviour.delayMs) setTimeout(rest, behaviour.delayMs);
+    else rest();
   }
 
   private embeddings(body: any, res: ServerResponse): void {

@@ -40,7 +40,7 @@ export interface DecisionContext {
   replyTimeoutMs: number;
 }
 
-export const REPLY_TIMED_OUT = 'reply timed out';
+export { REPLY_TIMED_OUT } from '@palaver/contracts';
 
 /** What the assistant tells a visitor whose message queued the conversation for a person. */
 export const HANDOFF_NOTICE = 'I have asked a member of our team to join. An agent will answer here shortly.';

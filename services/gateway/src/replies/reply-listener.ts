@@ -1,22 +1,32 @@
 import { TokenChunk, replyChannel } from '@palaver/contracts';
-import type { PubSub } from '@palaver/platform';
+import { type PubSub, logger } from '@palaver/platform';
 
 export type TerminalChunk = Exclude<TokenChunk, { type: 'delta' }>;
 
 /**
  * The fragments of one reply, in order, until its terminal chunk. Subscribe (`listen`) before
  * the work starts: pub/sub keeps nothing for late listeners. A reply that stays silent longer
- * than `idleTimeoutMs` ends with an error chunk.
+ * than `idleTimeoutMs` ends with an error chunk, after `onTimeout` recorded the failure: the
+ * visitor is told the reply failed only once nothing can store it as complete any more.
  */
 export class ReplyListener {
   private readonly buffered: TokenChunk[] = [];
   private wake: (() => void) | null = null;
   private unsubscribe: (() => Promise<void>) | null = null;
+  private partialText = '';
 
-  private constructor(private readonly idleTimeoutMs: number) {}
+  private constructor(
+    private readonly idleTimeoutMs: number,
+    private readonly onTimeout: (partialText: string) => Promise<unknown>,
+  ) {}
 
-  static async listen(pubsub: PubSub, replyId: string, idleTimeoutMs: number): Promise<ReplyListener> {
-    const listener = new ReplyListener(idleTimeoutMs);
+  static async listen(
+    pubsub: PubSub,
+    replyId: string,
+    idleTimeoutMs: number,
+    onTimeout: (partialText: string) => Promise<unknown> = async () => {},
+  ): Promise<ReplyListener> {
+    const listener = new ReplyListener(idleTimeoutMs, onTimeout);
     listener.unsubscribe = await pubsub.subscribe(replyChannel(replyId), (raw) => listener.push(raw));
     return listener;
   }
@@ -33,6 +43,7 @@ export class ReplyListener {
     try {
       while (true) {
         const next = this.buffered.shift() ?? (await this.nextOrTimeout());
+        if (next.type === 'delta') this.partialText += next.delta;
         yield next;
         if (next.type !== 'delta') return;
       }
@@ -45,7 +56,14 @@ export class ReplyListener {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.wake = null;
-        resolve({ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' });
+        const timedOut: TokenChunk = { type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' };
+        this.onTimeout(this.partialText).then(
+          () => resolve(timedOut),
+          (err: unknown) => {
+            logger.error({ err }, 'could not record a timed-out reply as failed');
+            resolve(timedOut);
+          },
+        );
       }, this.idleTimeoutMs);
       this.wake = () => {
         clearTimeout(timer);

@@ -13,6 +13,7 @@ import {
   ListMessagesQuery,
   Message,
   PostMessageBody,
+  REPLY_TIMED_OUT,
   type SessionInfo,
   Uuid,
   pagedList,
@@ -23,7 +24,8 @@ import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import { ReplyListener } from '../../replies/reply-listener';
-import { sendReply } from '../../replies/send-reply';
+import { fixedReply, sendReply } from '../../replies/send-reply';
+import { handoffTriggersOf } from '../../replies/handoff-triggers';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const MessagePath = z.object({ messageId: Uuid });
@@ -118,7 +120,16 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       const assistantMessageId = randomUUID();
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
       const { listener, outcome } = await limits.within(project, async () => {
-        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        // Timed out: recorded as failed first, so a worker finishing late cannot store it as complete.
+        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS, (partialText) =>
+          services.send(ConversationMessages.failReply, {
+            projectId: session.projectId,
+            conversationId: params.conversationId,
+            messageId: assistantMessageId,
+            error: REPLY_TIMED_OUT,
+            partialText,
+          }),
+        );
         const outcome = await services
           .send(ConversationMessages.postMessage, {
             ...scope(session),
@@ -127,6 +138,7 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
             pageContext: body.pageContext ?? null,
             assistantMessageId,
             assistantId: session.assistantId,
+            handoffTriggers: handoffTriggersOf(project),
           })
           .catch(async (err: unknown) => {
             await listener.close();
@@ -137,6 +149,11 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       if (outcome.kind === 'queued') {
         await listener.close();
         return reply.status(202).type('text/plain; charset=utf-8').send('Message received: a human agent will answer.');
+      }
+      if (outcome.kind === 'handoff') {
+        await listener.close();
+        const notice = outcome.notice.parts.map((p) => p.text).join('');
+        return sendReply(reply, fixedReply(notice), { stream: body.stream, jsonStatus: 200, textId: outcome.notice.id, messageId: outcome.notice.id });
       }
       await sendReply(reply, listener, {
         stream: body.stream,
