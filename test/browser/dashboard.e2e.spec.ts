@@ -173,6 +173,46 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await shot('conversation');
   });
 
+  it('works the agents’ inbox: live queue, claim, reply, the visitor’s next message live, release', async () => {
+    await e2e.admin.call('PATCH', `/projects/${projectId}`, { handoff: { enabled: true } });
+    await go('Inbox');
+    await page.getByLabel('Agent name').fill('Ada');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    expect(await page.getByTestId('created-agent-token').textContent()).toMatch(/^ak_/);
+    await page.getByRole('button', { name: 'Work as Ada' }).click();
+    await page.getByRole('button', { name: 'Stop working as Ada' }).waitFor();
+    await page.locator('.live-live').waitFor();
+    await page.getByText('Nobody is waiting').waitFor();
+
+    const visitor = await visitorAsk(e2e.url, publishableKey, 'Can I talk to a human please?');
+    expect(visitor.status).toBe(200);
+    const queued = page.getByTestId('queue').getByText('Can I talk to a human please?').first();
+    await queued.waitFor();
+    await page.getByRole('button', { name: 'Claim next' }).click();
+    await page.getByRole('button', { name: 'Release to the assistant' }).waitFor();
+    await page.getByLabel('Reply', { exact: true }).fill('Hi, Ada here. How can I help?');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    const seen = async () => {
+      const got = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, { token: visitor.token, headers: { origin: SHOP } });
+      return got.body.messages.map((m: { role: string; parts: { text: string }[] }) => `${m.role}: ${m.parts[0]?.text}`);
+    };
+    await expect.poll(seen).toContain('human_agent: Hi, Ada here. How can I help?');
+
+    const followUp = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}/messages`, {
+      body: { content: 'My parcel never arrived.' },
+      token: visitor.token,
+      headers: { origin: SHOP },
+    });
+    expect(followUp.status).toBe(202);
+    await page.locator('.transcript').getByText('My parcel never arrived.').waitFor();
+    await shot('inbox');
+
+    await page.getByRole('button', { name: 'Release to the assistant' }).click();
+    await page.getByText('You hold no conversation').waitFor();
+    const released = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, { token: visitor.token, headers: { origin: SHOP } });
+    expect(released.body.isHumanHandled).toBe(false);
+  });
+
   it('revokes the key after confirmation, and the visitor is refused at once', async () => {
     const visitor = await visitorAsk(e2e.url, publishableKey, 'What is the return window?');
     await go('Keys');
