@@ -28,6 +28,7 @@ import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
 import { searchRoutes } from './routes/v2/search.routes';
+import { widgetRoutes } from './routes/widget.routes';
 
 /** v2 bodies are small (content ≤ 10,000 chars); admin bodies carry whole documents. */
 const V2_BODY_LIMIT = 256 * 1024;
@@ -67,6 +68,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   conversationEventRoutes(routes, deps);
   agentRoutes(routes, deps);
   surfaceBRoutes(routes, deps, limits);
+  widgetRoutes(app, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_URL, Timestamp, Uuid } from '../common';
-import { ChatWidgetConfig } from '../v2/project';
+import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -11,9 +11,6 @@ export const ProjectLimits = z.object({
   monthlyMessages: z.number().int().min(1).nullable(),
 });
 export type ProjectLimits = z.infer<typeof ProjectLimits>;
-
-export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
-export type QuickPrompt = z.infer<typeof QuickPrompt>;
 
 /**
  * Whether visitors can ask for a person. When enabled, a message containing one of the

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid, queryInt } from '../common';
-import { QuickPrompt } from '../admin/project.admin';
-import { ChatWidgetConfig } from '../v2/project';
+import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 import { Feedback, MessageMetadata, MessageRole, MessageStatus, TextPart } from '../v2/message';
 
 /** Surface B page sizes: default 10, 1 to 100 (the spec leaves them open). */

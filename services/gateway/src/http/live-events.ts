@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { exemptFromIdleTimeout } from './timeouts';
 
 export interface LiveEvent {
   /** SSE id: the cursor a client resumes from (Last-Event-ID). */
@@ -40,7 +41,9 @@ export const serveLiveEvents = async (
   let cursor = start;
   const first = await next(cursor);
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
+  exemptFromIdleTimeout(reply);
   reply.hijack();
+  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,

@@ -1,5 +1,6 @@
 import type { TokenChunk } from '@palaver/contracts';
 import type { FastifyReply } from 'fastify';
+import { exemptFromIdleTimeout } from '../http/timeouts';
 import { collectCompletion } from './completion-result';
 import type { ReplySource } from './send-reply';
 
@@ -23,6 +24,7 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
 
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
   reply.hijack();
+  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
