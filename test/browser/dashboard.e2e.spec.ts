@@ -69,6 +69,23 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     expect(project.quickPrompts).toMatchObject([{ title: 'Returns', prompt: 'What is the return window?' }]);
   });
 
+  it('is usable from the keyboard: skip link, sidebar links in order, current page marked', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('main');
+    expect(page.url()).toContain(`/projects/${projectId}/settings`);
+    const sidebar = page.getByRole('navigation', { name: 'Project' });
+    await sidebar.getByRole('link', { name: 'Settings', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Keys');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
+    expect(await sidebar.getByRole('link', { name: 'Keys', exact: true }).getAttribute('aria-current')).toBe('page');
+  });
+
   it('creates a publishable key limited to the shop’s origin and shows it once', async () => {
     await go('Keys');
     await page.getByText('No keys yet').waitFor();
