@@ -182,6 +182,7 @@ export class ConversationCommandService {
       text: req.text,
       finishReason: req.finishReason,
       usage: req.usage,
+      ...(req.sources ? { sources: req.sources } : {}),
     });
     return ok;
   }

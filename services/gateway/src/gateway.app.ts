@@ -7,7 +7,7 @@ import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
-import { timeoutOptions } from './http/timeouts';
+import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
@@ -46,6 +46,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   });
 
   registerJsonBodyParser(app);
+  exemptRequestsInFlight(app);
   app.setErrorHandler((err, _request, reply) => {
     const { status, body, headers } = toErrorResponse(err);
     return reply.status(status).headers(headers).send(body);

@@ -23,9 +23,7 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
   if (first.value.type === 'error') await collectCompletion(only(first.value));
 
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  exemptFromIdleTimeout(reply);
   reply.hijack();
-  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
