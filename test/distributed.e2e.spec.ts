@@ -1,6 +1,7 @@
 import { infraAvailable, infraUrl } from '@palaver/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
 
 const available = (await infraAvailable('nats')) && (await infraAvailable('redis'));
@@ -55,6 +56,33 @@ describe.skipIf(!available)(
       expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'three' }, token })).status).toBe(200);
       const fourth = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'four' }, token });
       expect(fourth.status).toBe(429);
+    });
+
+    it('serves surface B and the handoff queue over NATS: claim, agent reply live, release', async () => {
+      const { project, publishableKey, privateKey } = await e2e.admin.createProject();
+      await e2e.admin.call('PATCH', `/projects/${project.id}`, { handoff: { enabled: true } });
+      const agent = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Ada' });
+      const chatId = crypto.randomUUID();
+      const sk = { 'x-service-key': privateKey };
+      const asked = await http(`${e2e.url}/api/customers/u-1/chats/${chatId}/chat`, {
+        body: { message: { role: 'user', parts: [{ type: 'text', text: 'talk to a human' }] }, streaming: false },
+        headers: sk,
+      });
+      expect(asked.status).toBe(200);
+      const { token } = await newVisitor(e2e.url, publishableKey, 'u-1');
+      const live = await SseClient.open(`${e2e.url}/v2/conversations/${chatId}/events`, { authorization: `Bearer ${token}` });
+      try {
+        const claimed = await http(`${e2e.url}/agent/v1/queue/claim`, { method: 'POST', token: agent.token });
+        expect(claimed.body.id).toBe(chatId);
+        await http(`${e2e.url}/agent/v1/conversations/${chatId}/messages`, { body: { content: 'Ada here' }, token: agent.token });
+        await live.until((e) => e.event === 'message.created' && e.data.message.role === 'human_agent', 10_000);
+        await http(`${e2e.url}/agent/v1/conversations/${chatId}/release`, { method: 'POST', token: agent.token });
+        const chat = (await http(`${e2e.url}/api/customers/u-1/chats/${chatId}`, { headers: sk })).body;
+        expect(chat.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'human_agent']);
+        expect(chat.isHumanHandled).toBe(false);
+      } finally {
+        live.close();
+      }
     });
   },
 );

@@ -10,6 +10,7 @@ export * from './v2/search';
 export * from './v2/completion';
 export * from './v2/conversation-events';
 export * from './agents/agent';
+export * from './surface-b/surface-b';
 export * from './admin/project.admin';
 export * from './admin/knowledge.admin';
 export * from './events/conversation.events';

@@ -25,6 +25,7 @@ export const banner = ({ title, url, adminToken, adminTokenGenerated, demo, extr
       `  Demo project     ${demo.projectId}`,
       `  Publishable key  ${demo.publishableKey}`,
       `  Private key      ${demo.privateKey}`,
+      `  Widget demo      ${url}/demo`,
     );
   }
   lines.push(...extra);

@@ -20,7 +20,7 @@ export const startEmbeddedApp = async (config: Config, infra?: Infrastructure): 
   const services: RunningService[] = await startAllServices(ports);
   const admin = await resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
   const demo = config.SEED_DEMO === 'true' ? await seedDemo(ports.services, config.DATA_DIR) : null;
-  const gateway = await buildGateway({ ...ports, adminToken: admin.token });
+  const gateway = await buildGateway({ ...ports, adminToken: admin.token, demo: demo && { publishableKey: demo.publishableKey } });
   await gateway.listen({ port: config.PORT, host: config.HOST });
   const address = gateway.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

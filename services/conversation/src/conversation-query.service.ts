@@ -6,6 +6,7 @@ import { conversationForbidden, conversationNotFound } from './domain/conversati
 import { ConversationRepository } from './conversation.repository';
 import { type ConversationDoc, ReadModel } from './projections/read-model';
 import { liveEventsOf } from './queries/live-events';
+import { toChat, toChatSummary } from './queries/surface-b.presenter';
 import { toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
 
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
@@ -22,9 +23,9 @@ export class ConversationQueryService {
   /** The visitor's live events after a version; the event stream is read only when the conversation moved on. */
   async events(req: Req<'events'>): Promise<Res<'events'>> {
     const conversation = await this.owned(req.projectId, req.visitorId, req.conversationId);
-    if (conversation.version <= req.after) return { data: [] };
+    if (conversation.version <= req.after) return { data: [], cursor: req.after };
     const { events } = await this.repository.load(conversation._id);
-    return { data: liveEventsOf(events, req.after) };
+    return { data: liveEventsOf(events, req.after), cursor: events.at(-1)?.version ?? req.after };
   }
 
   async list(req: Req<'list'>): Promise<Res<'list'>> {
@@ -74,6 +75,43 @@ export class ConversationQueryService {
       ...(limit === undefined ? {} : { limit }),
     });
     return { object: 'list', data: docs.map((doc) => toMessage(doc)) };
+  }
+
+  async chats(req: Req<'chats'>): Promise<Res<'chats'>> {
+    const filter: Filter = {
+      projectId: req.projectId,
+      visitorId: req.visitorId,
+      ...(req.filter === 'all' ? {} : { status: req.filter }),
+    };
+    const [docs, total] = await Promise.all([
+      this.readModel.conversations.find(filter, {
+        sort: { lastInteractionAt: -1, _id: -1 },
+        skip: (req.page - 1) * req.pageSize,
+        limit: req.pageSize,
+      }),
+      this.readModel.conversations.count(filter),
+    ]);
+    const lastIds = docs.flatMap((d) => (d.lastMessageId ? [d.lastMessageId] : []));
+    const lastMessages =
+      lastIds.length === 0 ? [] : await this.readModel.messages.find({ projectId: req.projectId, _id: { $in: lastIds } });
+    const byId = new Map(lastMessages.map((m) => [m._id, m]));
+    return {
+      data: docs.map((doc) => toChatSummary(doc, doc.lastMessageId ? byId.get(doc.lastMessageId) : undefined)),
+      page: req.page,
+      pageSize: req.pageSize,
+      totalPages: Math.ceil(total / req.pageSize),
+    };
+  }
+
+  /** Surface B hides other customers' chats entirely (404), where v2 answers 403. */
+  async chat(req: Req<'chat'>): Promise<Res<'chat'>> {
+    const conversation = await this.readModel.conversations.findOne({ _id: req.chatId, projectId: req.projectId });
+    if (!conversation || conversation.visitorId !== req.visitorId) throw conversationNotFound(req.chatId);
+    const messages = await this.readModel.messages.find(
+      { projectId: req.projectId, conversationId: conversation._id },
+      { sort: { seq: 1 } },
+    );
+    return toChat(conversation, messages);
   }
 
   /** Another project's conversation does not exist for the asker; another visitor's is forbidden. */

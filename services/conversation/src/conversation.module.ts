@@ -14,6 +14,7 @@ import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { ReadModelProjector } from './projections/read-model.projector';
+import { StaleReplySweeper } from './stale-reply.sweeper';
 
 @Module({})
 export class ConversationModule {
@@ -35,6 +36,7 @@ export class ConversationModule {
         ConversationQueryService,
         ConversationAdminQueryService,
         HandoffService,
+        StaleReplySweeper,
       ],
     };
   }

@@ -12,6 +12,8 @@ import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { agentRoutes } from './routes/agent/agents.routes';
+import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
@@ -19,11 +21,14 @@ import { dashboardRoutes } from './routes/dashboard.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { healthRoutes } from './routes/health.routes';
+import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
+import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
 import { searchRoutes } from './routes/v2/search.routes';
+import { widgetRoutes } from './routes/widget.routes';
 
 /** v2 bodies are small (content ≤ 10,000 chars); admin bodies carry whole documents. */
 const V2_BODY_LIMIT = 256 * 1024;
@@ -60,6 +65,10 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   searchRoutes(routes, deps);
   conversationRoutes(routes, deps, limits);
   completionRoutes(routes, deps, limits);
+  conversationEventRoutes(routes, deps);
+  agentRoutes(routes, deps);
+  surfaceBRoutes(routes, deps, limits);
+  widgetRoutes(app, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {
@@ -72,6 +81,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
+    agentAdminRoutes(adminRoutes, deps);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
 

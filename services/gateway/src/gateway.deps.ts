@@ -9,4 +9,6 @@ export interface GatewayDeps {
   kv: KeyValueStore;
   /** Resolved admin bearer token. */
   adminToken: string;
+  /** The seeded demo project's publishable key, for the `/demo` page (embedded mode). */
+  demo?: { publishableKey: string } | null;
 }

@@ -1,6 +1,9 @@
 import { type Infrastructure, portProviders } from '@palaver/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AgentRepository } from './agent.repository';
+import { AgentService } from './agent.service';
 import { AssistantRepository } from './assistant.repository';
+import { CustomerService } from './customer.service';
 import { AssistantService } from './assistant.service';
 import { IdentityHandler } from './handlers/identity.handler';
 import { KeyRepository } from './key.repository';
@@ -30,6 +33,9 @@ export class IdentityModule {
         KeyService,
         SessionService,
         VisitorService,
+        AgentRepository,
+        AgentService,
+        CustomerService,
       ],
     };
   }

@@ -12,6 +12,9 @@ export interface VisitorDocument {
   name: string | null;
   avatarUrl: string | null;
   createdAt: string;
+  /** Customer fields (surface B); absent on anonymous visitors. */
+  email?: string | null;
+  attributes?: Record<string, string>;
 }
 
 export const toVisitor = (doc: VisitorDocument): Visitor => ({
@@ -31,6 +34,17 @@ export class VisitorRepository {
     this.visitors = documents.collection<VisitorDocument>('visitors', [
       { keys: { projectId: 1, saVid: 1 }, unique: true },
     ]);
+  }
+
+  /** The project's visitor with this device id (a customer's appUserId is its device id). */
+  async findBySaVid(projectId: string, saVid: string): Promise<VisitorDocument | null> {
+    return this.visitors.findOne({ projectId, saVid });
+  }
+
+  /** Sets fields of a visitor; the document after the change. */
+  async set(projectId: string, visitorId: string, set: Partial<VisitorDocument>): Promise<VisitorDocument | null> {
+    await this.visitors.updateOne({ _id: visitorId, projectId }, { $set: set });
+    return this.findById(projectId, visitorId);
   }
 
   async findById(projectId: string, visitorId: string): Promise<VisitorDocument | null> {

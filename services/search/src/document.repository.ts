@@ -37,6 +37,18 @@ export class DocumentRepository {
     return matched > 0;
   }
 
+  /** Deletes the document only if it is still at `version`; false otherwise. */
+  async deleteAt(projectId: string, documentId: string, version: string): Promise<boolean> {
+    return (await this.documents.deleteOne({ _id: documentId, projectId, version })) > 0;
+  }
+
+  /** The live version of each of these documents that exists (the only chunks search may return). */
+  async liveVersions(projectId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
+    if (documentIds.length === 0) return new Map();
+    const docs = await this.documents.find({ projectId, _id: { $in: [...documentIds] } });
+    return new Map(docs.map((doc) => [doc._id, doc.version]));
+  }
+
   /** Deletes the document and returns what it was (the version it had when deleted); null when there is none. */
   async delete(projectId: string, documentId: string): Promise<VersionedDocument | null> {
     for (;;) {

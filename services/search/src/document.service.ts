@@ -12,7 +12,10 @@ import { TermStatsService } from './term-stats.service';
 
 /**
  * The knowledge base's documents. A document's chunks are embedded and indexed before the call
- * returns, so it is searchable at once. Each write indexes a new version of the chunks under
+ * returns, so it is searchable at once. A new document's record is written first, under a
+ * version no chunk has, so an upload killed while indexing leaves a listed document (no chunks
+ * live) that can be deleted with whatever chunks it wrote; search only returns chunks of a
+ * record's live version. Each write indexes a new version of the chunks under
  * fresh point ids, then switches the record to it and drops the old version: a search never
  * finds the document without chunks, and two concurrent updates cannot mix their chunks (the
  * later one fails with CONFLICT and leaves nothing behind). Each change that takes effect is
@@ -43,11 +46,20 @@ export class DocumentService {
       createdAt: now,
       updatedAt: now,
     };
-    const record = { ...draft, chunkCount: await this.index(draft, version) };
+    const pending = randomUUID();
+    await this.documents.insert(draft, pending);
+    let record: DocumentRecord;
     try {
-      await this.documents.insert(record, version);
+      record = { ...draft, chunkCount: await this.index(draft, version) };
+      if (!(await this.documents.replace(record, pending, version))) {
+        throw new AppError('CONFLICT', 'the document was changed or deleted while it was being indexed', {
+          resource: 'document',
+          conflictingField: 'content',
+        });
+      }
     } catch (err) {
-      await this.vectors.deleteDocumentChunks(projectId, record.id, version);
+      await this.vectors.deleteDocumentChunks(projectId, draft.id, version);
+      await this.documents.deleteAt(projectId, draft.id, pending);
       throw err;
     }
     await Promise.all([

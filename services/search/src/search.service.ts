@@ -2,6 +2,7 @@ import type { Retrieval, SearchResult } from '@palaver/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { type ChunkPayload, type Hit, QNA_FIELDS, retrievedChunksOf, retrievedQnasOf, searchResultsOf } from './domain/knowledge-payload';
 import { type Fused, fuseScores } from './domain/score-fusion';
+import { DocumentRepository } from './document.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
 import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
@@ -25,6 +26,7 @@ export class SearchService {
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
     @Inject(TermStatsService) private readonly termStats: TermStatsService,
     @Inject(LexicalIndex) private readonly lexical: LexicalIndex,
+    @Inject(DocumentRepository) private readonly documents: DocumentRepository,
   ) {}
 
   /** The best chunk of each of the `size` best documents, best first; `score` is the fused score. */
@@ -76,6 +78,9 @@ export class SearchService {
     const lexicalScore = new Map(lexicalHits.map((h) => [h.id, h.score]));
     const vectorHits = new Map<string, Hit<ChunkPayload>>();
     for (const hit of [...rescored, ...found]) if (hit.id !== undefined) vectorHits.set(hit.id, hit);
+    // Only chunks of a live document version: not those of an upload or update that was killed.
+    const live = await this.documents.liveVersions(projectId, [...new Set([...vectorHits.values()].map((h) => h.payload.documentId))]);
+    for (const [id, hit] of vectorHits) if (live.get(hit.payload.documentId) !== hit.payload.version) vectorHits.delete(id);
     const unscored = [...vectorHits.keys()].filter((id) => !lexicalScore.has(id));
     for (const h of await this.lexical.scoreOf(projectId, q, unscored)) lexicalScore.set(h.id, h.score);
     // A chunk BM25 proposed but the vector index no longer holds is being replaced: left out.

@@ -46,7 +46,7 @@ export const startLocalProxy = async (
         ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
         ...(request.headers['content-type'] ? { 'content-type': request.headers['content-type'] } : {}),
       },
-      body: body.length ? body : undefined,
+      body: body.length ? new Uint8Array(body) : undefined,
     });
     response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' });
     response.end(Buffer.from(await upstream.arrayBuffer()));

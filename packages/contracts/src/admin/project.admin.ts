@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_URL, Timestamp, Uuid } from '../common';
-import { ChatWidgetConfig } from '../v2/project';
+import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -12,8 +12,16 @@ export const ProjectLimits = z.object({
 });
 export type ProjectLimits = z.infer<typeof ProjectLimits>;
 
-export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
-export type QuickPrompt = z.infer<typeof QuickPrompt>;
+/**
+ * Whether visitors can ask for a person. When enabled, a message containing one of the
+ * trigger phrases (whole words, any case; the built-in list when empty) queues the conversation.
+ */
+export const HandoffSettings = z.object({
+  enabled: z.boolean(),
+  triggerPhrases: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+});
+export type HandoffSettings = z.infer<typeof HandoffSettings>;
+export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [] };
 
 /** The whole project as the dashboard and the other services see it. */
 export const ProjectRecord = z.object({
@@ -24,6 +32,8 @@ export const ProjectRecord = z.object({
   limits: ProjectLimits,
   chatWidgetConfig: ChatWidgetConfig,
   quickPrompts: z.array(QuickPrompt),
+  /** Absent on projects stored before the setting existed: off. */
+  handoff: HandoffSettings.default(DEFAULT_HANDOFF_SETTINGS),
   defaultAssistantId: Uuid.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -43,6 +53,7 @@ export const CreateProjectBody = z.object({
   chatWidgetConfig: ChatWidgetConfig.partial().optional(),
   quickPrompts: z.array(QuickPromptInput).max(20).optional(),
   limits: LimitsInput.optional(),
+  handoff: HandoffSettings.optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 

@@ -3,6 +3,7 @@ import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { AgentConversation, AgentEvent } from '../agents/agent';
 import { HandoffSource } from '../events/conversation.events';
 import { ConversationLiveEvent } from '../v2/conversation-events';
+import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
 import { ChatMessage, FinishReason, Usage } from '../v2/completion';
 import {
   CloseConversationResponse,
@@ -75,7 +76,8 @@ export const ConversationMessages = {
   events: defineMessage(
     'conversation.qry.events.v1',
     VisitorScope.extend({ conversationId: Uuid, after: z.number().int().min(0) }),
-    z.object({ data: z.array(ConversationLiveEvent) }),
+    /** `cursor`: the version read up to (past events the visitor is not shown). */
+    z.object({ data: z.array(ConversationLiveEvent), cursor: z.number().int() }),
   ),
   close: defineMessage(
     'conversation.cmd.close.v1',
@@ -168,5 +170,17 @@ export const ConversationMessages = {
     z.object({ projectId: Uuid, after: z.number().int().min(0), limit: z.number().int().min(1).max(500) }),
     z.object({ data: z.array(AgentEvent) }),
   ),
+  /** Surface B: a customer's chats, newest interaction first. */
+  chats: defineMessage(
+    'conversation.qry.chats.v1',
+    VisitorScope.extend({
+      filter: z.enum(['all', 'open', 'closed']),
+      page: z.number().int().min(1),
+      pageSize: z.number().int().min(1).max(100),
+    }),
+    surfaceBPage(ChatSummary),
+  ),
+  /** Surface B: one chat of the customer; any other chat is CONVERSATION_NOT_FOUND. */
+  chat: defineMessage('conversation.qry.chat.v1', VisitorScope.extend({ chatId: Uuid }), Chat),
   health: defineMessage('conversation.qry.health.v1', z.object({}), Ack),
 } as const;

@@ -13,6 +13,8 @@ import {
   UpdateProjectBody,
 } from '../admin/project.admin';
 import { Visitor } from '../v2/visitor';
+import { AgentInfo, AgentRecord, CreateAgentBody, CreatedAgent } from '../agents/agent';
+import { AppUserId, Customer, UpsertCustomerBody } from '../surface-b/surface-b';
 import { Ack, defineMessage } from './define';
 
 /** Origin header of the browser request, when there was one; keys with allowed origins check it. */
@@ -86,5 +88,18 @@ export const IdentityMessages = {
   createKey: defineMessage('identity.cmd.create-key.v1', z.object({ projectId: Uuid, body: CreateKeyBody }), CreatedKey),
   listKeys: defineMessage('identity.qry.list-keys.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(KeyRecord) })),
   revokeKey: defineMessage('identity.cmd.revoke-key.v1', z.object({ projectId: Uuid, keyId: Uuid }), KeyRecord),
+  createAgent: defineMessage('identity.cmd.create-agent.v1', z.object({ projectId: Uuid, body: CreateAgentBody }), CreatedAgent),
+  listAgents: defineMessage('identity.qry.list-agents.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(AgentRecord) })),
+  revokeAgent: defineMessage('identity.cmd.revoke-agent.v1', z.object({ projectId: Uuid, agentId: Uuid }), AgentRecord),
+  /** UNAUTHORIZED for a malformed, unknown or revoked agent token. */
+  resolveAgent: defineMessage('identity.qry.resolve-agent.v1', z.object({ token: z.string().max(200) }), AgentInfo),
+  /** Surface B: creates or updates the identified visitor with this appUserId. */
+  upsertCustomer: defineMessage(
+    'identity.cmd.upsert-customer.v1',
+    z.object({ projectId: Uuid, appUserId: AppUserId, body: UpsertCustomerBody }),
+    Customer,
+  ),
+  /** NOT_FOUND when the project has no visitor with this appUserId. */
+  getCustomer: defineMessage('identity.qry.get-customer.v1', z.object({ projectId: Uuid, appUserId: AppUserId }), Customer),
   health: defineMessage('identity.qry.health.v1', z.object({}), Ack),
 } as const;

@@ -28,29 +28,18 @@ export const ChatWidgetConfig = z.object({
 });
 export type ChatWidgetConfig = z.infer<typeof ChatWidgetConfig>;
 
-export const DEFAULT_CHAT_WIDGET_CONFIG: ChatWidgetConfig = {
-  welcomeMessage: 'Hi! How can I help you today?',
-  inputPlaceholder: 'Ask a question…',
-  displayName: 'Assistant',
-  position: 'bottom-right',
-  customCSSStyles: '',
-  userMessageBubbleColor: '#2563eb',
-  userMessageBubbleColorDark: '#3b82f6',
-  brandColor: '#2563eb',
-  brandColorDark: '#3b82f6',
-  width: 400,
-  maxHeight: 640,
-  bubbleRadius: 16,
-  baseFontSize: 14,
-  openDelay: 0,
-  offset: { x: 20, y: 20 },
-};
+export { DEFAULT_CHAT_WIDGET_CONFIG } from './widget-defaults';
 
+export const QuickPrompt = z.object({ id: Uuid, title: z.string(), prompt: z.string() });
+export type QuickPrompt = z.infer<typeof QuickPrompt>;
+
+/** The spec's four fields, plus the project's quick prompts (an extension the widget shows). */
 export const Project = z.object({
   id: Uuid,
   name: z.string(),
   description: z.string(),
   chatWidgetConfig: ChatWidgetConfig,
+  quickPrompts: z.array(QuickPrompt).optional(),
 });
 export type Project = z.infer<typeof Project>;
 

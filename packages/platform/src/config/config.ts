@@ -30,6 +30,11 @@ export const ConfigSchema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   EMBEDDINGS_MODEL: optionalString,
   EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).optional(),
+  /** Path prefix of surface B (the header-key surface), e.g. `/api`. */
+  SURFACE_B_BASE: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /api')
+    .default('/api'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });

@@ -94,6 +94,13 @@ export class BullMqJobQueue implements JobQueue {
     };
   }
 
+  /** Finished and failed jobs are removed (see `enqueue`), so a job that is found still exists. */
+  async exists(queue: string, jobId: string): Promise<boolean> {
+    if (this.closed) throw new Error('job queue is closed');
+    checkQueueName(queue);
+    return (await this.queue(queue).getJob(jobId)) !== undefined;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

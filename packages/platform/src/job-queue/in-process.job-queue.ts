@@ -83,6 +83,10 @@ export class InProcessJobQueue implements JobQueue {
     };
   }
 
+  async exists(queue: string, jobId: string): Promise<boolean> {
+    return this.queues.get(queue)?.existing.has(jobId) ?? false;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.retryTimers) clearTimeout(timer);

@@ -26,5 +26,10 @@ export interface JobQueue {
     handler: (job: Job) => Promise<void>,
     options?: { concurrency?: number },
   ): Promise<JobWorker>;
+  /**
+   * Whether the job with this id still exists: waiting, running, or waiting to retry. False once
+   * it finished or failed for good, and for every job of an in-process queue after a restart.
+   */
+  exists(queue: string, jobId: string): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -156,6 +156,30 @@ export function describeJobQueueContract(adapterName: string, factory: () => Pro
       await vi.waitFor(() => expect(seen.map((j) => j.data)).toEqual([{ copy: 1 }, { copy: 3 }]), WAIT);
     });
 
+    it('tells whether a job exists: while waiting and running, not once finished or failed', async () => {
+      const queue = queueName();
+      const [done, failing] = [`done-${randomUUID()}`, `failing-${randomUUID()}`];
+      expect(await jobs.exists(queue, done)).toBe(false);
+      await jobs.enqueue(queue, 'exists', { fail: false }, { jobId: done });
+      await jobs.enqueue(queue, 'exists', { fail: true }, { jobId: failing });
+      expect(await jobs.exists(queue, done)).toBe(true);
+      let release!: () => void;
+      const running = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const started: string[] = [];
+      await jobs.process(queue, async (job) => {
+        started.push(job.id);
+        if ((job.data as { fail: boolean }).fail) throw new Error('fails for good');
+        await running;
+      });
+      await vi.waitFor(() => expect(started).toContain(done), WAIT);
+      expect(await jobs.exists(queue, done)).toBe(true);
+      release();
+      await vi.waitFor(async () => expect(await jobs.exists(queue, done)).toBe(false), WAIT);
+      await vi.waitFor(async () => expect(await jobs.exists(queue, failing)).toBe(false), WAIT);
+    });
+
     it('hands a job to the processor as a copy of what was enqueued', async () => {
       const queue = queueName();
       const data = { items: [1, 2] };

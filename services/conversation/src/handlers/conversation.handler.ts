@@ -114,6 +114,16 @@ export class ConversationHandler {
     return handle(M.agentEvents, raw, (req) => this.handoffs.agentEvents(req));
   }
 
+  @MessagePattern(M.chats.subject)
+  chats(@Payload() raw: unknown) {
+    return handle(M.chats, raw, (req) => this.queries.chats(req));
+  }
+
+  @MessagePattern(M.chat.subject)
+  chat(@Payload() raw: unknown) {
+    return handle(M.chat, raw, (req) => this.queries.chat(req));
+  }
+
   @MessagePattern(M.health.subject)
   health(@Payload() raw: unknown) {
     return handle(M.health, raw, async () => {

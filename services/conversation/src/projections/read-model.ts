@@ -73,6 +73,10 @@ export class ReadModel {
       { keys: { projectId: 1, visitorId: 1, lastInteractionAt: -1 } },
       { keys: { projectId: 1, handoffStatus: 1, handoffRequestedAt: 1 } },
     ]);
-    this.messages = documents.collection<MessageDoc>(MESSAGES, [{ keys: { projectId: 1, conversationId: 1, seq: 1 } }]);
+    this.messages = documents.collection<MessageDoc>(MESSAGES, [
+      { keys: { projectId: 1, conversationId: 1, seq: 1 } },
+      // The stale reply sweep looks for replies still streaming.
+      { keys: { status: 1, updatedAt: 1 } },
+    ]);
   }
 }

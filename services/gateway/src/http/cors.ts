@@ -46,6 +46,17 @@ export const registerCors = async (app: FastifyInstance, deps: GatewayDeps): Pro
     }
   });
 
+  // An error answered to a browser origin the key does not allow still carries CORS headers, so
+  // the embedding page can read why (the 403 envelope) instead of a bare network failure. Only
+  // error bodies are exposed this way; a success never reaches a disallowed origin.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const origin = request.headers.origin;
+    if (origin && reply.statusCode >= 400 && !isPreflight(request) && request.url.startsWith('/v2/') && allowed.get(request) === false) {
+      reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+    }
+    return payload;
+  });
+
   await app.register(cors, {
     hook: 'preHandler',
     delegator: (request, callback) => {

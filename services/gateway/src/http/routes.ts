@@ -1,4 +1,4 @@
-import type { KeyInfo, SessionInfo } from '@palaver/contracts';
+import type { AgentInfo, KeyInfo, SessionInfo } from '@palaver/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator';
@@ -10,9 +10,11 @@ type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 /** What the declared credential resolves to. Admin routes are guarded by their plugin's hook. */
 type Credential<A extends Auth> = A extends 'session'
   ? { session: SessionInfo }
-  : A extends 'privateKey' | 'publishableKey'
+  : A extends 'privateKey' | 'publishableKey' | 'serviceKey'
     ? { key: KeyInfo }
-    : object;
+    : A extends 'agent'
+      ? { agent: AgentInfo }
+      : object;
 
 export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
   params: Out<P>;
@@ -74,6 +76,10 @@ export class Routes {
         return { key: await this.auth.privateKey(request) };
       case 'publishableKey':
         return { key: await this.auth.publishableKey(request) };
+      case 'serviceKey':
+        return { key: await this.auth.serviceKey(request) };
+      case 'agent':
+        return { agent: await this.auth.agent(request) };
       case 'admin':
       case 'none':
         return {};

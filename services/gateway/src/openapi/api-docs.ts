@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import { ErrorBody } from '@palaver/contracts';
 import type { z } from 'zod';
 
-export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin';
+export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ResponseDoc {
@@ -32,6 +32,8 @@ const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   session: [{ sessionToken: [] }],
   privateKey: [{ privateKey: [] }],
   admin: [{ adminToken: [] }],
+  agent: [{ agentToken: [] }],
+  serviceKey: [{ serviceKey: [] }],
 };
 
 /** The OpenAPI 3.1 document, built from the very schemas the routes parse with. */
@@ -41,7 +43,8 @@ export class ApiDocs {
 
   constructor() {
     this.registry.registerComponent('securitySchemes', 'publishableKey', { type: 'apiKey', in: 'query', name: 'apiKey' });
-    for (const name of ['sessionToken', 'privateKey', 'adminToken']) {
+    this.registry.registerComponent('securitySchemes', 'serviceKey', { type: 'apiKey', in: 'header', name: 'x-service-key' });
+    for (const name of ['sessionToken', 'privateKey', 'adminToken', 'agentToken']) {
       this.registry.registerComponent('securitySchemes', name, { type: 'http', scheme: 'bearer' });
     }
   }

@@ -12,8 +12,24 @@ export interface ReplyOptions {
   messageId: string | null;
 }
 
+/** Where a reply's fragments come from: a live listener, or a reply known in advance (`fixedReply`). */
+export type ReplySource = Pick<ReplyListener, 'chunks'>;
+
+/** A reply whose whole text is already known (the handoff notice), as fragments. */
+export const fixedReply = (text: string): ReplySource => ({
+  async *chunks() {
+    yield { type: 'delta', delta: text };
+    yield {
+      type: 'finish',
+      text,
+      finishReason: 'stop',
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, reasoningTokens: 0, cachedInputTokens: 0 },
+    };
+  },
+});
+
 /** Answers with the reply: as the UI message stream (SSE), or as one Chat completion result. */
-export const sendReply = async (reply: FastifyReply, listener: ReplyListener, options: ReplyOptions): Promise<void> => {
+export const sendReply = async (reply: FastifyReply, listener: ReplySource, options: ReplyOptions): Promise<void> => {
   if (options.stream) {
     const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
     reply.hijack();

@@ -1,4 +1,4 @@
-import type { CreateProjectBody, Plan, ProjectLimits, ProjectRecord, QuickPrompt, UpdateProjectBody } from '@palaver/contracts';
+import { type CreateProjectBody, DEFAULT_HANDOFF_SETTINGS, type Plan, type ProjectLimits, type ProjectRecord, type QuickPrompt, type UpdateProjectBody } from '@palaver/contracts';
 import { initialWidgetConfig, widgetConfigSetPaths } from './widget-config';
 
 /** Self-hosted: every feature is available unless the operator picks a plan. */
@@ -27,6 +27,7 @@ export const newProject = (
   limits: initialLimits(input.limits),
   chatWidgetConfig: initialWidgetConfig(input.chatWidgetConfig),
   quickPrompts: withIds(input.quickPrompts ?? [], ids.newId),
+  handoff: input.handoff ?? DEFAULT_HANDOFF_SETTINGS,
   defaultAssistantId: ids.defaultAssistantId,
   createdAt: now,
   updatedAt: now,
@@ -45,5 +46,6 @@ export const projectPatchSet = (patch: UpdateProjectBody, newId: () => string, n
   if (patch.limits?.messagesPerMinute !== undefined) set['limits.messagesPerMinute'] = patch.limits.messagesPerMinute;
   if (patch.limits?.monthlyMessages !== undefined) set['limits.monthlyMessages'] = patch.limits.monthlyMessages;
   if (patch.quickPrompts !== undefined) set.quickPrompts = withIds(patch.quickPrompts, newId);
+  if (patch.handoff !== undefined) set.handoff = patch.handoff;
   return set;
 };

@@ -27,6 +27,7 @@ describe('newProject', () => {
       limits: { messagesPerMinute: null, monthlyMessages: null },
       chatWidgetConfig: DEFAULT_CHAT_WIDGET_CONFIG,
       quickPrompts: [],
+      handoff: { enabled: false, triggerPhrases: [] },
       defaultAssistantId: A,
       createdAt: NOW,
       updatedAt: NOW,

@@ -2,7 +2,9 @@ import { IdentityMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { AgentService } from '../agent.service';
 import { AssistantService } from '../assistant.service';
+import { CustomerService } from '../customer.service';
 import { KeyService } from '../key.service';
 import { ProjectService } from '../project.service';
 import { SessionService } from '../session.service';
@@ -16,6 +18,8 @@ export class IdentityHandler {
     @Inject(KeyService) private readonly keys: KeyService,
     @Inject(VisitorService) private readonly visitors: VisitorService,
     @Inject(SessionService) private readonly sessions: SessionService,
+    @Inject(AgentService) private readonly agents: AgentService,
+    @Inject(CustomerService) private readonly customers: CustomerService,
   ) {}
 
   @MessagePattern(M.initVisitor.subject)
@@ -96,6 +100,36 @@ export class IdentityHandler {
   @MessagePattern(M.revokeKey.subject)
   revokeKey(@Payload() raw: unknown) {
     return handle(M.revokeKey, raw, (req) => this.keys.revoke(req.projectId, req.keyId));
+  }
+
+  @MessagePattern(M.createAgent.subject)
+  createAgent(@Payload() raw: unknown) {
+    return handle(M.createAgent, raw, (req) => this.agents.create(req.projectId, req.body));
+  }
+
+  @MessagePattern(M.listAgents.subject)
+  listAgents(@Payload() raw: unknown) {
+    return handle(M.listAgents, raw, async (req) => ({ data: await this.agents.list(req.projectId) }));
+  }
+
+  @MessagePattern(M.revokeAgent.subject)
+  revokeAgent(@Payload() raw: unknown) {
+    return handle(M.revokeAgent, raw, (req) => this.agents.revoke(req.projectId, req.agentId));
+  }
+
+  @MessagePattern(M.resolveAgent.subject)
+  resolveAgent(@Payload() raw: unknown) {
+    return handle(M.resolveAgent, raw, (req) => this.agents.resolve(req.token));
+  }
+
+  @MessagePattern(M.upsertCustomer.subject)
+  upsertCustomer(@Payload() raw: unknown) {
+    return handle(M.upsertCustomer, raw, (req) => this.customers.upsert(req.projectId, req.appUserId, req.body));
+  }
+
+  @MessagePattern(M.getCustomer.subject)
+  getCustomer(@Payload() raw: unknown) {
+    return handle(M.getCustomer, raw, (req) => this.customers.get(req.projectId, req.appUserId));
   }
 
   @MessagePattern(M.health.subject)

@@ -13,11 +13,11 @@ export const FeedbackChart = ({ days }: { days: FeedbackSummary['byDay'] }) => {
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${width} ${HEIGHT + 24}`} width="100%" height={HEIGHT + 24} role="img" aria-labelledby="feedback-chart-caption" preserveAspectRatio="xMinYMid meet">
-        {[0, 0.5, 1].map((t) => (
-          <g key={t}>
-            <line x1="30" x2={width} y1={y(max * t)} y2={y(max * t)} class="chart-grid" />
-            <text x="24" y={y(max * t) + 4} class="chart-axis" text-anchor="end">
-              {Math.round(max * t)}
+        {[...new Set([0, Math.round(max / 2), max])].map((tick) => (
+          <g key={tick}>
+            <line x1="30" x2={width} y1={y(tick)} y2={y(tick)} class="chart-grid" />
+            <text x="24" y={y(tick) + 4} class="chart-axis" text-anchor="end">
+              {tick}
             </text>
           </g>
         ))}
@@ -43,7 +43,7 @@ export const FeedbackChart = ({ days }: { days: FeedbackSummary['byDay'] }) => {
         })}
       </svg>
       <figcaption id="feedback-chart-caption">
-        <span class="legend legend-like">Likes</span> <span class="legend legend-dislike">Dislikes</span> per day
+        Per day: <span class="legend legend-like">likes</span> <span class="legend legend-dislike">dislikes</span>
       </figcaption>
       <table class="visually-hidden">
         <thead>

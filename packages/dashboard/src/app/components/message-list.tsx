@@ -15,7 +15,7 @@ export const MessageList = ({ messages }: { messages: Message[] }) => (
           <div class="turn-meta">
             <strong>{m.role === 'human_agent' && agent ? agent : ROLE_LABEL[m.role]}</strong>
             <span class="muted small">{formatDate(m.createdAt)}</span>
-            {m.feedback ? <span class={`badge badge-${m.feedback}`}>{m.feedback === 'like' ? '👍 liked' : '👎 disliked'}</span> : null}
+            {m.feedback ? <span class={`badge badge-${m.feedback}`}>{m.feedback === 'like' ? 'liked' : 'disliked'}</span> : null}
             {m.status === 'error' ? <span class="badge badge-danger">failed</span> : null}
           </div>
           <p class="turn-text">{textOf(m)}</p>

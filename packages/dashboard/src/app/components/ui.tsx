@@ -64,12 +64,15 @@ export const Card = ({ title, children, actions }: { title?: string; children: C
 );
 
 type FieldProps = { label: string; hint?: string; children: ComponentChildren };
+/** A labelled control; the hint sits outside the label so it is not part of the control's name. */
 export const Field = ({ label, hint, children }: FieldProps) => (
-  <label class="field">
-    <span class="field-label">{label}</span>
-    {children}
+  <div class="field">
+    <label class="field-control">
+      <span class="field-label">{label}</span>
+      {children}
+    </label>
     {hint ? <span class="field-hint">{hint}</span> : null}
-  </label>
+  </div>
 );
 
 export const Button = ({

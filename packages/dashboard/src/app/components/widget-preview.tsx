@@ -1,6 +1,7 @@
 import { render } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
-import type { ChatWidgetConfig } from '../lib/types';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { type WidgetHandle, loadRealWidget } from '../lib/real-widget';
+import type { ChatWidgetConfig, ProjectRecord } from '../lib/types';
 
 /** Only colours reach inline styles; anything else falls back to the default. */
 const safeColour = (value: string | undefined, fallback: string): string =>
@@ -75,7 +76,13 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
         </div>
       </div>
       <div class="launcher" style={{ ...corner(config.position, x * scale, y * scale), background: button }} aria-hidden="true">
-        {config.chatButtonIcon ? <img src={config.chatButtonIcon} alt="" /> : '💬'}
+        {config.chatButtonIcon ? (
+          <img src={config.chatButtonIcon} alt="" />
+        ) : (
+          <svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+            <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
+          </svg>
+        )}
       </div>
     </div>
   );
@@ -85,7 +92,7 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
  * A faithful picture of the widget with this config, drawn in a shadow root so that the
  * project's custom CSS applies to it alone (the real widget also lives in a shadow root).
  */
-export const WidgetPreview = (props: { config: ChatWidgetConfig; dark: boolean; prompts: string[] }) => {
+const FaithfulPreview = (props: { config: ChatWidgetConfig; dark: boolean; prompts: string[] }) => {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = host.current;
@@ -93,8 +100,54 @@ export const WidgetPreview = (props: { config: ChatWidgetConfig; dark: boolean; 
     const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
     render(<Preview {...props} scale={0.75} />, root);
   });
-  useEffect(() => () => {
-    if (host.current?.shadowRoot) render(null, host.current.shadowRoot);
+  useEffect(
+    () => () => {
+      if (host.current?.shadowRoot) render(null, host.current.shadowRoot);
+    },
+    [],
+  );
+  return <div ref={host} class="preview-stage" />;
+};
+
+/** The real widget, mounted in the preview box with the unsaved config; it follows every change. */
+const LivePreview = ({ config, quickPrompts, mount }: { config: ChatWidgetConfig; quickPrompts: ProjectRecord['quickPrompts']; mount: (target: HTMLElement) => WidgetHandle }) => {
+  const target = useRef<HTMLDivElement>(null);
+  const handle = useRef<WidgetHandle | null>(null);
+  useEffect(() => {
+    handle.current = mount(target.current!);
+    return () => handle.current?.destroy();
   }, []);
-  return <div ref={host} class="widget-preview" role="img" aria-label={`Preview of the widget “${props.config.displayName}”`} data-testid="widget-preview" />;
+  useEffect(() => handle.current?.update(config, quickPrompts), [config, quickPrompts]);
+  return <div ref={target} class="preview-stage" />;
+};
+
+/** The real widget when this server serves /widget.js, else the faithful picture. */
+export const WidgetPreview = ({ config, quickPrompts }: { config: ChatWidgetConfig; quickPrompts: ProjectRecord['quickPrompts'] }) => {
+  const [dark, setDark] = useState(false);
+  const [mode, setMode] = useState<'loading' | 'widget' | 'faithful'>('loading');
+  const [mounter, setMounter] = useState<((target: HTMLElement) => WidgetHandle) | null>(null);
+  useEffect(() => {
+    void loadRealWidget().then((palaver) => {
+      if (!palaver) return setMode('faithful');
+      setMounter(() => (target: HTMLElement) => palaver.mount({ target, config, quickPrompts, open: true }));
+      setMode('widget');
+    });
+  }, []);
+  return (
+    <>
+    <p class="muted small preview-note">
+      {mode === 'widget' ? (
+        'The real widget, with your unsaved changes. It follows your system’s light or dark mode.'
+      ) : mode === 'faithful' ? (
+        <label class="toggle">
+          <input type="checkbox" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
+        </label>
+      ) : null}
+    </p>
+    <div class="widget-preview" role="img" aria-label={`Preview of the widget “${config.displayName}”`} data-testid="widget-preview" data-mode={mode}>
+      {mode === 'widget' && mounter ? <LivePreview config={config} quickPrompts={quickPrompts} mount={mounter} /> : null}
+      {mode === 'faithful' ? <FaithfulPreview config={config} dark={dark} prompts={quickPrompts.map((p) => p.title)} /> : null}
+    </div>
+    </>
+  );
 };

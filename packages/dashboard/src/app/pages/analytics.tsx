@@ -13,7 +13,7 @@ const describe = (event: AnalyticsEvent): string => {
   const d = event.data as Record<string, unknown>;
   switch (event.type) {
     case 'feedback.given':
-      return `${d.feedback === 'like' ? '👍 like' : '👎 dislike'} on message ${String(d.messageId).slice(0, 8)}`;
+      return `${d.feedback === 'like' ? 'like' : 'dislike'} on message ${String(d.messageId).slice(0, 8)}`;
     case 'feedback.removed':
       return `feedback removed from message ${String(d.messageId).slice(0, 8)}`;
     case 'reply.failed':
@@ -136,7 +136,7 @@ export const AnalyticsPage = () => {
                 {d.question ? <p class="item-title">Q: {d.question}</p> : null}
                 <p class="item-text">{d.answer}</p>
                 <p class="muted small">
-                  👎 {d.dislikes} · last {formatDate(d.lastDislikedAt)} ·{' '}
+                  {d.dislikes} dislike{d.dislikes === 1 ? '' : 's'} · last {formatDate(d.lastDislikedAt)} ·{' '}
                   <a href={`/dashboard/projects/${project.id}/conversations/${d.conversationId}`}>open the conversation</a>
                 </p>
               </div>

@@ -46,7 +46,6 @@ export const embedSnippet = (origin: string, key: string): string => `<script sr
 export const WidgetPage = () => {
   const { project, setProject } = useProject();
   const [config, setConfig] = useState<ChatWidgetConfig>(project.chatWidgetConfig);
-  const [dark, setDark] = useState(false);
   const [saved, setSaved] = useState(false);
   const keys = useAsync((signal) => api<{ data: KeyRecord[] }>(`/projects/${project.id}/keys`, { signal }), [project.id]);
   const publishable = (keys.data?.data ?? []).filter((k) => k.type === 'publishable' && !k.revokedAt);
@@ -143,15 +142,8 @@ export const WidgetPage = () => {
           </div>
         </form>
         <div class="widget-side">
-          <Card
-            title="Preview"
-            actions={
-              <label class="toggle">
-                <input type="checkbox" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
-              </label>
-            }
-          >
-            <WidgetPreview config={config} dark={dark} prompts={project.quickPrompts.map((p) => p.title)} />
+          <Card title="Preview">
+            <WidgetPreview config={config} quickPrompts={project.quickPrompts} />
           </Card>
           <Card title="Embed">
             {publishable.length === 0 ? (

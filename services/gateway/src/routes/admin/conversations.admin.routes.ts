@@ -1,13 +1,17 @@
-import { Conversation, ConversationMessages, HumanAgent, Message, Uuid } from '@palaver/contracts';
+import { AgentConversation, Conversation, ConversationMessages, HumanAgent, Message, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
 const ConversationPath = z.object({ projectId: Uuid, conversationId: Uuid });
-const HandoffBody = z.object({ humanAgent: HumanAgent });
+const HandoffBody = z.object({ humanAgent: HumanAgent.extend({ name: z.string().max(200).nullable(), image: z.string().max(2000).nullable() }).optional() });
 const AgentMessageBody = z.object({ content: z.string().min(1).max(10_000) });
 
-/** The agents' side, minimal for now: take a conversation over and answer in it. */
+/**
+ * Admin calls on the human side of a conversation (kept from before the agents' API): with a
+ * `humanAgent`, someone with no agent identity takes the conversation; without one, it joins the
+ * handoff queue. Agents with identities use /agent/v1 (docs/agents-api.md).
+ */
 export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = { auth: 'admin', tag: 'admin: human agents' } as const;
 
@@ -16,12 +20,32 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
       ...admin,
       method: 'POST',
       url: '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
-      summary: 'Hand a conversation to a human agent: the AI stops answering it',
+      summary: 'Hand a conversation to the named human agent, or (no humanAgent) queue it for the agents: the AI stops answering it',
       params: ConversationPath,
       body: HandoffBody,
-      responses: { 200: { description: 'Conversation', schema: Conversation } },
+      responses: {
+        200: {
+          description: 'The conversation (v2 shape) when handed to a named agent; its queue view when queued',
+          schema: z.union([Conversation, AgentConversation]),
+        },
+      },
     },
-    async ({ params, body }) => services.send(ConversationMessages.handoff, { ...params, humanAgent: body.humanAgent }),
+    async ({ params, body }) =>
+      body.humanAgent
+        ? services.send(ConversationMessages.handoff, { ...params, humanAgent: body.humanAgent })
+        : services.send(ConversationMessages.requestHandoff, { ...params, source: 'admin' }),
+  );
+
+  routes.add(
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/conversations/:conversationId/release',
+      summary: 'Hand the conversation back to the assistant, whoever holds it',
+      params: ConversationPath,
+      responses: { 200: { description: 'Conversation', schema: AgentConversation } },
+    },
+    async ({ params }) => services.send(ConversationMessages.release, { ...params, humanAgentId: null }),
   );
 
   routes.add(

@@ -24,7 +24,8 @@ import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import { ReplyListener } from '../../replies/reply-listener';
-import { sendReply } from '../../replies/send-reply';
+import { fixedReply, sendReply } from '../../replies/send-reply';
+import { handoffTriggersOf } from '../../replies/handoff-triggers';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const MessagePath = z.object({ messageId: Uuid });
@@ -137,6 +138,7 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
             pageContext: body.pageContext ?? null,
             assistantMessageId,
             assistantId: session.assistantId,
+            handoffTriggers: handoffTriggersOf(project),
           })
           .catch(async (err: unknown) => {
             await listener.close();
@@ -147,6 +149,11 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       if (outcome.kind === 'queued') {
         await listener.close();
         return reply.status(202).type('text/plain; charset=utf-8').send('Message received: a human agent will answer.');
+      }
+      if (outcome.kind === 'handoff') {
+        await listener.close();
+        const notice = outcome.notice.parts.map((p) => p.text).join('');
+        return sendReply(reply, fixedReply(notice), { stream: body.stream, jsonStatus: 200, textId: outcome.notice.id, messageId: outcome.notice.id });
       }
       await sendReply(reply, listener, {
         stream: body.stream,

@@ -1,0 +1,121 @@
+import { type UIMessage, readUIMessageStream } from 'ai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, startE2eApp } from '../../../test/support/e2e-app';
+import { PalaverClient } from './client';
+import { PalaverApiError } from './errors';
+import { palaverTransport } from './transport';
+import type { PalaverUiChunk } from './ui-stream';
+
+const collect = async <T>(stream: ReadableStream<T>): Promise<T[]> => {
+  const items: T[] = [];
+  for await (const item of stream as unknown as AsyncIterable<T>) items.push(item);
+  return items;
+};
+
+describe('PalaverClient and palaverTransport against the running app', () => {
+  let e2e: E2eApp;
+  let apiKey: string;
+  let projectId: string;
+  beforeAll(async () => {
+    e2e = await startE2eApp();
+    const created = await e2e.admin.createProject({ name: 'Client shop' });
+    apiKey = created.publishableKey;
+    projectId = created.project.id;
+    await e2e.admin.call('PATCH', `/projects/${projectId}`, { quickPrompts: [{ title: 'Hours', prompt: 'When are you open?' }] });
+    await e2e.admin.call('POST', `/projects/${projectId}/qnas`, {
+      question: 'When are you open?',
+      answer: 'We are open from 9 to 5 on weekdays.',
+    });
+  });
+  afterAll(() => e2e.stop());
+
+  it('reads the project with its quick prompts, and starts a session on the first visitor call', async () => {
+    const client = new PalaverClient({ baseUrl: `${e2e.url}/v2`, apiKey, deviceId: 'client-device-1' });
+    const project = await client.getProject();
+    expect(project.id).toBe(projectId);
+    expect(project.quickPrompts).toEqual([expect.objectContaining({ title: 'Hours', prompt: 'When are you open?' })]);
+    expect(client.currentVisitor).toBeNull();
+    const conversation = await client.createConversation({ pageUrl: 'https://shop.example/help' });
+    expect(conversation).toMatchObject({ object: 'conversation', status: 'open', messages: [] });
+    expect(client.currentVisitor?.type).toBe('anonymous');
+  });
+
+  it('streams a reply whose text-start names the stored message, which takes feedback and closes', async () => {
+    const client = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-2' });
+    const { id } = await client.createConversation();
+    const reply = await client.streamMessage(id, { content: 'When are you open?', pageContext: { url: 'https://shop.example/p', title: 'P' } });
+    if (reply.type !== 'stream') throw new Error('expected a stream');
+    const chunks: PalaverUiChunk[] = await collect(reply.chunks);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(
+      expect.arrayContaining(['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'finish-step', 'finish']),
+    );
+    const text = chunks.map((chunk) => (chunk.type === 'text-delta' ? chunk.delta : '')).join('');
+    expect(text).toContain('9 to 5');
+    const textStart = chunks.find((chunk) => chunk.type === 'text-start') as { providerMetadata: { palaver: { messageId: string } } };
+    const messageId = textStart.providerMetadata.palaver.messageId;
+
+    const { data } = await client.listMessages(id);
+    expect(data.map((message) => [message.role, message.id])).toEqual([
+      ['user', expect.any(String)],
+      ['assistant', messageId],
+    ]);
+    expect(data[0]!.metadata).toMatchObject({ pageUrl: 'https://shop.example/p', pageTitle: 'P' });
+    expect(await client.feedback(messageId, 'like')).toEqual({ feedback: 'like' });
+    expect(await client.closeConversation(id, 'resolved')).toMatchObject({ success: true });
+    expect((await client.getConversation(id)).closeReason).toBe('resolved');
+  });
+
+  it('answers errors as PalaverApiError with the code and status of the envelope', async () => {
+    const client = new PalaverClient({ baseUrl: e2e.url, apiKey: 'pk_not_a_key', deviceId: 'd' });
+    const error = await client.getProject().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PalaverApiError);
+    expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+
+    const visitor = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-3' });
+    const { id } = await visitor.createConversation();
+    await visitor.closeConversation(id);
+    const conflict = await visitor.streamMessage(id, { content: 'still there?' }).catch((caught: unknown) => caught);
+    expect(conflict).toMatchObject({ status: 409, code: 'CONFLICT' });
+  });
+
+  it('renews an expired session once with the same device id', async () => {
+    const client = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-4' });
+    const first = await client.init();
+    const { id } = await client.createConversation();
+    // End the session as expiry would: the key-value store forgets it.
+    (client as unknown as { sessionToken: string }).sessionToken = 'st_expired';
+    const conversation = await client.getConversation(id);
+    expect(conversation.id).toBe(id);
+    expect(client.currentVisitor?.id).toBe(first.visitor.id);
+  });
+
+  it('gives useChat a stream whose assistant message carries the stored message id', async () => {
+    const seen: Array<[string, string]> = [];
+    const transport = palaverTransport({
+      baseUrl: e2e.url,
+      apiKey,
+      deviceId: 'client-device-5',
+      pageContext: () => ({ url: 'https://shop.example/cart', title: 'Cart' }),
+      onConversation: (chatId, conversationId) => seen.push([chatId, conversationId]),
+    });
+    const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'When are you open?' }] };
+    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user], abortSignal: undefined });
+    let message: UIMessage | undefined;
+    for await (const snapshot of readUIMessageStream({ stream })) message = snapshot;
+
+    const conversationId = transport.conversationId('chat-1')!;
+    expect(seen).toEqual([['chat-1', conversationId]]);
+    const stored = await transport.client.listMessages(conversationId, { role: 'assistant' });
+    expect(message?.id).toBe(stored.data[0]!.id);
+    expect(message?.metadata).toEqual({ palaver: { conversationId, messageId: stored.data[0]!.id } });
+    expect(message?.parts.find((part) => part.type === 'text')).toMatchObject({ text: expect.stringContaining('9 to 5') });
+
+    // The second message goes to the same conversation.
+    await collect(
+      await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user, message!, user], abortSignal: undefined }),
+    );
+    const all = await transport.client.listMessages(conversationId);
+    expect(all.data.filter((m) => m.role === 'user')).toHaveLength(2);
+    expect(all.data[0]!.metadata).toMatchObject({ pageUrl: 'https://shop.example/cart', pageTitle: 'Cart' });
+  });
+});

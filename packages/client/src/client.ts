@@ -1,0 +1,205 @@
+import type {
+  ChatCompletionResult,
+  CloseConversationResponse,
+  Conversation,
+  Feedback,
+  InitIdentityResponse,
+  ListConversationsQuery,
+  ListMessagesQuery,
+  Message,
+  PageContext,
+  Project,
+  SearchResponse,
+  Visitor,
+} from '@palaver/contracts';
+import { PalaverNetworkError, errorFromResponse, PalaverApiError } from './errors';
+import { type PalaverUiChunk, readUiMessageStream } from './ui-stream';
+
+export interface PalaverClientOptions {
+  /** The gateway's address, e.g. `https://chat.example.com` (a trailing `/v2` is accepted). */
+  baseUrl: string;
+  /** A publishable key (`pk_…`). */
+  apiKey: string;
+  /** The device id sent as `saVid`; a function is called when a session is needed. */
+  deviceId?: string | (() => string);
+  fetch?: typeof fetch;
+}
+
+export interface List<T> {
+  object: 'list';
+  data: T[];
+  total?: number;
+  limit?: number;
+  offset?: number;
+}
+
+export interface SendMessageInput {
+  content: string;
+  pageContext?: PageContext | null;
+}
+
+/** A streamed reply, or the 202 confirmation of a conversation a human agent handles. */
+export type StreamedReply = { type: 'stream'; chunks: ReadableStream<PalaverUiChunk> } | { type: 'queued'; text: string };
+export type JsonReply = { type: 'reply'; result: ChatCompletionResult } | { type: 'queued'; text: string };
+
+type Query = Record<string, string | number | undefined | null>;
+
+/**
+ * A typed client of the v2 API (types from `@palaver/contracts`). It holds the visitor's session:
+ * the first visitor-scoped call runs `identity/init` with the device id, and an expired session
+ * (401) is renewed once with the same device id.
+ */
+export class PalaverClient {
+  readonly baseUrl: string;
+  private sessionToken: string | null = null;
+  private visitor: Visitor | null = null;
+  private pendingInit: Promise<InitIdentityResponse> | null = null;
+
+  constructor(private readonly options: PalaverClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '').replace(/\/v2$/, '');
+  }
+
+  get apiKey(): string {
+    return this.options.apiKey;
+  }
+
+  get currentVisitor(): Visitor | null {
+    return this.visitor;
+  }
+
+  /** Creates or fetches the anonymous visitor of this device and starts a session. */
+  async init(deviceId?: string): Promise<InitIdentityResponse> {
+    const saVid = deviceId ?? this.deviceId();
+    const result = await this.json<InitIdentityResponse>('POST', '/v2/identity/init', { body: { apiKey: this.apiKey, saVid } });
+    this.sessionToken = result.sessionToken;
+    this.visitor = result.visitor;
+    return result;
+  }
+
+  me(): Promise<Visitor> {
+    return this.session('GET', '/v2/identity/me');
+  }
+
+  /** The project of the key, with its chat widget configuration and quick prompts. */
+  getProject(): Promise<Project> {
+    return this.json('GET', '/v2/projects/current', { query: { apiKey: this.apiKey } });
+  }
+
+  search(q: string, size?: number): Promise<SearchResponse> {
+    return this.json('GET', '/v2/search', { query: { q, size, apiKey: this.apiKey } });
+  }
+
+  createConversation(context?: { pageUrl?: string }): Promise<Conversation> {
+    return this.session('POST', '/v2/conversations', { body: context ? { context } : {} });
+  }
+
+  listConversations(query: Partial<ListConversationsQuery> = {}): Promise<List<Conversation>> {
+    return this.session('GET', '/v2/conversations', { query });
+  }
+
+  getConversation(conversationId: string): Promise<Conversation> {
+    return this.session('GET', `/v2/conversations/${encodeURIComponent(conversationId)}`);
+  }
+
+  listMessages(conversationId: string, query: Partial<ListMessagesQuery> = {}): Promise<List<Message>> {
+    return this.session('GET', `/v2/conversations/${encodeURIComponent(conversationId)}/messages`, { query });
+  }
+
+  /** Sends a message and waits for the whole reply (the Chat completion result). */
+  async sendMessage(conversationId: string, input: SendMessageInput): Promise<JsonReply> {
+    const response = await this.sessionFetch('POST', this.messagesPath(conversationId), { body: { ...input, stream: false } });
+    if (response.status === 202) return { type: 'queued', text: await response.text() };
+    return { type: 'reply', result: (await response.json()) as ChatCompletionResult };
+  }
+
+  /** Sends a message and streams the reply (the AI SDK's UI message stream). */
+  async streamMessage(conversationId: string, input: SendMessageInput, signal?: AbortSignal): Promise<StreamedReply> {
+    const response = await this.sessionFetch('POST', this.messagesPath(conversationId), { body: { ...input, stream: true }, signal });
+    if (response.status === 202) return { type: 'queued', text: await response.text() };
+    if (!response.body) throw new PalaverNetworkError('the reply stream has no body');
+    return { type: 'stream', chunks: readUiMessageStream(response.body) };
+  }
+
+  closeConversation(conversationId: string, closeReason?: string): Promise<CloseConversationResponse> {
+    return this.session('POST', `/v2/conversations/${encodeURIComponent(conversationId)}/close`, {
+      body: closeReason ? { closeReason } : {},
+    });
+  }
+
+  /** Likes, dislikes (or with null, clears the feedback on) a stored assistant or agent message. */
+  feedback(messageId: string, feedback: Feedback | null): Promise<{ feedback: Feedback | null }> {
+    return this.session('POST', `/v2/messages/${encodeURIComponent(messageId)}/feedback`, { body: { feedback } });
+  }
+
+  private messagesPath(conversationId: string): string {
+    return `/v2/conversations/${encodeURIComponent(conversationId)}/messages`;
+  }
+
+  private deviceId(): string {
+    const { deviceId } = this.options;
+    if (typeof deviceId === 'function') return deviceId();
+    if (deviceId) return deviceId;
+    throw new Error('PalaverClient: a deviceId is needed to start a session');
+  }
+
+  private async ensureSession(): Promise<string> {
+    if (this.sessionToken) return this.sessionToken;
+    this.pendingInit ??= this.init().finally(() => {
+      this.pendingInit = null;
+    });
+    return (await this.pendingInit).sessionToken;
+  }
+
+  private async session<T>(method: string, path: string, init: { body?: unknown; query?: Query } = {}): Promise<T> {
+    const response = await this.sessionFetch(method, path, init);
+    return (await response.json()) as T;
+  }
+
+  /** A visitor-scoped request; a 401 (expired session) renews the session once and retries. */
+  private async sessionFetch(
+    method: string,
+    path: string,
+    init: { body?: unknown; query?: Query; signal?: AbortSignal | undefined },
+  ): Promise<Response> {
+    const token = await this.ensureSession();
+    try {
+      return await this.request(method, path, { ...init, token });
+    } catch (error) {
+      if (!(error instanceof PalaverApiError) || error.status !== 401) throw error;
+      this.sessionToken = null;
+      return this.request(method, path, { ...init, token: await this.ensureSession() });
+    }
+  }
+
+  private async json<T>(method: string, path: string, init: { body?: unknown; query?: Query } = {}): Promise<T> {
+    return (await (await this.request(method, path, init)).json()) as T;
+  }
+
+  private async request(
+    method: string,
+    path: string,
+    init: { body?: unknown; query?: Query; token?: string; signal?: AbortSignal | undefined },
+  ): Promise<Response> {
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(init.query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = {};
+    if (init.token) headers.authorization = `Bearer ${init.token}`;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await (this.options.fetch ?? globalThis.fetch)(url, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: init.signal,
+      });
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') throw error;
+      throw new PalaverNetworkError(`could not reach ${this.baseUrl}: ${(error as Error)?.message ?? error}`);
+    }
+    if (!response.ok) throw await errorFromResponse(response);
+    return response;
+  }
+}

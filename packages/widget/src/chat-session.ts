@@ -1,0 +1,295 @@
+import { type PalaverClient, type PalaverSource, type PalaverUiChunk, PalaverApiError, storedMessageId } from '@palaver/client';
+import type { ChatWidgetConfig, Conversation, Feedback, HumanAgent, Message, PageContext, QuickPrompt } from '@palaver/contracts';
+import { type Notice, noticeFor } from './error-notice';
+
+export type Role = Message['role'];
+
+export interface WidgetMessage {
+  /** Stable key for rendering. */
+  key: string;
+  /** The stored message id (feedback needs it); null until the server names it. */
+  id: string | null;
+  role: Role;
+  text: string;
+  status: 'streaming' | 'complete' | 'error';
+  feedback: Feedback | null;
+  agent: HumanAgent | null;
+  sources: PalaverSource[];
+}
+
+export interface SessionState {
+  phase: 'loading' | 'ready' | 'failed';
+  config: ChatWidgetConfig | null;
+  quickPrompts: QuickPrompt[];
+  conversationId: string | null;
+  closed: boolean;
+  humanAgent: HumanAgent | null;
+  messages: WidgetMessage[];
+  sending: boolean;
+  notice: Notice | null;
+  historyLoaded: boolean;
+}
+
+export interface ChatSessionOptions {
+  client: PalaverClient | null;
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined;
+  pageContext: () => PageContext | null;
+  /** Agent messages arrive by polling the conversation this often while the chat is open. */
+  pollMs?: number;
+}
+
+const fromStored = (message: Message): WidgetMessage => ({
+  key: message.id,
+  id: message.id,
+  role: message.role,
+  text: message.parts.map((part) => part.text).join(''),
+  status: message.status ?? 'complete',
+  feedback: message.feedback,
+  agent: typeof message.metadata === 'object' ? message.metadata.humanAgent : null,
+  sources: [],
+});
+
+let localKeys = 0;
+const localKey = () => `local-${++localKeys}`;
+
+/**
+ * The widget's state and every call it makes, apart from rendering: session, the stored last
+ * conversation, sending with a streamed reply, feedback, closing, and agent messages.
+ */
+export class ChatSession {
+  state: SessionState = {
+    phase: 'loading',
+    config: null,
+    quickPrompts: [],
+    conversationId: null,
+    closed: false,
+    humanAgent: null,
+    messages: [],
+    sending: false,
+    notice: null,
+    historyLoaded: false,
+  };
+  private listeners = new Set<() => void>();
+  private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly storageKey: string;
+
+  constructor(private readonly options: ChatSessionOptions) {
+    this.storageKey = `palaver.conversation.${options.client?.apiKey ?? 'preview'}`;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  private updateMessage(key: string, patch: Partial<WidgetMessage>): void {
+    this.set({ messages: this.state.messages.map((message) => (message.key === key ? { ...message, ...patch } : message)) });
+  }
+
+  /** Loads the project's widget configuration (an explicit one, in preview, wins). */
+  async load(override?: { config?: Partial<ChatWidgetConfig>; quickPrompts?: QuickPrompt[] }, defaults?: ChatWidgetConfig): Promise<void> {
+    const { client } = this.options;
+    try {
+      const project = client ? await client.getProject() : null;
+      const base = project?.chatWidgetConfig ?? defaults;
+      if (!base) throw new Error('no configuration');
+      this.set({
+        phase: 'ready',
+        config: { ...base, ...override?.config },
+        quickPrompts: override?.quickPrompts ?? project?.quickPrompts ?? [],
+      });
+    } catch (error) {
+      this.set({ phase: 'failed', config: defaults ? { ...defaults, ...override?.config } : null, notice: noticeFor(error) });
+    }
+  }
+
+  setConfig(config: Partial<ChatWidgetConfig>, quickPrompts?: QuickPrompt[]): void {
+    if (!this.state.config) return;
+    this.set({ config: { ...this.state.config, ...config }, ...(quickPrompts ? { quickPrompts } : {}) });
+  }
+
+  /** On opening: the last conversation's history, then live agent messages while open. */
+  async opened(): Promise<void> {
+    this.startPolling();
+    if (this.state.historyLoaded || this.state.phase !== 'ready' || !this.options.client) return;
+    const stored = this.read();
+    this.set({ historyLoaded: true });
+    if (!stored) return;
+    try {
+      const conversation = await this.options.client.getConversation(stored);
+      this.applyConversation(conversation);
+    } catch (error) {
+      if (error instanceof PalaverApiError && (error.status === 404 || error.status === 403)) this.forget();
+      else this.set({ notice: noticeFor(error) });
+    }
+  }
+
+  closed(): void {
+    this.stopPolling();
+  }
+
+  newConversation(): void {
+    this.forget();
+    this.set({ conversationId: null, closed: false, humanAgent: null, messages: [], notice: null });
+  }
+
+  async closeConversation(reason: string): Promise<void> {
+    const { conversationId } = this.state;
+    if (!conversationId || !this.options.client) return;
+    try {
+      await this.options.client.closeConversation(conversationId, reason || undefined);
+      this.set({ closed: true, notice: null });
+    } catch (error) {
+      this.set({ notice: noticeFor(error) });
+    }
+  }
+
+  dismissNotice(): void {
+    if (!this.state.notice?.fatal) this.set({ notice: null });
+  }
+
+  /** Sends a visitor message and streams the reply into a new assistant message. */
+  async send(content: string): Promise<boolean> {
+    const text = content.trim();
+    const { client } = this.options;
+    const { notice } = this.state;
+    if (!text || !client || this.state.sending || this.state.phase !== 'ready') return false;
+    if (notice?.retryAt && notice.retryAt > Date.now()) return false;
+    const userKey = localKey();
+    const replyKey = localKey();
+    const pending: WidgetMessage = { key: userKey, id: null, role: 'user', text, status: 'complete', feedback: null, agent: null, sources: [] };
+    this.set({ sending: true, notice: null, messages: [...this.state.messages, pending] });
+    try {
+      const conversationId = await this.ensureConversation();
+      const reply = await client.streamMessage(conversationId, { content: text, pageContext: this.options.pageContext() });
+      if (reply.type === 'queued') {
+        this.set({ humanAgent: this.state.humanAgent ?? { name: null, image: null }, notice: { text: 'A team member will answer here.' } });
+        return true;
+      }
+      this.set({
+        messages: [...this.state.messages, { key: replyKey, id: null, role: 'assistant', text: '', status: 'streaming', feedback: null, agent: null, sources: [] }],
+      });
+      let answer = '';
+      for await (const chunk of reply.chunks as unknown as AsyncIterable<PalaverUiChunk>) {
+        if (chunk.type === 'text-start') {
+          const palaver = (chunk.providerMetadata as { palaver?: { sources?: PalaverSource[] } } | undefined)?.palaver;
+          this.updateMessage(replyKey, { id: storedMessageId(chunk) ?? null, sources: Array.isArray(palaver?.sources) ? palaver.sources : [] });
+        } else if (chunk.type === 'text-delta') {
+          answer += String(chunk.delta);
+          this.updateMessage(replyKey, { text: answer });
+        } else if (chunk.type === 'error') {
+          this.updateMessage(replyKey, { status: 'error' });
+          this.set({ notice: { text: 'The assistant could not finish this answer. Please try again.' } });
+        }
+      }
+      const current = this.state.messages.find((message) => message.key === replyKey);
+      if (current?.status === 'streaming') this.updateMessage(replyKey, { status: 'complete' });
+      return true;
+    } catch (error) {
+      // The message was not accepted: take it back (the composer keeps the text) and say why.
+      this.set({
+        sending: false,
+        messages: this.state.messages.filter((message) => message.key !== userKey && message.key !== replyKey),
+        notice: noticeFor(error),
+      });
+      // A conflict means the server knows better (a reply still streaming, or the conversation ended).
+      if (error instanceof PalaverApiError && error.status === 409) await this.refresh();
+      return false;
+    } finally {
+      if (this.state.sending) this.set({ sending: false });
+    }
+  }
+
+  async feedback(message: WidgetMessage, value: Feedback): Promise<void> {
+    if (!message.id || !this.options.client) return;
+    const next = message.feedback === value ? null : value;
+    this.updateMessage(message.key, { feedback: next });
+    try {
+      await this.options.client.feedback(message.id, next);
+    } catch (error) {
+      this.updateMessage(message.key, { feedback: message.feedback });
+      this.set({ notice: noticeFor(error) });
+    }
+  }
+
+  private async ensureConversation(): Promise<string> {
+    if (this.state.conversationId && !this.state.closed) return this.state.conversationId;
+    const pageUrl = /^https?:/.test(location.href) ? location.href : undefined;
+    const conversation = await this.options.client!.createConversation(pageUrl ? { pageUrl } : undefined);
+    this.write(conversation.id);
+    const earlier = this.state.closed ? [] : this.state.messages;
+    this.set({ conversationId: conversation.id, closed: false, humanAgent: null, messages: earlier });
+    return conversation.id;
+  }
+
+  /** The server's view of the conversation: status, agent, and messages (agent replies). */
+  private async refresh(): Promise<void> {
+    const { conversationId } = this.state;
+    if (!conversationId || !this.options.client || this.state.sending) return;
+    try {
+      const conversation = await this.options.client.getConversation(conversationId);
+      if (!this.state.sending && this.state.conversationId === conversationId) this.applyConversation(conversation);
+    } catch {
+      // polling is best effort; the next send reports errors
+    }
+  }
+
+  private applyConversation(conversation: Conversation): void {
+    const byId = new Map(this.state.messages.filter((m) => m.id).map((m) => [m.id, m]));
+    const messages = (conversation.messages ?? []).map((stored) => {
+      const known = byId.get(stored.id);
+      return known ? { ...fromStored(stored), key: known.key, sources: known.sources } : fromStored(stored);
+    });
+    const sameMessages =
+      messages.length === this.state.messages.length &&
+      messages.every((m, i) => m.id === this.state.messages[i]?.id && m.text === this.state.messages[i]?.text && m.feedback === this.state.messages[i]?.feedback);
+    const humanAgent = conversation.isHumanHandled ? (conversation.humanAgent ?? { name: null, image: null }) : null;
+    const closed = conversation.status === 'closed';
+    if (sameMessages && closed === this.state.closed && JSON.stringify(humanAgent) === JSON.stringify(this.state.humanAgent)) return;
+    this.set({ conversationId: conversation.id, closed, humanAgent, messages: sameMessages ? this.state.messages : messages });
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer || !this.options.client) return;
+    this.pollTimer = setInterval(() => void this.refresh(), this.options.pollMs ?? 3000);
+  }
+
+  private stopPolling(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  dispose(): void {
+    this.stopPolling();
+    this.listeners.clear();
+  }
+
+  private read(): string | null {
+    try {
+      return this.options.storage?.getItem(this.storageKey) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  private write(conversationId: string): void {
+    try {
+      this.options.storage?.setItem(this.storageKey, conversationId);
+    } catch {
+      // storage unavailable: the conversation lasts as long as the page
+    }
+  }
+
+  private forget(): void {
+    try {
+      this.options.storage?.removeItem(this.storageKey);
+    } catch {
+      // nothing stored
+    }
+  }
+}

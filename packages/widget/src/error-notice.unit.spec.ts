@@ -1,0 +1,26 @@
+import { PalaverApiError, PalaverNetworkError } from '@palaver/client';
+import { describe, expect, it } from 'vitest';
+import { noticeFor, noticeText } from './error-notice';
+
+const api = (status: number, message = 'x', details: Record<string, unknown> = {}) => new PalaverApiError(status, 'CODE', message, details);
+
+describe('noticeFor', () => {
+  it('words each status for a visitor', () => {
+    expect(noticeFor(api(401))).toMatchObject({ fatal: true, text: expect.stringContaining('key') });
+    expect(noticeFor(api(403, 'origin https://a.example is not allowed for this key', { origin: 'https://a.example' }))).toMatchObject({
+      fatal: true,
+      text: 'This chat is not enabled on this website.',
+    });
+    expect(noticeFor(api(403, 'You do not have access to this conversation')).fatal).toBeUndefined();
+    expect(noticeFor(api(409)).text).toContain('wait for the current reply');
+    expect(noticeFor(api(502)).text).toContain('could not answer');
+    expect(noticeFor(new PalaverNetworkError('refused')).text).toContain('offline');
+  });
+
+  it('counts down the wait of a 429', () => {
+    const notice = noticeFor(api(429, 'slow down', { retryAfter: 12 }), 1_000);
+    expect(notice).toEqual({ text: 'Too many messages. You can send again in 12 s.', retryAt: 13_000 });
+    expect(noticeText(notice, 6_500)).toBe('Too many messages. You can send again in 7 s.');
+    expect(noticeText(notice, 13_000)).toBe('You can send messages again.');
+  });
+});

@@ -1,0 +1,224 @@
+/** @jsxImportSource preact */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ChatSession } from './chat-session';
+import { CloseDialog } from './close-dialog';
+import { noticeText } from './error-notice';
+import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon } from './icons';
+import { MessageList } from './message-list';
+
+export interface WidgetProps {
+  session: ChatSession;
+  /** Opens at once (preview), instead of waiting for the visitor. */
+  initiallyOpen: boolean;
+  /** Set by the handle's open()/close(). */
+  openSignal: { subscribe(listener: (open: boolean) => void): () => void };
+}
+
+const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab inside the open panel (the panel is a modal dialog). */
+const trapFocus = (event: KeyboardEvent, container: HTMLElement) => {
+  if (event.key !== 'Tab') return;
+  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((item) => item.offsetParent !== null || item === document.activeElement);
+  if (items.length === 0) return;
+  const root = container.getRootNode() as ShadowRoot;
+  const active = root.activeElement;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  if (event.shiftKey && (active === first || !container.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !container.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
+};
+
+/** The session's state, re-rendering on every change. */
+const useSessionState = (session: ChatSession) => {
+  const [, changed] = useState(0);
+  useEffect(() => {
+    const unsubscribe = session.subscribe(() => changed((n) => n + 1));
+    changed((n) => n + 1); // a change between the first render and this effect is not missed
+    return unsubscribe;
+  }, [session]);
+  return session.state;
+};
+
+/** Re-renders every second while a wait (429) counts down. */
+const useCountdown = (until: number | undefined) => {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (!until || until <= Date.now()) return;
+    const timer = setInterval(() => {
+      tick((n) => n + 1);
+      if (until <= Date.now()) clearInterval(timer);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [until]);
+};
+
+export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
+  const state = useSessionState(session);
+  const [open, setOpen] = useState(initiallyOpen);
+  const [visible, setVisible] = useState(initiallyOpen);
+  const [draft, setDraft] = useState('');
+  const [confirmingClose, setConfirmingClose] = useState(false);
+  const launcher = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const config = state.config;
+  useCountdown(state.notice?.retryAt);
+
+  useEffect(() => openSignal.subscribe(setOpen), [openSignal]);
+  // openDelay: how long after loading the launcher appears.
+  useEffect(() => {
+    if (visible || !config) return;
+    const timer = setTimeout(() => setVisible(true), Math.max(0, config.openDelay || 0));
+    return () => clearTimeout(timer);
+  }, [config, visible]);
+  useEffect(() => {
+    if (open) {
+      void session.opened();
+      input.current?.focus();
+    } else session.closed();
+  }, [open]);
+
+  if (!config || !visible) return null;
+  const waiting = !!state.notice?.retryAt && state.notice.retryAt > Date.now();
+  const canSend = state.phase === 'ready' && !state.sending && !waiting && !state.notice?.fatal;
+  const agent = state.humanAgent;
+  const title = agent ? (agent.name ?? 'A team member') : config.displayName;
+  const avatar = agent ? agent.image : (config.assistantAvatar ?? null);
+
+  const close = () => {
+    setOpen(false);
+    setConfirmingClose(false);
+    launcher.current?.focus();
+  };
+  const send = async (text: string) => {
+    setDraft('');
+    const sent = await session.send(text);
+    if (!sent) setDraft((current) => current || text);
+    input.current?.focus();
+  };
+
+  return (
+    <div class="palaver-root">
+      <button
+        type="button"
+        class="palaver-launcher"
+        ref={launcher}
+        aria-label={open ? 'Close chat' : `Open chat with ${config.displayName}`}
+        aria-expanded={open}
+        aria-controls="palaver-panel"
+        onClick={() => (open ? close() : setOpen(true))}
+      >
+        {config.chatButtonIcon ? <img src={config.chatButtonIcon} alt="" /> : open ? <CloseIcon /> : <ChatIcon />}
+      </button>
+      {open && (
+        <div
+          class="palaver-panel"
+          id="palaver-panel"
+          ref={panel}
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="palaver-title"
+          onKeyDown={(event) => {
+            if (event.key === 'Escape') {
+              event.preventDefault();
+              if (confirmingClose) setConfirmingClose(false);
+              else close();
+            } else if (panel.current) trapFocus(event, panel.current);
+          }}
+        >
+          <div class="palaver-header">
+            {avatar ? <img class="palaver-avatar" src={avatar} alt="" /> : <span class="palaver-avatar" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</span>}
+            <div class="palaver-header-text">
+              <h2 class="palaver-title" id="palaver-title">
+                {title}
+              </h2>
+              <p class="palaver-subtitle">{agent ? 'Team member' : 'AI assistant'}</p>
+            </div>
+            <button type="button" class="palaver-icon-button" aria-label="New conversation" title="New conversation" onClick={() => session.newConversation()}>
+              <PlusIcon />
+            </button>
+            <button
+              type="button"
+              class="palaver-icon-button"
+              aria-label="End conversation"
+              title="End conversation"
+              disabled={!state.conversationId || state.closed}
+              onClick={() => setConfirmingClose(true)}
+            >
+              <EndIcon />
+            </button>
+            <button type="button" class="palaver-icon-button" aria-label="Close chat" title="Close chat" onClick={close}>
+              <MinimizeIcon />
+            </button>
+          </div>
+          <MessageList
+            config={config}
+            messages={state.messages}
+            quickPrompts={state.quickPrompts}
+            canSend={canSend}
+            closed={state.closed}
+            onPrompt={(prompt) => void send(prompt)}
+            onFeedback={(message, value) => void session.feedback(message, value)}
+            onNewConversation={() => {
+              session.newConversation();
+              input.current?.focus();
+            }}
+          />
+          {state.notice && (
+            <div class={`palaver-notice${state.notice.text.startsWith('A team member') ? ' palaver-notice--info' : ''}`} role="alert">
+              <span>{noticeText(state.notice)}</span>
+              {!state.notice.fatal && (
+                <button type="button" aria-label="Dismiss" onClick={() => session.dismissNotice()}>
+                  ×
+                </button>
+              )}
+            </div>
+          )}
+          <form
+            class="palaver-composer"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (canSend) void send(draft);
+            }}
+          >
+            <textarea
+              ref={input}
+              class="palaver-input"
+              rows={1}
+              maxLength={10000}
+              aria-label="Message"
+              placeholder={config.inputPlaceholder}
+              value={draft}
+              disabled={state.phase !== 'ready' || !!state.notice?.fatal}
+              onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+                  event.preventDefault();
+                  if (canSend) void send(draft);
+                }
+              }}
+            />
+            <button type="submit" class="palaver-send" aria-label="Send message" disabled={!canSend || !draft.trim()}>
+              <SendIcon />
+            </button>
+          </form>
+          {confirmingClose && (
+            <CloseDialog
+              onCancel={() => setConfirmingClose(false)}
+              onConfirm={(reason) => {
+                setConfirmingClose(false);
+                void session.closeConversation(reason);
+              }}
+            />
+          )}
+        </div>
+      )}
+    </div>
+  );
+};

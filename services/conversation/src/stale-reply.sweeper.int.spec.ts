@@ -1,0 +1,64 @@
+import { GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
+import { ManualClock, createTestInfrastructure, type TestInfrastructure } from '@palaver/platform';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INTERRUPTED_REPLY_ERROR, StaleReplySweeper } from './stale-reply.sweeper';
+import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';
+import { wire } from './testing/conversation.wiring';
+
+let infra: TestInfrastructure;
+let clock: ManualClock;
+beforeEach(async () => {
+  clock = new ManualClock(new Date());
+  infra = await createTestInfrastructure({ clock });
+});
+afterEach(async () => {
+  await infra.cleanup();
+});
+
+/** A conversation whose reply REPLY_1 is streaming, with no job enqueued for it. */
+const streamingReply = async () => {
+  const service = wire(infra);
+  await service.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+  await service.executor.execute({
+    type: 'PostUserMessage',
+    conversationId: CONVERSATION,
+    projectId: PROJECT,
+    visitorId: VISITOR,
+    messageId: USER_1,
+    content: 'Hello',
+    pageContext: null,
+    assistantMessageId: REPLY_1,
+    assistantId: null,
+    handoffTriggers: null,
+  });
+  const sweeper = new StaleReplySweeper(service.readModel, infra.jobs, service.executor, service.relay, clock);
+  const reply = async () => (await service.readModel.messages.findOne({ _id: REPLY_1 }))!;
+  return { sweeper, reply };
+};
+
+describe('StaleReplySweeper', () => {
+  it('fails a streaming reply whose job no longer exists, keeping what it had', async () => {
+    const { sweeper, reply } = await streamingReply();
+    expect((await reply()).status).toBe('streaming');
+    clock.advance(10_000);
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await reply()).toMatchObject({ status: 'error', error: INTERRUPTED_REPLY_ERROR });
+    expect(await sweeper.sweep()).toBe(0);
+  });
+
+  it('leaves a reply whose job still exists (waiting, running or retrying)', async () => {
+    const { sweeper, reply } = await streamingReply();
+    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, {}, { jobId: REPLY_1 });
+    clock.advance(10_000);
+    expect(await sweeper.sweep()).toBe(0);
+    expect((await reply()).status).toBe('streaming');
+  });
+
+  it('leaves a reply just started (its job may not be enqueued yet) until the grace period is over', async () => {
+    const { sweeper, reply } = await streamingReply();
+    expect(await sweeper.sweep()).toBe(0);
+    expect((await reply()).status).toBe('streaming');
+    clock.advance(3_001);
+    expect(await sweeper.sweep()).toBe(1);
+  });
+});

@@ -1,0 +1,51 @@
+import type { TokenChunk } from '@palaver/contracts';
+import type { FastifyReply } from 'fastify';
+import { exemptFromIdleTimeout } from '../http/timeouts';
+import { collectCompletion } from './completion-result';
+import type { ReplySource } from './send-reply';
+import { exemptFromIdleTimeout } from '../http/timeouts';
+
+/**
+ * Surface B's answer to a chat message: the reply as a plain text stream (`streaming: true`) or
+ * as one JSON string. A reply that fails before any text answers the error envelope with its
+ * status; one that fails after text has been streamed ends the stream early (plain text has no
+ * way to say more), and the stored message has status `error`.
+ */
+export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySource, streaming: boolean): Promise<void> => {
+  if (!streaming) {
+    const result = await collectCompletion(source.chunks());
+    const text = result.steps[0]?.content.map((block) => block.text).join('') ?? '';
+    await reply.status(200).type('application/json; charset=utf-8').send(JSON.stringify(text));
+    return;
+  }
+  const chunks = source.chunks()[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  if (first.done) throw new Error('a reply ended without a terminal fragment');
+  if (first.value.type === 'error') await collectCompletion(only(first.value));
+
+  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
+  exemptFromIdleTimeout(reply);
+  reply.hijack();
+  exemptFromIdleTimeout(reply);
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  try {
+    let next: IteratorResult<TokenChunk> = first;
+    while (!next.done && next.value.type === 'delta') {
+      raw.write(next.value.delta);
+      next = await chunks.next();
+    }
+  } finally {
+    await chunks.return?.(undefined);
+    raw.end();
+  }
+};
+
+async function* only(chunk: TokenChunk): AsyncGenerator<TokenChunk> {
+  yield chunk;
+}

@@ -1,0 +1,49 @@
+import { AgentRecord, CreateAgentBody, CreatedAgent, IdentityMessages, Uuid } from '@palaver/contracts';
+import { z } from 'zod';
+import type { GatewayDeps } from '../../gateway.deps';
+import type { Routes } from '../../http/routes';
+
+const ProjectPath = z.object({ projectId: Uuid });
+const AgentPath = z.object({ projectId: Uuid, agentId: Uuid });
+
+/** The project's human agents: each gets an `ak_…` token for the agents' API, shown once. */
+export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+  const admin = { auth: 'admin', tag: 'admin: human agents' } as const;
+
+  routes.add(
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/agents',
+      summary: 'Add a human agent; the answer holds its token, shown only this once',
+      params: ProjectPath,
+      body: CreateAgentBody,
+      responses: { 201: { description: 'The agent with its token', schema: CreatedAgent } },
+    },
+    async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createAgent, { ...params, body })),
+  );
+
+  routes.add(
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/agents',
+      summary: "The project's agents (never their tokens)",
+      params: ProjectPath,
+      responses: { 200: { description: 'Agents', schema: z.object({ data: z.array(AgentRecord) }) } },
+    },
+    async ({ params }) => services.send(IdentityMessages.listAgents, params),
+  );
+
+  routes.add(
+    {
+      ...admin,
+      method: 'DELETE',
+      url: '/admin/v1/projects/:projectId/agents/:agentId',
+      summary: "Revoke an agent: its token stops working at once (idempotent)",
+      params: AgentPath,
+      responses: { 200: { description: 'The revoked agent', schema: AgentRecord } },
+    },
+    async ({ params }) => services.send(IdentityMessages.revokeAgent, params),
+  );
+};

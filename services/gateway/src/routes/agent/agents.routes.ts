@@ -1,0 +1,173 @@
+import {
+  AgentConversation,
+  AgentEvent,
+  AgentInfo,
+  AgentMessageBody,
+  ConversationMessages,
+  ListMessagesQuery,
+  Message,
+  QueueQuery,
+  Uuid,
+  plainList,
+  queryInt,
+} from '@palaver/contracts';
+import { z } from 'zod';
+import type { GatewayDeps } from '../../gateway.deps';
+import { resumeCursor, serveLiveEvents } from '../../http/live-events';
+import type { Routes } from '../../http/routes';
+
+const ConversationPath = z.object({ conversationId: Uuid });
+const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
+const FEED_PAGE = 100;
+
+/** The agents' API: a person of the project works the handoff queue with an `ak_…` token. */
+export const agentRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+  const agentAuth = { auth: 'agent', tag: 'agents' } as const;
+  const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'GET',
+      url: '/agent/v1/me',
+      summary: 'The calling agent',
+      responses: { 200: { description: 'Agent', schema: AgentInfo } },
+    },
+    async ({ agent }) => agent,
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'GET',
+      url: '/agent/v1/queue',
+      summary: 'Conversations waiting for a person, oldest first, each with its unanswered visitor messages',
+      query: QueueQuery,
+      responses: { 200: { description: 'Queue', schema: z.object({ data: z.array(AgentConversation) }) } },
+    },
+    async ({ agent, query }) => services.send(ConversationMessages.queue, { projectId: agent.projectId, limit: query.limit }),
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'POST',
+      url: '/agent/v1/queue/claim',
+      summary: 'Atomically take the oldest waiting conversation (204 when the queue is empty)',
+      responses: {
+        200: { description: 'The conversation, now held by the caller', schema: AgentConversation },
+        204: { description: 'Nothing waits' },
+      },
+    },
+    async ({ agent, reply }) => {
+      const { conversation } = await services.send(ConversationMessages.claimNext, {
+        projectId: agent.projectId,
+        humanAgent: asRef(agent),
+      });
+      if (conversation === null) return reply.status(204).send();
+      return conversation;
+    },
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'GET',
+      url: '/agent/v1/conversations/:conversationId',
+      summary: "One conversation of the agent's project, with its handoff state",
+      params: ConversationPath,
+      responses: { 200: { description: 'Conversation', schema: AgentConversation } },
+    },
+    async ({ agent, params }) => services.send(ConversationMessages.agentConversation, { projectId: agent.projectId, ...params }),
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'GET',
+      url: '/agent/v1/conversations/:conversationId/messages',
+      summary: 'All messages of a conversation, oldest first (same filters as v2)',
+      params: ConversationPath,
+      query: ListMessagesQuery,
+      responses: { 200: { description: 'Messages', schema: plainList(Message) } },
+    },
+    async ({ agent, params, query }) => {
+      const conversation = await services.send(ConversationMessages.agentConversation, { projectId: agent.projectId, ...params });
+      return services.send(ConversationMessages.listMessages, {
+        projectId: agent.projectId,
+        visitorId: conversation.visitorId,
+        conversationId: params.conversationId,
+        query,
+      });
+    },
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'POST',
+      url: '/agent/v1/conversations/:conversationId/handoff',
+      summary: 'Take this conversation (waiting or AI-answered); 409 when another agent holds it',
+      params: ConversationPath,
+      responses: { 200: { description: 'The conversation, now held by the caller', schema: AgentConversation } },
+    },
+    async ({ agent, params }) =>
+      services.send(ConversationMessages.claim, { projectId: agent.projectId, ...params, humanAgent: asRef(agent), mode: 'take' }),
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'POST',
+      url: '/agent/v1/conversations/:conversationId/release',
+      summary: 'Hand the conversation back to the assistant (only its holder)',
+      params: ConversationPath,
+      responses: { 200: { description: 'The conversation, answered by the AI again', schema: AgentConversation } },
+    },
+    async ({ agent, params }) =>
+      services.send(ConversationMessages.release, { projectId: agent.projectId, ...params, humanAgentId: agent.agentId }),
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'POST',
+      url: '/agent/v1/conversations/:conversationId/messages',
+      summary: 'Answer the visitor as the calling agent (role human_agent); only while holding the conversation',
+      params: ConversationPath,
+      body: AgentMessageBody,
+      responses: { 201: { description: 'Message', schema: Message } },
+    },
+    async ({ agent, params, body, reply }) => {
+      const message = await services.send(ConversationMessages.postAgentMessage, {
+        projectId: agent.projectId,
+        ...params,
+        content: body.content,
+        humanAgentId: agent.agentId,
+      });
+      return reply.status(201).send(message);
+    },
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'GET',
+      url: '/agent/v1/events',
+      summary: "The project's handoff events, live (SSE; Last-Event-ID or ?after resumes). See docs/agents-api.md",
+      query: EventsQuery,
+      responses: { 200: { description: 'text/event-stream of AgentEvent (event name = type)', schema: AgentEvent, mediaType: 'text/event-stream' } },
+    },
+    async ({ agent, query, request, reply }) => {
+      await serveLiveEvents(request, reply, resumeCursor(request, query.after), async (after) => {
+        const { data } = await services.send(ConversationMessages.agentEvents, { projectId: agent.projectId, after, limit: FEED_PAGE });
+        // Visitor messages go to the agent holding the conversation; queue changes to every agent.
+        const mine = data.filter((event) => event.type !== 'message.visitor' || event.humanAgentId === agent.agentId);
+        return {
+          events: mine.map((event) => ({ id: event.id, type: event.type, data: event })),
+          cursor: data.length > 0 ? Number(data.at(-1)!.id) : after,
+        };
+      });
+    },
+  );
+};

@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  AppUserId,
+  Chat,
+  ChatPostBody,
+  ChatSummary,
+  ChatsQuery,
+  ConversationMessages,
+  Customer,
+  IdentityMessages,
+  QnaSummary,
+  QnasQuery,
+  SearchMessages,
+  SurfaceBProject,
+  UpsertCustomerBody,
+  Uuid,
+  surfaceBPage,
+} from '@palaver/contracts';
+import { z } from 'zod';
+import type { GatewayDeps } from '../../gateway.deps';
+import type { Routes } from '../../http/routes';
+import type { MessageLimits } from '../../limits/message-limits';
+import { handoffTriggersOf } from '../../replies/handoff-triggers';
+import { sendPlainTextReply } from '../../replies/plain-text-reply';
+import { ReplyListener } from '../../replies/reply-listener';
+import { fixedReply } from '../../replies/send-reply';
+
+const CustomerPath = z.object({ appUserId: AppUserId });
+const ChatPath = CustomerPath.extend({ chatId: Uuid });
+const TAG = 'surface B';
+const QUEUED_TEXT = 'Message received: a human agent will answer.';
+
+/**
+ * Surface B (the header-key surface) under `SURFACE_B_BASE` (default `/api`): every call with
+ * `x-service-key: sk_…`. Customers are the project's identified visitors, so their chats are
+ * the same conversations v2 shows (docs/surface-b.md).
+ */
+export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits): void => {
+  const { services } = deps;
+  const base = deps.config.SURFACE_B_BASE;
+  const keyed = { auth: 'serviceKey', tag: TAG } as const;
+
+  /** The customer's visitor id; NOT_FOUND for an appUserId the project has never seen, unless `create`. */
+  const customerOf = async (projectId: string, appUserId: string, create: boolean): Promise<string> => {
+    try {
+      return (await services.send(IdentityMessages.getCustomer, { projectId, appUserId })).id;
+    } catch (err) {
+      if (!create || !(err instanceof AppError) || err.code !== 'NOT_FOUND') throw err;
+      return (await services.send(IdentityMessages.upsertCustomer, { projectId, appUserId, body: {} })).id;
+    }
+  };
+
+  routes.add(
+    {
+      ...keyed,
+      method: 'GET',
+      url: `${base}/get-project`,
+      summary: 'The project with its chat widget configuration and quick prompts',
+      responses: { 200: { description: 'Project', schema: SurfaceBProject } },
+    },
+    async ({ key }) => SurfaceBProject.parse(await services.send(IdentityMessages.getProject, { projectId: key.projectId })),
+  );
+
+  routes.add(
+    {
+      ...keyed,
+      method: 'POST',
+      url: `${base}/customers/:appUserId`,
+      summary: 'Create or update a customer (an identified visitor; attributes merge key by key)',
+      params: CustomerPath,
+      body: UpsertCustomerBody,
+      responses: { 200: { description: 'Customer', schema: Customer } },
+    },
+    async ({ key, params, body }) =>
+      services.send(IdentityMessages.upsertCustomer, { projectId: key.projectId, appUserId: params.appUserId, body }),
+  );
+
+  routes.add(
+    {
+      ...keyed,
+      method: 'GET',
+      url: `${base}/customers/:appUserId/chats`,
+      summary: "The customer's chats, latest interaction first (pageSize 1-100, default 10)",
+      params: CustomerPath,
+      query: ChatsQuery,
+      responses: { 200: { description: 'A page of chat summaries', schema: surfaceBPage(ChatSummary) } },
+    },
+    async ({ key, params, query }) => {
+      const visitorId = await customerOf(key.projectId, params.appUserId, false);
+      return services.send(ConversationMessages.chats, { projectId: key.projectId, visitorId, ...query });
+    },
+  );
+
+  routes.add(
+    {
+      ...keyed,
+      method: 'GET',
+      url: `${base}/customers/:appUserId/chats/:chatId`,
+      summary: "One of the customer's chats with its messages (another customer's: 404)",
+      params: ChatPath,
+      responses: { 200: { description: 'Chat', schema: Chat } },
+    },
+    async ({ key, params }) => {
+      const visitorId = await customerOf(key.projectId, params.appUserId, false);
+      return services.send(ConversationMessages.chat, { projectId: key.projectId, visitorId, chatId: params.chatId });
+    },
+  );
+
+  routes.add(
+    {
+      ...keyed,
+      method: 'POST',
+      url: `${base}/customers/:appUserId/chats/:chatId/chat`,
+      summary: 'Send a message (the chat is created on first use) and get the reply as plain text (streaming) or a JSON string',
+      params: ChatPath,
+      body: ChatPostBody,
+      responses: {
+        200: { description: 'The reply: text/plain stream (streaming: true) or a JSON string', schema: z.string() },
+        202: { description: 'A human agent handles the chat: the message is queued', mediaType: 'text/plain' },
+      },
+    },
+    async ({ key, params, body, reply }) => {
+      const content = body.message.parts.map((part) => part.text).join('\n');
+      if (body.messageId == null && content.trim().length === 0) {
+        throw new AppError('VALIDATION_ERROR', '"message.parts" must hold some text', { field: 'message.parts', reason: 'empty message' });
+      }
+      const project = await services.send(IdentityMessages.getProject, { projectId: key.projectId });
+      const visitorId = await customerOf(key.projectId, params.appUserId, true);
+      const scope = { projectId: key.projectId, visitorId, conversationId: params.chatId };
+      const pageUrl = body.pageUrl ?? null;
+      await services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl });
+      const history = body.previousMessages ?? undefined;
+
+      if (body.messageId != null) {
+        const messageId = body.messageId;
+        const listener = await limits.within(project, async () => {
+          const listener = await ReplyListener.listen(deps.pubsub, messageId, deps.config.REPLY_TIMEOUT_MS);
+          await services
+            .send(ConversationMessages.regenerateReply, { ...scope, messageId, assistantId: key.assistantId, history })
+            .catch(async (err: unknown) => {
+              await listener.close();
+              throw err;
+            });
+          return listener;
+        });
+        return sendPlainTextReply(reply, listener, body.streaming);
+      }
+
+      const assistantMessageId = randomUUID();
+      const pageContext =
+        pageUrl === null && body.pageContent == null ? null : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
+      const { listener, outcome } = await limits.within(project, async () => {
+        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        const outcome = await services
+          .send(ConversationMessages.postMessage, {
+            ...scope,
+            content,
+            pageContext,
+            assistantMessageId,
+            assistantId: key.assistantId,
+            handoffTriggers: handoffTriggersOf(project),
+            history,
+          })
+          .catch(async (err: unknown) => {
+            await listener.close();
+            throw err;
+          });
+        return { listener, outcome };
+      });
+      if (outcome.kind === 'queued') {
+        await listener.close();
+        return reply.status(202).type('text/plain; charset=utf-8').send(QUEUED_TEXT);
+      }
+      if (outcome.kind === 'handoff') {
+        await listener.close();
+        return sendPlainTextReply(reply, fixedReply(outcome.notice.parts.map((p) => p.text).join('')), body.streaming);
+      }
+      await sendPlainTextReply(reply, listener, body.streaming);
+    },
+  );
+
+  routes.add(
+    {
+      ...keyed,
+      method: 'GET',
+      url: `${base}/qnas`,
+      summary: "The project's Q&A entries (title = question; query ≤ 100 chars on the question)",
+      query: QnasQuery,
+      responses: { 200: { description: 'A page of Q&A summaries', schema: surfaceBPage(QnaSummary) } },
+    },
+    async ({ key, query }) => {
+      const list = await services.send(SearchMessages.listQnas, {
+        projectId: key.projectId,
+        query: { query: query.query, limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+      });
+      return {
+        data: list.data.map((qna) => ({ id: qna.id, title: qna.question, createdAt: qna.createdAt, updatedAt: qna.updatedAt })),
+        page: query.page,
+        pageSize: query.pageSize,
+        totalPages: Math.ceil(list.total / query.pageSize),
+      };
+    },
+  );
+};

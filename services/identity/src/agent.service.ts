@@ -1,0 +1,61 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type AgentInfo, type AgentRecord, AppError, type CreateAgentBody, type CreatedAgent } from '@palaver/contracts';
+import { type Clock, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { AgentRepository } from './agent.repository';
+import { AGENT_TOKEN_RANDOM_BYTES, formatAgentToken, isAgentToken } from './domain/agent-token';
+import { keyHint } from './domain/api-key';
+import { hashSecret } from './domain/secret-hash';
+import { ProjectService } from './project.service';
+
+const invalidToken = (): AppError => new AppError('UNAUTHORIZED', 'agent token is invalid or has been revoked');
+
+/** The project's human agents: each is a person with a token for the agents' API. */
+@Injectable()
+export class AgentService {
+  constructor(
+    @Inject(AgentRepository) private readonly agents: AgentRepository,
+    @Inject(ProjectService) private readonly projects: ProjectService,
+    @Inject(Ports.clock) private readonly clock: Clock,
+  ) {}
+
+  /** The only time the token exists outside the caller: it is stored as its SHA-256. */
+  async create(projectId: string, body: CreateAgentBody): Promise<CreatedAgent> {
+    await this.projects.get(projectId);
+    const token = formatAgentToken(randomBytes(AGENT_TOKEN_RANDOM_BYTES));
+    const record: AgentRecord = {
+      id: randomUUID(),
+      projectId,
+      name: body.name,
+      email: body.email ?? null,
+      image: body.image ?? null,
+      hint: keyHint(token),
+      createdAt: this.clock.now().toISOString(),
+      revokedAt: null,
+    };
+    await this.agents.insert(record, hashSecret(token));
+    return { ...record, token };
+  }
+
+  async list(projectId: string): Promise<AgentRecord[]> {
+    await this.projects.get(projectId);
+    return this.agents.listByProject(projectId);
+  }
+
+  /** Idempotent: revoking a revoked agent answers it with its first revocation time. */
+  async revoke(projectId: string, agentId: string): Promise<AgentRecord> {
+    const revoked =
+      (await this.agents.revoke(projectId, agentId, this.clock.now().toISOString())) ??
+      (await this.agents.findById(projectId, agentId));
+    if (!revoked) throw new AppError('NOT_FOUND', `agent ${agentId} not found`, { resource: 'agent', agentId });
+    return revoked;
+  }
+
+  /** Checked on every call of the agents' API, so a revocation takes effect at once. */
+  async resolve(token: string): Promise<AgentInfo> {
+    if (!isAgentToken(token)) throw invalidToken();
+    const agent = await this.agents.findByHash(hashSecret(token));
+    if (!agent || agent.revokedAt !== null) throw invalidToken();
+    return { agentId: agent.id, projectId: agent.projectId, name: agent.name, image: agent.image };
+  }
+}
