@@ -41,7 +41,6 @@ export const serveLiveEvents = async (
   let cursor = start;
   const first = await next(cursor);
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  exemptFromIdleTimeout(reply);
   reply.hijack();
   exemptFromIdleTimeout(reply);
   const raw = reply.raw;

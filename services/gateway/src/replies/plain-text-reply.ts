@@ -3,7 +3,6 @@ import type { FastifyReply } from 'fastify';
 import { exemptFromIdleTimeout } from '../http/timeouts';
 import { collectCompletion } from './completion-result';
 import type { ReplySource } from './send-reply';
-import { exemptFromIdleTimeout } from '../http/timeouts';
 
 /**
  * Surface B's answer to a chat message: the reply as a plain text stream (`streaming: true`) or
@@ -24,7 +23,6 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
   if (first.value.type === 'error') await collectCompletion(only(first.value));
 
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  exemptFromIdleTimeout(reply);
   reply.hijack();
   exemptFromIdleTimeout(reply);
   const raw = reply.raw;
