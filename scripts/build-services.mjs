@@ -3,8 +3,9 @@
 // packages (@palaver/*) are bundled in; third-party packages stay imports of node_modules (the
 // image installs them hoisted, so dist/ resolves them). Run with `pnpm build`.
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,6 +35,18 @@ const workspaceSources = {
         return { path: path.join(dir, entry) };
       }
       return undefined;
+    });
+    // A module that finds files next to itself (import.meta.url) keeps its own location once
+    // bundled: the image builds and runs in the same folder (/app).
+    b.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      if (!source.includes('import.meta')) return undefined;
+      const url = JSON.stringify(pathToFileURL(args.path).href);
+      const contents = source
+        .replaceAll('import.meta.url', url)
+        .replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path)))
+        .replaceAll('import.meta.filename', JSON.stringify(args.path));
+      return { contents, loader: args.path.endsWith('x') ? 'tsx' : 'ts', resolveDir: path.dirname(args.path) };
     });
     // Every other bare import is a node_modules package: left as an import.
     b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@palaver/') ? undefined : { path: args.path, external: true }));
