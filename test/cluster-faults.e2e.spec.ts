@@ -9,7 +9,7 @@ import { uiChunks } from './support/ui-stream';
 const available = privateServersAvailable();
 
 /** A job whose worker died runs again within 1.5 × this: the bound the kill test asserts. */
-const JOB_STALL_TIMEOUT_MS = 3_000;
+const JOB_STALL_TIMEOUT_MS = 4_000;
 const REPLY_TIMEOUT_MS = 10_000;
 const PROCESSES = ['identity', 'conversation', 'search', 'analytics', 'inference-1', 'inference-2', 'gateway-1'];
 
