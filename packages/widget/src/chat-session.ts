@@ -175,7 +175,7 @@ export class ChatSession {
       const conversationId = await this.ensureConversation();
       const reply = await client.streamMessage(conversationId, { content: text, pageContext: this.options.pageContext() });
       if (reply.type === 'queued') {
-        this.set({ humanAgent: this.state.humanAgent ?? { name: null, image: null }, notice: { text: 'A team member will answer here.' } });
+        this.set({ humanAgent: this.state.humanAgent ?? { name: null, image: null }, notice: { text: 'A team member will answer here.', info: true } });
         return true;
       }
       this.set({

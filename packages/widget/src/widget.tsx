@@ -171,7 +171,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
             }}
           />
           {state.notice && (
-            <div class={`palaver-notice${state.notice.text.startsWith('A team member') ? ' palaver-notice--info' : ''}`} role="alert">
+            <div class={`palaver-notice${state.notice.info ? ' palaver-notice--info' : ''}`} role={state.notice.info ? 'status' : 'alert'}>
               <span>{noticeText(state.notice)}</span>
               {!state.notice.fatal && (
                 <button type="button" aria-label="Dismiss" onClick={() => session.dismissNotice()}>
