@@ -34,7 +34,7 @@ const widget = (page: Page) => page.locator('palaver-widget');
 const launcher = (page: Page) => widget(page).locator('.palaver-launcher');
 const panel = (page: Page) => widget(page).getByRole('dialog');
 
-describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page of another origin', available), () => {
+describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page of another origin', available), { timeout: 60_000 }, () => {
   let e2e: E2eApp;
   let site: StaticSite;
   let browser: Browser;
