@@ -44,15 +44,15 @@ export class GenerateReplyProcessor {
     }
 
     if (outcome.ok) {
-      const { text, finishReason, usage } = outcome;
+      const { text, finishReason, usage, sources } = outcome;
       try {
-        await this.reports.completed({ ...ids, text, finishReason, usage });
+        await this.reports.completed({ ...ids, text, finishReason, usage, sources });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
         await this.channel.publish(replyId, { type: 'error', ...errorChunk(err) });
         return;
       }
-      await this.channel.publish(replyId, { type: 'finish', text, finishReason, usage });
+      await this.channel.publish(replyId, { type: 'finish', text, finishReason, usage, sources });
       return;
     }
 

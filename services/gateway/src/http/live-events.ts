@@ -41,9 +41,7 @@ export const serveLiveEvents = async (
   let cursor = start;
   const first = await next(cursor);
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  exemptFromIdleTimeout(reply);
   reply.hijack();
-  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,
