@@ -1,6 +1,7 @@
 import { Qna, SearchResponse, pagedList } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { parseUiMessageStream } from './support/ui-stream';
 
 const PAGES = [
   {
@@ -133,5 +134,35 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
       token,
     });
     expect(unknown.body.steps[0].content[0].text).toMatch(/don.t know|not sure|no information|couldn.t find/i);
+  });
+
+  it('names the sources of a reply on the text part (AI SDK reader) and in the stored message', async () => {
+    const { token } = await newVisitor(e2e.url, apiKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const streamed = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+      body: { content: 'How long is the guarantee on electronics?', stream: true },
+      token,
+    });
+    const parsed = await parseUiMessageStream(streamed.text);
+    expect(parsed.chunks.map((c) => c.type)).toEqual([
+      'start', 'start-step', 'text-start', ...parsed.chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'),
+      'text-end', 'finish-step', 'finish',
+    ]);
+    const warranty = { title: 'Warranty', url: 'https://shop.example/help/warranty' };
+    const textPart = parsed.message!.parts.find((part) => part.type === 'text');
+    expect(textPart).toMatchObject({ providerMetadata: { palaver: { sources: [warranty] } } });
+    const messageId = (textPart?.providerMetadata?.palaver as { messageId: string }).messageId;
+
+    const stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body;
+    const message = stored.data.find((m: { id: string }) => m.id === messageId);
+    expect(message.metadata.sources).toEqual([warranty]);
+
+    // A reply the knowledge does not support names no source.
+    const unknown = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+      body: { content: 'Do you sell garden gnomes made of marble?', stream: true },
+      token,
+    });
+    const none = (await parseUiMessageStream(unknown.text)).message!.parts.find((part) => part.type === 'text');
+    expect(none).toMatchObject({ providerMetadata: { palaver: { sources: [] } } });
   });
 });

@@ -22,7 +22,7 @@ app.post('/v2/conversations/:conversationId/messages', async (request, reply) =>
     let text = '';
     for await (const chunk of chunks) {
       if (chunk.type === 'delta') text += chunk.delta;
-      else return { steps: [{ content: [{ type: 'text', text }], finishReason: chunk.finishReason, usage: chunk.usage }] };
+      else if (chunk.type === 'finish') return { steps: [{ content: [{ type: 'text', text }], finishReason: chunk.finishReason, usage: chunk.usage }] };
     }
   }
   const id = randomUUID();

@@ -44,8 +44,9 @@ export class GenerateReplyProcessor {
     }
 
     if (outcome.ok) {
-      const { finishReason, usage } = outcome;
+      const { usage, sources } = outcome;
       const wantsHuman = data.handoffTool === true && outcome.toolCalls.includes(HANDOFF_TOOL.name);
+      const finishReason = wantsHuman ? 'stop' : outcome.finishReason;
       let text = outcome.text;
       if (wantsHuman && text.trim().length === 0) {
         // The model only called the tool: the visitor is told, as with a trigger phrase.
@@ -53,14 +54,14 @@ export class GenerateReplyProcessor {
         await this.channel.publish(replyId, { type: 'delta', delta: text });
       }
       try {
-        await this.reports.completed({ ...ids, text, finishReason: wantsHuman ? 'stop' : finishReason, usage });
+        await this.reports.completed({ ...ids, text, finishReason, usage, sources });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
         await this.channel.publish(replyId, { type: 'error', ...errorChunk(err) });
         return;
       }
-      await this.channel.publish(replyId, { type: 'finish', text, finishReason: wantsHuman ? 'stop' : finishReason, usage });
+      await this.channel.publish(replyId, { type: 'finish', text, finishReason, usage, sources });
       return;
     }
 

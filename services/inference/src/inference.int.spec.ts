@@ -190,6 +190,8 @@ describe('inference service', () => {
     const deltas = chunks.filter((c) => c.type === 'delta');
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.map((d) => d.delta).join('')).toBe(OPENING_HOURS);
+    // A Q&A answer quotes no document: the first delta says so, the others carry nothing.
+    expect(deltas.map((d) => (d.type === 'delta' ? d.sources : null))).toEqual([[], ...deltas.slice(1).map(() => undefined)]);
     expect(chunks.at(-1)).toBe(end);
     expect(chunks.filter((c) => c.type !== 'delta')).toHaveLength(1);
     expect(end).toMatchObject({ type: 'finish', text: OPENING_HOURS, finishReason: 'stop' });
@@ -204,6 +206,7 @@ describe('inference service', () => {
       text: OPENING_HOURS,
       finishReason: 'stop',
       usage: end.type === 'finish' ? end.usage : null,
+      sources: [],
     });
     expect(completed.usage.outputTokens).toBe(19); // 15 words and 4 punctuation marks
     expect(completed.usage.inputTokens).toBeGreaterThan(20);
@@ -234,14 +237,23 @@ describe('inference service', () => {
   });
 
   it('reports a model that fails mid-stream to the conversation with the partial text, and ends the channel with an error', async () => {
+    const hours = { documentId: randomUUID(), title: 'Hours', url: 'https://acme.example/hours', score: 0.4 };
+    doubles.retrieval = {
+      qnas: [],
+      chunks: [
+        { ...hours, content: 'Open Monday to Friday.' },
+        { ...hours, content: 'Closed on holidays.', score: 0.3 },
+      ],
+    };
     await start(new FailingModel());
     const job = replyJob();
     const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
     await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
     const end = await ended;
 
+    // A model that names no sources (as a remote one) cites the documents it was given, each once.
     expect(chunks).toEqual([
-      { type: 'delta', delta: 'We are ' },
+      { type: 'delta', delta: 'We are ', sources: [{ title: 'Hours', url: 'https://acme.example/hours' }] },
       { type: 'delta', delta: 'open from ' },
       { type: 'error', code: 'BAD_GATEWAY', error: 'The language model failed to answer.' },
     ]);

@@ -1,13 +1,18 @@
-import { AppError, type FinishReason, type Usage } from '@palaver/contracts';
+import { AppError, type FinishReason, type ReplySource, type Usage } from '@palaver/contracts';
 import { type ChatModel, type ChatRequest, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { groundingSources } from './domain/reply-sources';
 import { TokenChannel } from './token-channel.service';
 
 export type StreamOutcome =
-  | { ok: true; text: string; finishReason: FinishReason; usage: Usage; toolCalls: string[] }
+  | { ok: true; text: string; finishReason: FinishReason; usage: Usage; sources: ReplySource[]; toolCalls: string[] }
   | { ok: false; error: unknown; partialText: string };
 
-/** Streams the chat model, publishing each fragment on the reply's channel as it comes. */
+/**
+ * Streams the chat model, publishing each fragment on the reply's channel as it comes. The first
+ * fragment carries the reply's sources: those the model names (the local responder names the
+ * document it quotes), else the documents it was given.
+ */
 @Injectable()
 export class ReplyStreamService {
   constructor(
@@ -17,14 +22,31 @@ export class ReplyStreamService {
 
   async stream(replyId: string, request: ChatRequest): Promise<StreamOutcome> {
     let text = '';
+    let sources: ReplySource[] | null = null;
+    const settledSources = (): ReplySource[] => (sources ??= groundingSources(request.grounding));
     try {
       for await (const chunk of this.model.stream(request)) {
+        if (chunk.type === 'sources') {
+          sources ??= chunk.sources;
+          continue;
+        }
         if (chunk.type === 'finish') {
-          return { ok: true, text, finishReason: chunk.finishReason, usage: chunk.usage, toolCalls: chunk.toolCalls ?? [] };
+          return {
+            ok: true,
+            text,
+            finishReason: chunk.finishReason,
+            usage: chunk.usage,
+            sources: settledSources(),
+            toolCalls: chunk.toolCalls ?? [],
+          };
         }
         if (!chunk.delta) continue;
+        const first = text === '';
         text += chunk.delta;
-        await this.channel.publish(replyId, { type: 'delta', delta: chunk.delta });
+        await this.channel.publish(
+          replyId,
+          first ? { type: 'delta', delta: chunk.delta, sources: settledSources() } : { type: 'delta', delta: chunk.delta },
+        );
       }
       const error = new AppError('BAD_GATEWAY', 'the chat model stopped without finishing', { service: 'llm' });
       return { ok: false, error, partialText: text };

@@ -37,7 +37,7 @@ describe('lexical index', () => {
     const pets = await create('Pet supplies', 'We stock hamster cages and bedding.');
     await create('Opening hours', 'Open Monday to Friday.');
     const hits = await otherInstance().search(projectId, 'hamster bedding', 5);
-    expect(hits.map((hit) => hit.id)).toEqual([await firstChunk(pets.id)]);
+    expect(hits.map((hit) => [hit.documentId, hit.chunkIds])).toEqual([[pets.id, [await firstChunk(pets.id)]]]);
   });
 
   it("follows another instance's writes once it reads the project's revision again", async () => {
@@ -49,7 +49,7 @@ describe('lexical index', () => {
     const hours = await create('Opening hours', 'Open Monday to Friday.');
     expect(await other.search(projectId, 'gerbil', 5)).toEqual([]); // read less than a second ago
     clock.advance(REVISION_CHECK_MS);
-    expect((await other.search(projectId, 'gerbil', 5)).map((hit) => hit.id)).toEqual([await firstChunk(pets.id)]);
+    expect((await other.search(projectId, 'gerbil', 5)).map((hit) => hit.chunkIds)).toEqual([[await firstChunk(pets.id)]]);
     expect(await other.search(projectId, 'hamster', 5)).toEqual([]);
     expect(await other.search(projectId, 'monday', 5)).toHaveLength(1);
 

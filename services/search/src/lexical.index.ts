@@ -1,8 +1,7 @@
 import type { DocumentRecord } from '@palaver/contracts';
 import { type Clock, Ports, analyzeText, logger } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Bm25Hit, Bm25Index } from './domain/bm25.index';
-import { documentChunks } from './domain/knowledge-text';
+import { Bm25Index } from './domain/bm25.index';
 import { pointId } from './domain/point-id';
 import { DocumentRepository, type VersionedDocument } from './document.repository';
 import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
@@ -14,9 +13,17 @@ const SYNC_PAGE = 200;
 /** The terms BM25 counts: the local analyzer's (stop words out, light stemming, support synonyms). */
 export const lexicalTokens = (text: string): string[] => analyzeText(text).map((t) => t.term);
 
+/** A document BM25 found, with the ids of its chunks' vector points. */
+export interface LexicalHit {
+  documentId: string;
+  score: number;
+  chunkIds: string[];
+}
+
 interface ProjectState {
+  /** By document id. */
   index: Bm25Index;
-  /** Document id -> the version whose chunks the index holds, and their ids. */
+  /** Document id -> the version the index holds, and its chunks' point ids. */
   documents: Map<string, { version: string; chunkIds: string[] }>;
   /** The project's knowledge revision the index reflects. */
   revision: number;
@@ -26,8 +33,9 @@ interface ProjectState {
 }
 
 /**
- * The lexical half of hybrid search: a BM25 index of each project's document chunks, under the
- * same ids as their vector points. It is a derived cache held in memory by each search
+ * The lexical half of hybrid search: a BM25 index of each project's documents (title and
+ * content: a word's frequency in the whole page is the evidence BM25 is made for; the vector
+ * index then tells the document's chunks apart). It is a derived cache held in memory by each search
  * instance, built from the project's documents (the source of truth, in the document store) on
  * the first search after a start, and updated at once by this instance's writes. In distributed
  * mode other instances learn of a write through the project's knowledge revision, read at most
@@ -44,14 +52,31 @@ export class LexicalIndex {
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
-  /** The best `limit` chunks (by point id) for the query, best first. */
-  async search(projectId: string, query: string, limit: number): Promise<Bm25Hit[]> {
-    return (await this.current(projectId)).index.search(lexicalTokens(query), limit);
+  /** The best `limit` documents for the query, best first. */
+  async search(projectId: string, query: string, limit: number): Promise<LexicalHit[]> {
+    const state = await this.current(projectId);
+    return state.index.search(lexicalTokens(query), limit).map(({ id, score }) => ({
+      documentId: id,
+      score,
+      chunkIds: state.documents.get(id)?.chunkIds ?? [],
+    }));
   }
 
-  /** The BM25 scores of the chunks `ids` for the query (chunks found by the vector index alone). */
-  async scoreOf(projectId: string, query: string, ids: readonly string[]): Promise<Bm25Hit[]> {
-    return (await this.current(projectId)).index.scoreOf(lexicalTokens(query), ids);
+  /** The BM25 scores of the documents `documentIds` for the query (found by the vector index alone). */
+  async scoreOf(projectId: string, query: string, documentIds: readonly string[]): Promise<Map<string, number>> {
+    const state = await this.current(projectId);
+    return new Map(state.index.scoreOf(lexicalTokens(query), documentIds).map(({ id, score }) => [id, score]));
+  }
+
+  /** The version of each of the documents that the index holds (as of its last sync). */
+  async versions(projectId: string, documentIds: readonly string[]): Promise<Map<string, string>> {
+    const state = await this.current(projectId);
+    const out = new Map<string, string>();
+    for (const id of documentIds) {
+      const version = state.documents.get(id)?.version;
+      if (version !== undefined) out.set(id, version);
+    }
+    return out;
   }
 
   /**
@@ -119,17 +144,14 @@ export class LexicalIndex {
   }
 
   private put(state: ProjectState, { record, version }: { record: DocumentRecord; version: string }): void {
-    this.drop(state, record.id);
-    const chunkIds = documentChunks(record.title, record.content).map(({ chunk, text }) => {
-      const id = pointId(record.id, version, chunk.index);
-      state.index.add(id, lexicalTokens(text));
-      return id;
-    });
+    state.index.add(record.id, lexicalTokens(`${record.title}\n${record.content}`));
+    // Chunks are numbered from 0 (chunker.ts) under the version's point ids (DocumentService).
+    const chunkIds = Array.from({ length: record.chunkCount }, (_, i) => pointId(record.id, version, i));
     state.documents.set(record.id, { version, chunkIds });
   }
 
   private drop(state: ProjectState, documentId: string): void {
-    for (const id of state.documents.get(documentId)?.chunkIds ?? []) state.index.remove(id);
+    state.index.remove(documentId);
     state.documents.delete(documentId);
   }
 

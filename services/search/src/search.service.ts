@@ -7,16 +7,19 @@ import { KnowledgeVectors } from './knowledge.vectors';
 import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
 
-/** Chunks each retriever proposes at least; measured on SciFact, 100 to 1,000 rank the same. */
+/** Candidates each retriever proposes at least (documents for BM25, chunks for the vector index). */
 export const HYBRID_CANDIDATES = 100;
+/** The vector index re-scores at most this many chunks of BM25's documents. */
+const MAX_RESCORED_CHUNKS = 1_000;
 
 /**
- * Hybrid search over a project's chunks: a BM25 index (LexicalIndex) and the vector index each
- * propose candidates, every candidate gets both scores, and the two are fused (score-fusion.ts).
+ * Hybrid search over a project's chunks: a BM25 index of its documents (LexicalIndex) and the
+ * vector index of their chunks each propose candidates, every candidate chunk gets both scores
+ * (BM25's is its document's), and the two are fused (score-fusion.ts).
  *
  * With an embedding model the vector index searches the whole project (it finds chunks that
  * share no word with the query) and BM25 scores what it found. With the local embedder, whose
- * vectors are made of the same words, the vector index only re-scores BM25's candidates: a
+ * vectors are made of the same words, the vector index only re-scores the chunks of BM25's documents: a
  * lookup instead of a scan of every chunk, which keeps a search fast on a large project. It
  * still scans when BM25 finds too few (a misspelt word, met by the embedder's character n-grams).
  */
@@ -65,33 +68,47 @@ export class SearchService {
       this.lexical.search(projectId, q, depth),
       this.chunkQueryVector(projectId, q),
     ]);
+    const documentScore = new Map(lexicalHits.map((h) => [h.documentId, h.score]));
+    const candidateIds = lexicalHits.flatMap((h) => h.chunkIds).slice(0, MAX_RESCORED_CHUNKS);
     const scanAll = !this.vectors.lexicalEmbedder || lexicalHits.length < wanted;
     const [rescored, found] = await Promise.all([
-      this.vectors.searchChunks(
-        projectId,
-        vector,
-        lexicalHits.length,
-        lexicalHits.map((h) => h.id),
-      ),
+      this.vectors.searchChunks(projectId, vector, candidateIds.length, candidateIds),
       scanAll ? this.vectors.searchChunks(projectId, vector, depth) : [],
     ]);
-    const lexicalScore = new Map(lexicalHits.map((h) => [h.id, h.score]));
     const vectorHits = new Map<string, Hit<ChunkPayload>>();
     for (const hit of [...rescored, ...found]) if (hit.id !== undefined) vectorHits.set(hit.id, hit);
     // Only chunks of a live document version: not those of an upload or update that was killed.
-    const live = await this.documents.liveVersions(projectId, [...new Set([...vectorHits.values()].map((h) => h.payload.documentId))]);
+    const live = await this.liveVersions(projectId, [...vectorHits.values()]);
     for (const [id, hit] of vectorHits) if (live.get(hit.payload.documentId) !== hit.payload.version) vectorHits.delete(id);
-    const unscored = [...vectorHits.keys()].filter((id) => !lexicalScore.has(id));
-    for (const h of await this.lexical.scoreOf(projectId, q, unscored)) lexicalScore.set(h.id, h.score);
+    const unscored = [...new Set([...vectorHits.values()].map((h) => h.payload.documentId))].filter((id) => !documentScore.has(id));
+    if (unscored.length > 0) for (const [id, score] of await this.lexical.scoreOf(projectId, q, unscored)) documentScore.set(id, score);
     // A chunk BM25 proposed but the vector index no longer holds is being replaced: left out.
     return fuseScores(
       [...vectorHits].map(([id, hit]) => ({
         id,
         payload: hit.payload,
-        lexical: lexicalScore.get(id) ?? 0,
+        lexical: documentScore.get(hit.payload.documentId) ?? 0,
         similarity: hit.score,
       })),
     );
+  }
+
+  /**
+   * The live version of each hit's document: as the lexical index holds it, and from the
+   * documents themselves for a hit of another version (killed, or newer than the index knows).
+   */
+  private async liveVersions(projectId: string, hits: ReadonlyArray<Hit<ChunkPayload>>): Promise<Map<string, string>> {
+    const live = await this.lexical.versions(projectId, [...new Set(hits.map((h) => h.payload.documentId))]);
+    const doubtful = [...new Set(hits.filter((h) => live.get(h.payload.documentId) !== h.payload.version).map((h) => h.payload.documentId))];
+    if (doubtful.length > 0) {
+      const stored = await this.documents.liveVersions(projectId, doubtful);
+      for (const id of doubtful) {
+        const version = stored.get(id);
+        if (version === undefined) live.delete(id);
+        else live.set(id, version);
+      }
+    }
+    return live;
   }
 
   private async chunkQueryVector(projectId: string, text: string): Promise<number[]> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HumanAgent, HumanAgentRef, Timestamp, Uuid } from '../common';
 import { FinishReason, Usage } from '../v2/completion';
-import { Feedback, PageContext } from '../v2/message';
+import { Feedback, PageContext, ReplySource } from '../v2/message';
 
 /** Who asked for a person: the visitor (trigger phrase or model), an agent, or an admin call. */
 export const HandoffSource = z.enum(['visitor', 'agent', 'admin']);
@@ -20,7 +20,14 @@ export const ConversationEventData = {
     pageContext: PageContext.nullable(),
   }),
   AssistantReplyStarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),
-  AssistantReplyCompleted: z.object({ messageId: Uuid, text: z.string(), finishReason: FinishReason, usage: Usage }),
+  AssistantReplyCompleted: z.object({
+    messageId: Uuid,
+    text: z.string(),
+    finishReason: FinishReason,
+    usage: Usage,
+    /** Absent in events recorded before citations. */
+    sources: z.array(ReplySource).optional(),
+  }),
   AssistantReplyFailed: z.object({ messageId: Uuid, error: z.string(), partialText: z.string() }),
   MessageFeedbackGiven: z.object({
     messageId: Uuid,

@@ -12,7 +12,7 @@ import {
   ListMessagesQuery,
 } from '../v2/conversation';
 import { pagedList, plainList } from '../v2/list';
-import { Feedback, FeedbackResponse, Message, PageContext } from '../v2/message';
+import { Feedback, FeedbackResponse, Message, PageContext, ReplySource } from '../v2/message';
 import { Ack, defineMessage } from './define';
 
 /** Who asks: every visitor-scoped query carries the tenant and the visitor. */
@@ -99,6 +99,8 @@ export const ConversationMessages = {
       text: z.string(),
       finishReason: FinishReason,
       usage: Usage,
+      /** The documents the reply drew on; absent from an inference worker that predates citations. */
+      sources: z.array(ReplySource).optional(),
     }),
     Ack,
   ),

@@ -14,6 +14,10 @@ export const RetrievedChunk = z.object({
   url: z.string(),
   content: z.string(),
   score: z.number(),
+  /** Set when the document is a product page. */
+  productId: z.string().optional(),
+  /** The section headings the chunk is under, when there are any. */
+  headings: z.array(z.string()).optional(),
 });
 export type RetrievedChunk = z.infer<typeof RetrievedChunk>;
 export const Retrieval = z.object({ qnas: z.array(RetrievedQna), chunks: z.array(RetrievedChunk) });

@@ -11,11 +11,17 @@ export type Feedback = z.infer<typeof Feedback>;
 export const TextPart = z.object({ type: z.literal('text'), text: z.string() });
 export type TextPart = z.infer<typeof TextPart>;
 
+/** A document an assistant reply was grounded on (docs/api.md, "Citations"). */
+export const ReplySource = z.object({ title: z.string(), url: z.string() });
+export type ReplySource = z.infer<typeof ReplySource>;
+
 export const MessageMetadata = z.object({
   humanAgent: HumanAgent.nullable(),
   pageUrl: z.string().nullable(),
   pageTitle: z.string().nullable(),
   textSelection: z.string().nullable(),
+  /** Assistant replies: the documents the reply drew on (empty when none). */
+  sources: z.array(ReplySource).optional(),
 });
 export type MessageMetadata = z.infer<typeof MessageMetadata>;
 

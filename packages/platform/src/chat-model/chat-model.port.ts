@@ -1,4 +1,4 @@
-import type { ChatMessage, FinishReason, Retrieval, Usage } from '@palaver/contracts';
+import type { ChatMessage, FinishReason, ReplySource, Retrieval, Usage } from '@palaver/contracts';
 
 export interface ChatRequest {
   /** The assistant's model, or null for the configured default. */
@@ -18,6 +18,11 @@ export interface ChatTool {
 }
 
 export type ModelChunk =
+  /**
+   * The documents the reply draws on, before its first delta, from a model that knows (the
+   * local responder); otherwise the reply's sources are the documents of its grounding.
+   */
+  | { type: 'sources'; sources: ReplySource[] }
   | { type: 'delta'; delta: string }
   /** `toolCalls`: names of the request's tools the model called. */
   | { type: 'finish'; finishReason: FinishReason; usage: Usage; toolCalls?: string[] };

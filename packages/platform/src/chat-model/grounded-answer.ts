@@ -1,5 +1,5 @@
-import type { Retrieval, RetrievedChunk } from '@palaver/contracts';
-import { contentStems, overlap, sentences, words } from './text-relevance';
+import type { ReplySource, Retrieval, RetrievedChunk } from '@palaver/contracts';
+import { contentStems, overlap, questionStems, sentences, words } from './text-relevance';
 
 export interface GroundedAnswerOptions {
   /** A Q&A entry at least this similar to the question is answered with verbatim. */
@@ -8,19 +8,24 @@ export interface GroundedAnswerOptions {
   chunkThreshold: number;
   /** How many sentences of the document make the answer. */
   maxSentences: number;
+  /** The share of the question's words a passage must hold to answer it. */
+  minCoverage: number;
 }
 
 /**
  * Retrieval scores are cosine similarities (1 = same meaning). Tuned on the local embedder: a
  * rephrased question scores 0.9+ against its Q&A entry, a different question on the same
- * subject 0.45-0.68 ("cancel my order" / "track my order"); a question scores 0.2-0.4 against a
- * chunk that answers it and under 0.11 against an unrelated one. The sentence check below
- * guards documents further.
+ * subject 0.45-0.68 ("cancel my order" / "track my order"); a question scores 0.1-0.4 against a
+ * chunk that answers it (the low end when it also names a product, whose rarer words weigh
+ * more) and under 0.05 against an unrelated one. The coverage check below
+ * guards every other answer: half the question's words must be in the passage (measured on the
+ * question set of bench/answers.questions.ts).
  */
 export const DEFAULT_GROUNDED_ANSWER_OPTIONS: GroundedAnswerOptions = {
   qnaThreshold: 0.7,
-  chunkThreshold: 0.15,
+  chunkThreshold: 0.08,
   maxSentences: 2,
+  minCoverage: 0.5,
 };
 
 export const DONT_KNOW_ANSWER =
@@ -38,18 +43,29 @@ export const groundedAnswer = (
   question: string,
   grounding: Retrieval,
   options: GroundedAnswerOptions = DEFAULT_GROUNDED_ANSWER_OPTIONS,
-): { text: string; source: AnswerSource } => {
+): GroundedAnswer => {
   const smallTalk = smallTalkAnswer(question);
-  if (smallTalk) return { text: smallTalk, source: 'small-talk' };
+  if (smallTalk) return { text: smallTalk, source: 'small-talk', documents: [] };
 
   const bestQna = [...grounding.qnas].sort((a, b) => b.score - a.score)[0];
-  if (bestQna && bestQna.score >= options.qnaThreshold) return { text: bestQna.answer, source: 'qna' };
+  if (bestQna && bestQna.score >= options.qnaThreshold) return { text: bestQna.answer, source: 'qna', documents: [] };
 
-  const fromDocument = documentAnswer(question, grounding.chunks, options);
-  if (fromDocument) return { text: fromDocument, source: 'document' };
+  const fromPassage = passageAnswer(question, grounding, options);
+  if (fromPassage?.chunk) {
+    const { title, url } = fromPassage.chunk;
+    return { text: fromPassage.text, source: 'document', documents: [{ title, url }] };
+  }
+  if (fromPassage) return { text: fromPassage.text, source: 'qna', documents: [] };
 
-  return { text: DONT_KNOW_ANSWER, source: 'unknown' };
+  return { text: DONT_KNOW_ANSWER, source: 'unknown', documents: [] };
 };
+
+export interface GroundedAnswer {
+  text: string;
+  source: AnswerSource;
+  /** The documents the answer quotes (its citations). */
+  documents: ReplySource[];
+}
 
 const smallTalkAnswer = (question: string): string | null => {
   const ws = words(question);
@@ -60,32 +76,78 @@ const smallTalkAnswer = (question: string): string | null => {
   return null;
 };
 
+/** A retrieved passage that may answer: a Q&A entry (answered verbatim) or a document chunk. */
+type Passage =
+  | { kind: 'qna'; answer: string; about: Set<string>; body: Set<string>; score: number; product: false }
+  | { kind: 'chunk'; chunk: RetrievedChunk; about: Set<string>; body: Set<string>; score: number; product: boolean };
+
 /**
- * The most relevant sentences of the best matching chunk that shares words with the question,
- * in their original order, followed by the page as the source. Null when no chunk qualifies:
- * a chunk that is similar overall but says nothing about the question's words is not an answer.
+ * The passage that holds most of the question's words (its title and headings count: a page
+ * titled "Payment" is about paying; a Q&A entry's question counts), if it holds at least `minCoverage` of them; ties go to the
+ * better retrieval score. A question that names a product (the title words of a retrieved
+ * product page) asks about it: the product's page must hold all the question's words, any other
+ * page only the rest ("the warranty of the Aurora X2" is on the warranty page).
  */
-const documentAnswer = (
+const passageAnswer = (
   question: string,
-  chunks: readonly RetrievedChunk[],
+  grounding: Retrieval,
   options: GroundedAnswerOptions,
-): string | null => {
-  const asked = contentStems(question);
+): { text: string; chunk: RetrievedChunk | null } | null => {
+  const asked = questionStems(question);
   if (asked.size === 0) return null;
-  const candidates = chunks.filter((c) => c.score >= options.chunkThreshold).sort((a, b) => b.score - a.score);
-  for (const chunk of candidates) {
-    const ranked = sentences(chunk.content)
-      .map((text, index) => ({ text, index, relevance: overlap(asked, text) }))
-      .filter((s) => s.relevance > 0);
-    if (ranked.length === 0) continue;
-    const chosen = ranked
-      .sort((a, b) => b.relevance - a.relevance || a.index - b.index)
-      .slice(0, options.maxSentences)
-      .sort((a, b) => a.index - b.index)
-      .map((s) => s.text);
-    return `${chosen.join(' ')}\n\nSource: ${sourceOf(chunk)}`;
-  }
-  return null;
+  const passages: Passage[] = [
+    ...grounding.qnas.map((q): Passage => ({
+      kind: 'qna',
+      answer: q.answer,
+      about: contentStems(q.question),
+      body: contentStems(q.answer),
+      score: q.score,
+      product: false,
+    })),
+    ...grounding.chunks
+      .filter((c) => c.score >= options.chunkThreshold)
+      .map((c): Passage => ({
+        kind: 'chunk',
+        chunk: c,
+        about: contentStems([c.title, ...(c.headings ?? [])].join('\n')),
+        body: contentStems(c.content),
+        score: c.score,
+        product: c.productId !== undefined,
+      })),
+  ];
+  const named = new Set(
+    passages.flatMap((p) => (p.product && [...p.about].some((t) => asked.has(t)) ? [...p.about].filter((t) => asked.has(t)) : [])),
+  );
+  const focus = new Set([...asked].filter((t) => !named.has(t)));
+  const coverage = (p: Passage): number => {
+    const wanted = p.product || focus.size === 0 ? asked : focus;
+    let held = 0;
+    for (const t of wanted) if (p.about.has(t) || p.body.has(t)) held++;
+    return held / wanted.size;
+  };
+  const best = passages
+    .map((p, rank) => ({ p, rank, coverage: coverage(p) }))
+    .filter((c) => c.coverage >= options.minCoverage)
+    .sort((a, b) => b.coverage - a.coverage || b.p.score - a.p.score || a.rank - b.rank)[0];
+  if (!best) return null;
+  const { p } = best;
+  if (p.kind === 'qna') return { text: p.answer, chunk: null };
+  return { text: `${chunkSentences(p.chunk.content, focus.size > 0 ? focus : asked, options)}\n\nSource: ${sourceOf(p.chunk)}`, chunk: p.chunk };
+};
+
+/**
+ * The chunk's sentences that hold most of the question's words, in their original order; its
+ * first sentences when none does (the chunk matched by its title).
+ */
+const chunkSentences = (content: string, asked: ReadonlySet<string>, options: GroundedAnswerOptions): string => {
+  const all = sentences(content).map((text, index) => ({ text, index, relevance: overlap(asked, text) }));
+  const relevant = all.filter((s) => s.relevance > 0);
+  const chosen = relevant.length > 0 ? relevant.sort((a, b) => b.relevance - a.relevance || a.index - b.index) : all;
+  return chosen
+    .slice(0, options.maxSentences)
+    .sort((a, b) => a.index - b.index)
+    .map((s) => s.text)
+    .join(' ');
 };
 
 const sourceOf = (chunk: RetrievedChunk): string => {

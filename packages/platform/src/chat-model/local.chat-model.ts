@@ -29,7 +29,8 @@ export class LocalResponder implements ChatModel {
   async *stream(request: ChatRequest): AsyncIterable<ModelChunk> {
     request.signal?.throwIfAborted();
     const question = lastUserMessage(request.messages) ?? '';
-    const { text } = groundedAnswer(question, request.grounding, this.answerOptions);
+    const { text, documents } = groundedAnswer(question, request.grounding, this.answerOptions);
+    yield { type: 'sources', sources: documents };
     for (const delta of fragments(text, this.wordsPerFragment)) {
       // A turn of the event loop between fragments: streaming is observable and abortable.
       await new Promise<void>((resolve) => setImmediate(resolve));

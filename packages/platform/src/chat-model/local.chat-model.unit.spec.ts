@@ -36,7 +36,7 @@ const shippingDoc: Retrieval = {
       title: 'About us',
       url: 'https://shop.example/about',
       content: 'We started in 2012 in a small garage.',
-      score: 0.1,
+      score: 0.05,
     },
   ],
 };
@@ -101,6 +101,64 @@ describe('LocalResponder', () => {
     expect(text).toBe(DONT_KNOW_ANSWER);
     const lenient = await run(new LocalResponder({ chunkThreshold: 0.05 }), ask('When did you start in the garage?', shippingDoc));
     expect(lenient.text).toContain('We started in 2012 in a small garage.');
+  });
+
+  it('answers from a page whose title holds the question ("How can I pay?" on the Payment page), with its first sentences', async () => {
+    const payment: Retrieval = {
+      qnas: [],
+      chunks: [
+        {
+          documentId: uuid(20),
+          title: 'Payment',
+          url: 'https://shop.example/payment',
+          content: 'We accept credit cards, PayPal and bank transfer. Invoices are sent by email. Prices include VAT.',
+          score: 0.3,
+        },
+      ],
+    };
+    const { text, chunks } = await run(new LocalResponder(), ask('How can I pay?', payment));
+    expect(text).toBe(
+      'We accept credit cards, PayPal and bank transfer. Invoices are sent by email.\n\nSource: Payment (https://shop.example/payment)',
+    );
+    expect(chunks[0]).toEqual({ type: 'sources', sources: [{ title: 'Payment', url: 'https://shop.example/payment' }] });
+  });
+
+  it("answers a question about a named product's warranty from the warranty page, not the product page", async () => {
+    const product = {
+      documentId: uuid(21),
+      title: 'Aurora X2 Headphones',
+      url: 'https://shop.example/aurora-x2',
+      content: 'Wireless noise-cancelling headphones with 30 hours of battery life.',
+      score: 0.7,
+      productId: 'AX2',
+    };
+    const warranty = {
+      documentId: uuid(22),
+      title: 'Warranty',
+      url: 'https://shop.example/warranty',
+      content: 'Every electronic product comes with a two year warranty covering manufacturing defects.',
+      score: 0.12,
+    };
+    const grounding: Retrieval = { qnas: [], chunks: [product, warranty] };
+    const asked = await run(new LocalResponder(), ask('What is the warranty on the Aurora X2 headphones?', grounding));
+    expect(asked.text).toMatch(/^Every electronic product comes with a two year warranty/);
+    expect(asked.text).toMatch(/Source: Warranty/);
+    const battery = await run(new LocalResponder(), ask('How long does the battery of the Aurora X2 last?', grounding));
+    expect(battery.text).toMatch(/^Wireless noise-cancelling headphones with 30 hours of battery life\./);
+  });
+
+  it('answers with a Q&A entry below the verbatim threshold when it holds the question, and cites no page', async () => {
+    const { text, chunks } = await run(new LocalResponder(), ask('What time do you open on Saturday?', { ...knowledge, qnas: [{ ...knowledge.qnas[0]!, score: 0.5 }] }));
+    expect(text).toBe('We are open Monday to Friday, 9am to 6pm, and Saturday 10am to 2pm.');
+    expect(chunks[0]).toEqual({ type: 'sources', sources: [] });
+  });
+
+  it('does not answer from a passage holding under half the question (one shared word of four)', async () => {
+    const { text } = await run(new LocalResponder(), ask('Can I pick up my order in Berlin?', {
+      qnas: [{ id: uuid(3), question: 'How do I track my order?', answer: 'Open your order page.', score: 0.45 }],
+      chunks: [],
+    }));
+    expect(text).toBe(DONT_KNOW_ANSWER);
   });
 
   it('answers greetings without looking anything up', async () => {

@@ -21,7 +21,7 @@ const collect = async (stream: AsyncIterable<ModelChunk>) => {
   try {
     for await (const chunk of stream) {
       if (chunk.type === 'delta') deltas.push(chunk.delta);
-      else finish = chunk;
+      else if (chunk.type === 'finish') finish = chunk;
     }
     return { deltas, finish, error: null };
   } catch (error) {

@@ -14,6 +14,13 @@ export const words = (text: string): string[] => [...text.matchAll(WORD)].map((m
 /** The distinct terms of the words that carry meaning. */
 export const contentStems = (text: string): Set<string> => new Set(analyzeText(text).map(({ term }) => term));
 
+/**
+ * The terms a question asks about: its content terms, without the word that makes "how long",
+ * "how much", "how many"... a question of quantity (an answer gives a number, not that word).
+ */
+export const questionStems = (question: string): Set<string> =>
+  contentStems(question.replace(/\bhow\s+(?:long|much|many|often|far|soon|big|old)\b/giu, ' '));
+
 /** Sentences of a text, with their original spelling; line breaks end a sentence too. */
 export const sentences = (text: string): string[] =>
   text

@@ -24,7 +24,7 @@ export class LocalEmbedder implements Embedder {
     this.name = `local-hash-v1-${dimensions}`;
     this.termWeighting = {
       // Change the version whenever analyzeText or the bucketing changes: counted statistics then no longer apply.
-      scheme: `local-terms-v1-${TERM_BUCKETS}`,
+      scheme: `local-terms-v2-${TERM_BUCKETS}`,
       buckets: TERM_BUCKETS,
       termBuckets: (text) => [...new Set(analyzeText(text).map(({ term }) => termBucket(term)))].sort((a, b) => a - b),
       embedWeightedQuery: async (text, weight) => this.embedOne(text, (term) => weight(termBucket(term))),
@@ -183,8 +183,8 @@ const undouble = (w: string): string =>
 const SYNONYM_GROUPS: string[][] = [
   ['warranty', 'warranties', 'guarantee', 'guaranteed', 'guaranty'],
   ['price', 'prices', 'pricing', 'priced', 'cost', 'costs', 'fee', 'fees', 'expensive', 'cheap'],
-  ['ship', 'shipping', 'shipment', 'deliver', 'delivery', 'deliveries', 'dispatch', 'postage', 'courier', 'carrier'],
-  ['refund', 'refunds', 'refunded', 'return', 'returns', 'returned', 'reimburse', 'reimbursement', 'money back'],
+  ['ship', 'shipping', 'shipment', 'deliver', 'delivery', 'deliveries', 'dispatch', 'postage', 'courier', 'carrier', 'arrive', 'arrival'],
+  ['refund', 'refunds', 'refunded', 'return', 'returns', 'returned', 'reimburse', 'reimbursement', 'money back', 'send back'],
   ['hours', 'hour', 'open', 'opening', 'opened', 'closing', 'schedule', 'timetable'],
   ['cancel', 'cancellation', 'cancelled', 'canceled', 'terminate', 'termination'],
   ['buy', 'purchase', 'purchasing', 'purchased', 'bought'],

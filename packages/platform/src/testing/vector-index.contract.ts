@@ -114,6 +114,21 @@ export function describeVectorIndexContract(adapterName: string, factory: () => 
       expect(await ids({ projectId: 'p3' })).toEqual([]);
     });
 
+    it('returns payloads that a caller cannot change in the index', async () => {
+      const c = await collection(2);
+      const p = point([1, 0], { projectId: 'p1', tags: ['a'] });
+      await vectors.upsert(c, [p]);
+      const [hit] = await vectors.search(c, [1, 0], { limit: 1, filter: {} });
+      try {
+        (hit!.payload.tags as string[]).push('b');
+        hit!.payload.projectId = 'p2';
+      } catch {
+        // a frozen payload refuses the change: as good as a copy
+      }
+      const [again] = await vectors.search(c, [1, 0], { limit: 1, filter: { projectId: 'p1' } });
+      expect(again!.payload).toEqual({ projectId: 'p1', tags: ['a'] });
+    });
+
     it('scores only the points named by ids, still under the filter, best first', async () => {
       const c = await collection(2);
       const a = point([1, 0], { projectId: 'p1' });

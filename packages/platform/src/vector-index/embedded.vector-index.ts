@@ -181,7 +181,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     checkDimensions(collection, target.dimensions, vector.length, 'query');
     checkFinite(collection, vector);
     if (options.limit <= 0) return [];
-    const query = normalize(vector);
+    const query = sparse(normalize(vector));
     const hits: Array<{ id: string; score: number; point: StoredPoint }> = [];
     const visit = (id: string, point: StoredPoint): void => {
       hits.push({ id, score: dot(query, point.vector), point });
@@ -189,7 +189,8 @@ export class EmbeddedVectorIndex implements VectorIndex {
     if (options.ids) target.forEachOf(options.ids, options.filter, visit);
     else target.forEachWhere(options.filter, visit);
     hits.sort((a, b) => b.score - a.score);
-    return hits.slice(0, options.limit).map((h) => ({ id: h.id, score: h.score, payload: copy(h.point.payload) }));
+    // Payloads are frozen when stored, so a hit can share them: copying is what a search cost most.
+    return hits.slice(0, options.limit).map((h) => ({ id: h.id, score: h.score, payload: h.point.payload }));
   }
 
   async close(): Promise<void> {
@@ -220,7 +221,7 @@ const apply = (collections: Map<string, Collection>, op: Op): void => {
     case 'upsert': {
       const target = collections.get(op.collection);
       if (!target) return;
-      for (const p of op.points) target.set(p.id, { vector: Float32Array.from(p.vector), payload: p.payload });
+      for (const p of op.points) target.set(p.id, { vector: Float32Array.from(p.vector), payload: deepFreeze(p.payload) });
       return;
     }
     case 'delete':
@@ -268,9 +269,21 @@ const normalize = (vector: number[]): Float64Array => {
   return out;
 };
 
-const dot = (a: Float64Array, b: Float32Array): number => {
+/** A query's non-zero components: a short query embedded by the local embedder has few of them. */
+interface SparseVector {
+  indexes: Uint32Array;
+  values: Float64Array;
+}
+
+const sparse = (vector: Float64Array): SparseVector => {
+  const indexes: number[] = [];
+  for (let i = 0; i < vector.length; i++) if (vector[i] !== 0) indexes.push(i);
+  return { indexes: Uint32Array.from(indexes), values: Float64Array.from(indexes, (i) => vector[i]!) };
+};
+
+const dot = ({ indexes, values }: SparseVector, b: Float32Array): number => {
   let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  for (let k = 0; k < indexes.length; k++) sum += values[k]! * b[indexes[k]!]!;
   return sum;
 };
 
@@ -284,3 +297,12 @@ const matches = (payload: Record<string, unknown>, conditions: Array<[string, Pa
 };
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Freezes a JSON value and everything in it (a stored payload, shared with every hit). */
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+};

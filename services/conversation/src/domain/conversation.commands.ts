@@ -1,4 +1,4 @@
-import type { Feedback, FinishReason, HandoffSource, HumanAgentRef, PageContext, Usage } from '@palaver/contracts';
+import type { Feedback, FinishReason, HandoffSource, HumanAgentRef, PageContext, ReplySource, Usage } from '@palaver/contracts';
 
 /** Every command names its conversation and tenant; visitor-scoped ones also their visitor. */
 interface Addressed {
@@ -21,7 +21,14 @@ export type ConversationCommand =
       /** Phrases that ask for a person (the project's handoff setting); null when handoff is off. */
       handoffTriggers: readonly string[] | null;
     })
-  | (Addressed & { type: 'CompleteReply'; messageId: string; text: string; finishReason: FinishReason; usage: Usage })
+  | (Addressed & {
+      type: 'CompleteReply';
+      messageId: string;
+      text: string;
+      finishReason: FinishReason;
+      usage: Usage;
+      sources?: ReplySource[];
+    })
   | (Addressed & { type: 'FailReply'; messageId: string; error: string; partialText: string })
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })

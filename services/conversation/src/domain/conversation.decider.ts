@@ -132,6 +132,7 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
             text: command.text,
             finishReason: command.finishReason,
             usage: command.usage,
+            ...(command.sources ? { sources: command.sources } : {}),
           },
         },
       ];

@@ -122,6 +122,7 @@ export const applyToMessage = (
         error: null,
         usage: event.data.usage,
         finishReason: event.data.finishReason,
+        ...(event.data.sources && doc ? { metadata: { ...doc.metadata, sources: event.data.sources } } : {}),
       });
     case 'AssistantReplyFailed': {
       const text = event.data.partialText.length > 0 ? event.data.partialText : (doc?.parts[0]?.text ?? '');

@@ -1,13 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import { type UIMessageChunk, pipeUIMessageStreamToResponse } from 'ai';
-import type { TokenChunk } from '@palaver/contracts';
+import type { ReplySource, TokenChunk } from '@palaver/contracts';
 
 /**
  * Turns a reply's fragments into the AI SDK UI message stream, in the spec's order:
  * start, start-step, text-start, text-delta..., text-end, finish-step, finish, then [DONE]
  * (written by the SDK). A failed reply ends with an `error` chunk instead of the text-end.
  * `textId` names the text part; `providerMetadata.palaver.messageId` tells the client which
- * stored message this is (for feedback).
+ * stored message this is (for feedback), `providerMetadata.palaver.sources` which documents the
+ * reply draws on (title and url; the AI SDK copies both onto the text part).
  */
 export async function* toUiMessageChunks(
   fragments: AsyncIterable<TokenChunk>,
@@ -16,17 +17,19 @@ export async function* toUiMessageChunks(
   yield { type: 'start' };
   yield { type: 'start-step' };
   let textStarted = false;
-  const startText = (): UIMessageChunk => {
+  const startText = (sources: ReplySource[] | undefined): UIMessageChunk => {
     textStarted = true;
     return {
       type: 'text-start',
       id: ids.textId,
-      providerMetadata: { palaver: ids.messageId ? { messageId: ids.messageId } : {} },
+      providerMetadata: {
+        palaver: { ...(ids.messageId ? { messageId: ids.messageId } : {}), ...(sources ? { sources } : {}) },
+      },
     };
   };
   for await (const fragment of fragments) {
     if (fragment.type === 'delta') {
-      if (!textStarted) yield startText();
+      if (!textStarted) yield startText(fragment.sources);
       yield { type: 'text-delta', id: ids.textId, delta: fragment.delta };
       continue;
     }
@@ -37,7 +40,7 @@ export async function* toUiMessageChunks(
       yield { type: 'finish' };
       return;
     }
-    if (!textStarted) yield startText();
+    if (!textStarted) yield startText(fragment.sources);
     yield { type: 'text-end', id: ids.textId };
     yield { type: 'finish-step' };
     yield { type: 'finish' };

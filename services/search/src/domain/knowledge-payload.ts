@@ -83,7 +83,15 @@ export const retrievedChunksOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, limit:
     const key = `${payload.documentId}:${payload.chunkIndex}`;
     if (score <= 0 || seen.has(key)) continue;
     seen.add(key);
-    out.push({ documentId: payload.documentId, title: payload.title, url: payload.url, content: payload.content, score });
+    out.push({
+      documentId: payload.documentId,
+      title: payload.title,
+      url: payload.url,
+      content: payload.content,
+      score,
+      ...(payload.productId !== undefined && payload.productId !== null ? { productId: payload.productId } : {}),
+      ...(payload.headings.length > 0 ? { headings: payload.headings } : {}),
+    });
   }
   return out;
 };

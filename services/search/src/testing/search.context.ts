@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DocumentService } from '../document.service';
 import { KnowledgeVectors } from '../knowledge.vectors';
 import { LexicalIndex } from '../lexical.index';
+import { QnaService } from '../qna.service';
 import { SearchModule } from '../search.module';
 import { SearchService } from '../search.service';
 
@@ -12,6 +13,7 @@ export const createSearchContext = async (infra: Infrastructure) => {
   const app = await NestFactory.createApplicationContext(SearchModule.register(infra), { logger: ['error', 'warn'] });
   return {
     documents: app.get(DocumentService),
+    qnas: app.get(QnaService),
     search: app.get(SearchService),
     lexical: app.get(LexicalIndex),
     vectors: app.get(KnowledgeVectors),
