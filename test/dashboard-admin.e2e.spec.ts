@@ -59,6 +59,9 @@ describe('admin API for the dashboard', () => {
     expect(closed.data.map((c: { id: string }) => c.id)).toEqual([conversationIds[0]]);
     const handled = await e2e.admin.call('GET', `/projects/${projectId}/conversations?humanHandled=true`);
     expect(handled.total).toBe(0);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await e2e.admin.call('GET', `/projects/${projectId}/conversations?from=${future}`)).total).toBe(0);
+    expect((await e2e.admin.call('GET', `/projects/${projectId}/conversations?to=${future}`)).total).toBe(2);
     const bad = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations?limit=0`, { token: 'test-admin-token' });
     expect(bad.status).toBe(422);
     expect(bad.body.error.message).toBeTruthy();

@@ -119,6 +119,11 @@ describe('errors in the spec envelope', () => {
     expect(systemOnly.headers.get('retry-after')).toBeNull();
     const blankUser = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: '   ' }] }, token: privateKey });
     expectError(blankUser, 422, 'VALIDATION_ERROR');
+    const blankAgent = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/messages`, {
+      body: { content: '  \n ' },
+      token: e2e.app.adminToken,
+    });
+    expect(expectError(blankAgent, 422, 'VALIDATION_ERROR').details).toMatchObject({ field: 'content' });
   });
 
   it('422 for an over-long page context or handoff agent, and nothing stored', async () => {

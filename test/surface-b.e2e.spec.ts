@@ -124,8 +124,12 @@ describe('surface B (x-service-key)', () => {
     const chat = (await call(`/customers/user-5/chats/${chatId}`)).body;
     expect(chat.messages).toHaveLength(2);
     expect(chat.messages[1]).toMatchObject({ id: first.id, status: 'complete', parts: [{ type: 'text', text: again.body }] });
-    const feed = await e2e.admin.call('GET', `/projects/${keys.project.id}/events?type=reply.completed&limit=500`);
-    expect(feed.data.filter((e: { data: { messageId: string } }) => e.data.messageId === first.id)).toHaveLength(2);
+    // The feed is analytics' projection of the durable stream: eventually consistent.
+    const completions = async () =>
+      (await e2e.admin.call('GET', `/projects/${keys.project.id}/events?type=reply.completed&limit=500`)).data.filter(
+        (e: { data: { messageId: string } }) => e.data.messageId === first.id,
+      );
+    await expect.poll(completions, { timeout: 10_000, interval: 100 }).toHaveLength(2);
     const userMessage = chat.messages[0].id;
     expect((await call(`/customers/user-5/chats/${chatId}/chat`, { body: say('x', { messageId: userMessage }) })).status).toBe(404);
   });

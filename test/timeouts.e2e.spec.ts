@@ -64,4 +64,17 @@ describe('connection timeouts', () => {
     expect(result.text).toContain('late but whole');
     expect(result.text).toContain('[DONE]');
   });
+
+  it('keeps a JSON reply waiting for a model slower than the idle timeout (the request is in flight)', async () => {
+    const { publishableKey } = await e2e.admin.createProject();
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const answered = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'slow one' }, token });
+    await gate.started();
+    await new Promise((r) => setTimeout(r, 2000));
+    gate.release('slow but whole');
+    const result = await answered;
+    expect(result.status).toBe(200);
+    expect(result.body.steps[0].content[0].text).toBe('slow but whole');
+  });
 });

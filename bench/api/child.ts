@@ -34,6 +34,13 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
     child.once('exit', onExit);
     child.once('message', (message: { cmd: string; url: string }) => {
       clearTimeout(timer);
+      child.off('exit', onExit);
+      // Dying in the middle of a run makes every number after it meaningless: say so, with why.
+      const onDeath = (code: number | null, signal: string | null) => {
+        process.stderr.write(`${script} died (${signal ?? code}):\n${output.join('').slice(-4_000)}\n`);
+        process.exit(1);
+      };
+      child.once('exit', onDeath);
       resolve({
         url: message.url,
         ready: message,
@@ -50,8 +57,8 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
           }),
         stop: () =>
           new Promise<void>((done) => {
-            child.off('exit', onExit);
-            if (child.exitCode !== null) return done();
+            child.off('exit', onDeath);
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
             child.once('exit', () => {
               clearTimeout(kill);

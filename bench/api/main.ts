@@ -20,7 +20,7 @@ import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
   options: {
-    duration: { type: 'string', default: '8' },
+    duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '50' },
     writers: { type: 'string', default: '20' },
     ttft: { type: 'string', default: '200' },

@@ -69,6 +69,23 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     expect(project.quickPrompts).toMatchObject([{ title: 'Returns', prompt: 'What is the return window?' }]);
   });
 
+  it('is usable from the keyboard: skip link, sidebar links in order, current page marked', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings', exact: true }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('main');
+    expect(page.url()).toContain(`/projects/${projectId}/settings`);
+    const sidebar = page.getByRole('navigation', { name: 'Project' });
+    await sidebar.getByRole('link', { name: 'Settings', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Keys');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
+    expect(await sidebar.getByRole('link', { name: 'Keys', exact: true }).getAttribute('aria-current')).toBe('page');
+  });
+
   it('creates a publishable key limited to the shop’s origin and shows it once', async () => {
     await go('Keys');
     await page.getByText('No keys yet').waitFor();
@@ -133,6 +150,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     expect(await page.locator('pre.snippet').textContent()).toContain(`${e2e.url}/widget.js`);
     await page.evaluate('window.scrollTo(0, 0)');
     await shot('widget');
+    await page.screenshot({ path: await artifactPath('dashboard-readme.png') });
     const project = await e2e.admin.call('GET', `/projects/${projectId}`);
     expect(project.chatWidgetConfig.brandColor).toBe('#e11d48');
     const current = await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`, { headers: { origin: SHOP } });
@@ -170,6 +188,46 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.getByRole('link', { name: 'What is the return window?' }).first().click();
     await page.getByText('You can return any item within 45 days of delivery.', { exact: false }).first().waitFor();
     await shot('conversation');
+  });
+
+  it('works the agents’ inbox: live queue, claim, reply, the visitor’s next message live, release', async () => {
+    await e2e.admin.call('PATCH', `/projects/${projectId}`, { handoff: { enabled: true } });
+    await go('Inbox');
+    await page.getByLabel('Agent name').fill('Ada');
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    expect(await page.getByTestId('created-agent-token').textContent()).toMatch(/^ak_/);
+    await page.getByRole('button', { name: 'Work as Ada' }).click();
+    await page.getByRole('button', { name: 'Stop working as Ada' }).waitFor();
+    await page.locator('.live-live').waitFor();
+    await page.getByText('Nobody is waiting').waitFor();
+
+    const visitor = await visitorAsk(e2e.url, publishableKey, 'Can I talk to a human please?');
+    expect(visitor.status).toBe(200);
+    const queued = page.getByTestId('queue').getByText('Can I talk to a human please?').first();
+    await queued.waitFor();
+    await page.getByRole('button', { name: 'Claim next' }).click();
+    await page.getByRole('button', { name: 'Release to the assistant' }).waitFor();
+    await page.getByLabel('Reply', { exact: true }).fill('Hi, Ada here. How can I help?');
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    const seen = async () => {
+      const got = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, { token: visitor.token, headers: { origin: SHOP } });
+      return got.body.messages.map((m: { role: string; parts: { text: string }[] }) => `${m.role}: ${m.parts[0]?.text}`);
+    };
+    await expect.poll(seen).toContain('human_agent: Hi, Ada here. How can I help?');
+
+    const followUp = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}/messages`, {
+      body: { content: 'My parcel never arrived.' },
+      token: visitor.token,
+      headers: { origin: SHOP },
+    });
+    expect(followUp.status).toBe(202);
+    await page.locator('.transcript').getByText('My parcel never arrived.').waitFor();
+    await shot('inbox');
+
+    await page.getByRole('button', { name: 'Release to the assistant' }).click();
+    await page.getByText('You hold no conversation').waitFor();
+    const released = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, { token: visitor.token, headers: { origin: SHOP } });
+    expect(released.body.isHumanHandled).toBe(false);
   });
 
   it('revokes the key after confirmation, and the visitor is refused at once', async () => {

@@ -97,6 +97,10 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
 
   it('opens, answers a quick prompt with a streamed, safely rendered reply, takes a like, and keeps the history on reload', async () => {
     const page = await context.newPage();
+    const eventStreams: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/events')) eventStreams.push(request.url());
+    });
     await page.goto(`${site.origin}/shop`);
     await launcher(page).click();
     await expect.poll(() => panel(page).isVisible()).toBe(true);
@@ -145,12 +149,14 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     expect(await restored.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(await panel(page).locator('.palaver-message--user').textContent()).toBe('What are your opening hours?');
 
-    // A human agent takes over: their name, avatar and message appear without a reload.
+    // A human agent takes over: their name, avatar and message appear without a reload, from
+    // the conversation's live events (followed since the conversation was opened).
     const conversationId = await page.evaluate(() => Object.entries(localStorage).find(([key]) => key.startsWith('palaver.conversation.'))?.[1]);
     await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/handoff`, { humanAgent: { name: 'Ada', image: AGENT_AVATAR } });
     await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/messages`, { content: 'Hi, Ada here. Anything else?' });
     await panel(page).locator('.palaver-message--human_agent').waitFor({ timeout: 10_000 });
     expect(await panel(page).getByRole('heading').textContent()).toBe('Ada');
+    expect(eventStreams.some((url) => url.includes(`/v2/conversations/${conversationId}/events`))).toBe(true);
     expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(AGENT_AVATAR);
     expect(await panel(page).locator('.palaver-message--human_agent .palaver-bubble').textContent()).toContain('Ada here');
     await page.screenshot({ path: await artifactPath('widget-agent.png') });

@@ -89,6 +89,27 @@ describe('PalaverClient and palaverTransport against the running app', () => {
     expect(client.currentVisitor?.id).toBe(first.visitor.id);
   });
 
+  it('follows the live events of a conversation: handoff and the agent message', async () => {
+    const client = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-6' });
+    const { id } = await client.createConversation();
+    const controller = new AbortController();
+    const events = (await client.conversationEvents(id, { signal: controller.signal })).getReader();
+    await e2e.admin.call('POST', `/projects/${projectId}/conversations/${id}/handoff`, { humanAgent: { name: 'Ada', image: null } });
+    await e2e.admin.call('POST', `/projects/${projectId}/conversations/${id}/messages`, { content: 'Ada here.' });
+    const seen: string[] = [];
+    for (;;) {
+      const { value } = await events.read();
+      seen.push(value!.type);
+      if (value!.type === 'message.created') {
+        expect(value!.message).toMatchObject({ role: 'human_agent', parts: [{ type: 'text', text: 'Ada here.' }] });
+        expect(value!.conversation).toMatchObject({ id, isHumanHandled: true, humanAgent: { name: 'Ada' } });
+        break;
+      }
+    }
+    expect(seen[0]).toMatch(/^handoff\./);
+    controller.abort();
+  });
+
   it('gives useChat a stream whose assistant message carries the stored message id', async () => {
     const seen: Array<[string, string]> = [];
     const transport = palaverTransport({

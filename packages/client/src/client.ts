@@ -2,6 +2,7 @@ import type {
   ChatCompletionResult,
   CloseConversationResponse,
   Conversation,
+  ConversationLiveEvent,
   Feedback,
   InitIdentityResponse,
   ListConversationsQuery,
@@ -13,7 +14,7 @@ import type {
   Visitor,
 } from '@palaver/contracts';
 import { PalaverNetworkError, errorFromResponse, PalaverApiError } from './errors';
-import { type PalaverUiChunk, readUiMessageStream } from './ui-stream';
+import { type PalaverUiChunk, readJsonEventStream, readUiMessageStream } from './ui-stream';
 
 export interface PalaverClientOptions {
   /** The gateway's address, e.g. `https://chat.example.com` (a trailing `/v2` is accepted). */
@@ -118,6 +119,20 @@ export class PalaverClient {
     if (response.status === 202) return { type: 'queued', text: await response.text() };
     if (!response.body) throw new PalaverNetworkError('the reply stream has no body');
     return { type: 'stream', chunks: readUiMessageStream(response.body) };
+  }
+
+  /**
+   * The conversation's live events (an extension, docs/api.md): new agent and visitor messages,
+   * completed replies, handoff, release, close. Read with fetch, since EventSource cannot send
+   * the session token. `after` (an event id) resumes; without it the history comes first.
+   */
+  async conversationEvents(conversationId: string, options: { after?: string | null; signal?: AbortSignal } = {}): Promise<ReadableStream<ConversationLiveEvent>> {
+    const response = await this.sessionFetch('GET', `/v2/conversations/${encodeURIComponent(conversationId)}/events`, {
+      query: { after: options.after },
+      signal: options.signal,
+    });
+    if (!response.body) throw new PalaverNetworkError('the event stream has no body');
+    return readJsonEventStream<ConversationLiveEvent>(response.body);
   }
 
   closeConversation(conversationId: string, closeReason?: string): Promise<CloseConversationResponse> {

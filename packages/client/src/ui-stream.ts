@@ -41,6 +41,19 @@ export const readUiMessageStream = (body: ReadableStream<Uint8Array>): ReadableS
       }),
     );
 
+/** Reads an SSE body whose events carry JSON in `data` (comments and keep-alives skipped). */
+export const readJsonEventStream = <T>(body: ReadableStream<Uint8Array>): ReadableStream<T> =>
+  body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .pipeThrough(new EventSourceParserStream())
+    .pipeThrough(
+      new TransformStream({
+        transform(event, controller) {
+          if (event.data) controller.enqueue(JSON.parse(event.data) as T);
+        },
+      }),
+    );
+
 /** The stored assistant message id carried by a `text-start` chunk. */
 export const storedMessageId = (chunk: PalaverUiChunk): string | undefined =>
   chunk.type === 'text-start' ? (chunk.providerMetadata as PalaverProviderMetadata | undefined)?.palaver?.messageId : undefined;

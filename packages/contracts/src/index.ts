@@ -22,5 +22,6 @@ export * from './messages/conversation.messages';
 export * from './messages/search.messages';
 export * from './messages/inference.messages';
 export * from './messages/analytics.messages';
+export * from './messages/identity-changes';
 export * from './admin/conversation.admin';
 export * from './messages/conversation-admin.messages';

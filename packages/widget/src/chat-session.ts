@@ -1,5 +1,5 @@
 import { type PalaverClient, type PalaverSource, type PalaverUiChunk, PalaverApiError, storedMessageId } from '@palaver/client';
-import type { ChatWidgetConfig, Conversation, Feedback, HumanAgent, Message, PageContext, QuickPrompt } from '@palaver/contracts';
+import type { ChatWidgetConfig, Conversation, ConversationLiveEvent, Feedback, HumanAgent, Message, PageContext, QuickPrompt } from '@palaver/contracts';
 import { type Notice, noticeFor } from './error-notice';
 
 export type Role = Message['role'];
@@ -34,7 +34,7 @@ export interface ChatSessionOptions {
   client: PalaverClient | null;
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined;
   pageContext: () => PageContext | null;
-  /** Agent messages arrive by polling the conversation this often while the chat is open. */
+  /** Without live events (an older gateway), the conversation is polled this often while open. */
   pollMs?: number;
 }
 
@@ -71,6 +71,9 @@ export class ChatSession {
   };
   private listeners = new Set<() => void>();
   private pollTimer: ReturnType<typeof setInterval> | null = null;
+  private live: AbortController | null = null;
+  private liveUnavailable = false;
+  private isOpen = false;
   private readonly storageKey: string;
 
   constructor(private readonly options: ChatSessionOptions) {
@@ -113,27 +116,31 @@ export class ChatSession {
     this.set({ config: { ...this.state.config, ...config }, ...(quickPrompts ? { quickPrompts } : {}) });
   }
 
-  /** On opening: the last conversation's history, then live agent messages while open. */
+  /** On opening: the last conversation's history, then its live events while open. */
   async opened(): Promise<void> {
-    this.startPolling();
-    if (this.state.historyLoaded || this.state.phase !== 'ready' || !this.options.client) return;
-    const stored = this.read();
-    this.set({ historyLoaded: true });
-    if (!stored) return;
-    try {
-      const conversation = await this.options.client.getConversation(stored);
-      this.applyConversation(conversation);
-    } catch (error) {
-      if (error instanceof PalaverApiError && (error.status === 404 || error.status === 403)) this.forget();
-      else this.set({ notice: noticeFor(error) });
+    this.isOpen = true;
+    if (!this.state.historyLoaded && this.state.phase === 'ready' && this.options.client) {
+      const stored = this.read();
+      this.set({ historyLoaded: true });
+      if (stored) {
+        try {
+          this.applyConversation(await this.options.client.getConversation(stored));
+        } catch (error) {
+          if (error instanceof PalaverApiError && (error.status === 404 || error.status === 403)) this.forget();
+          else this.set({ notice: noticeFor(error) });
+        }
+      }
     }
+    this.follow();
   }
 
   closed(): void {
-    this.stopPolling();
+    this.isOpen = false;
+    this.unfollow();
   }
 
   newConversation(): void {
+    this.unfollow();
     this.forget();
     this.set({ conversationId: null, closed: false, humanAgent: null, messages: [], notice: null });
   }
@@ -223,7 +230,9 @@ export class ChatSession {
     const conversation = await this.options.client!.createConversation(pageUrl ? { pageUrl } : undefined);
     this.write(conversation.id);
     const earlier = this.state.closed ? [] : this.state.messages;
+    this.unfollow();
     this.set({ conversationId: conversation.id, closed: false, humanAgent: null, messages: earlier });
+    this.follow();
     return conversation.id;
   }
 
@@ -254,6 +263,70 @@ export class ChatSession {
     this.set({ conversationId: conversation.id, closed, humanAgent, messages: sameMessages ? this.state.messages : messages });
   }
 
+  /**
+   * Follows the open conversation's live events (agent messages, handoff, close), reconnecting
+   * with the last event id after a drop; an older gateway without them is polled instead.
+   */
+  private follow(): void {
+    const { client } = this.options;
+    const conversationId = this.state.conversationId;
+    if (!client || !conversationId || !this.isOpen || this.live || this.pollTimer) return;
+    if (this.liveUnavailable) return this.startPolling();
+    const controller = new AbortController();
+    this.live = controller;
+    void (async () => {
+      let after: string | null = null;
+      for (let failures = 0; !controller.signal.aborted; failures += 1) {
+        try {
+          const events = await client.conversationEvents(conversationId, { after, signal: controller.signal });
+          failures = 0;
+          for await (const event of events as unknown as AsyncIterable<ConversationLiveEvent>) {
+            after = event.id;
+            this.applyEvent(event);
+          }
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          if (error instanceof PalaverApiError && error.status < 500 && error.status !== 408 && error.status !== 429) {
+            if (error.code === 'NOT_FOUND') {
+              // no such route: a gateway without live events
+              this.liveUnavailable = true;
+              if (this.live === controller) this.live = null;
+              this.follow();
+            }
+            return;
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** failures)));
+      }
+    })();
+  }
+
+  private unfollow(): void {
+    this.live?.abort();
+    this.live = null;
+    this.stopPolling();
+  }
+
+  private applyEvent(event: ConversationLiveEvent): void {
+    if (event.conversation.id !== this.state.conversationId) return;
+    const { conversation, message } = event;
+    const humanAgent = conversation.isHumanHandled ? (conversation.humanAgent ?? { name: null, image: null }) : null;
+    const patch: Partial<SessionState> = { closed: conversation.status === 'closed' };
+    if (JSON.stringify(humanAgent) !== JSON.stringify(this.state.humanAgent)) patch.humanAgent = humanAgent;
+    if (message) {
+      const messages = [...this.state.messages];
+      const byId = messages.findIndex((known) => known.id === message.id);
+      // The visitor's own message, shown before the server named it.
+      const pending = messages.findIndex((known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text);
+      const streaming = messages.some((known) => known.id === message.id && known.status === 'streaming');
+      if (byId >= 0 && !streaming) messages[byId] = { ...fromStored(message), key: messages[byId]!.key, sources: messages[byId]!.sources };
+      else if (byId < 0 && pending >= 0) messages[pending] = { ...fromStored(message), key: messages[pending]!.key };
+      else if (byId < 0 && !(message.role === 'assistant' && message.status === 'streaming')) messages.push(fromStored(message));
+      patch.messages = messages;
+    }
+    this.set(patch);
+  }
+
   private startPolling(): void {
     if (this.pollTimer || !this.options.client) return;
     this.pollTimer = setInterval(() => void this.refresh(), this.options.pollMs ?? 3000);
@@ -265,7 +338,7 @@ export class ChatSession {
   }
 
   dispose(): void {
-    this.stopPolling();
+    this.unfollow();
     this.listeners.clear();
   }
 

@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import { conversationNotFound, messageForbidden, messageNotFound } from './domain/conversation.errors';
 import { historyBefore, recentHistory } from './domain/conversation.history';
 import { ConversationExecutor, type Executed } from './conversation.executor';
+import { messageIdOf } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { documentsOf, toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
 
@@ -23,9 +24,14 @@ type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof Convers
 
 const ok = { ok: true } as const;
 
-/** A message of the conversation after the command, as readers see it (no store round trip). */
+/**
+ * A message of the conversation after the command, as readers see it (no store round trip). Only
+ * the events that shape it are replayed: its own and the start (which names the visitor), not the
+ * whole conversation.
+ */
 const messageAfter = (executed: Executed, messageId: string): Message => {
-  const message = documentsOf(executed.events).messages.find((m) => m._id === messageId);
+  const shaping = executed.events.filter((e) => e.type === 'ConversationStarted' || messageIdOf(e) === messageId);
+  const message = documentsOf(shaping).messages.find((m) => m._id === messageId);
   if (!message) throw new Error(`message ${messageId} is not in its conversation's events`);
   return toMessage(message);
 };

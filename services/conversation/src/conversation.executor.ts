@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@palaver/contracts';
-import { type Clock, type Config, Ports, VersionConflictError } from '@palaver/platform';
+import { type Clock, type Config, Ports, VersionConflictError, logger } from '@palaver/platform';
 import type { ConversationCommand } from './domain/conversation.commands';
 import { decide } from './domain/conversation.decider';
 import { type ConversationState, fold } from './domain/conversation.state';
 import { ConversationRepository } from './conversation.repository';
 import type { StoredConversationEvent } from './conversation.stream';
 import { OutboxRelay } from './outbox/outbox.relay';
+import { ReadModelProjector } from './projections/read-model.projector';
 import { PerKeyQueue } from './per-key-queue';
 
 /** Attempts against other processes appending to the same stream, with jittered backoff between. */
@@ -31,8 +32,13 @@ export interface Executed {
  * Runs one command against its conversation: load, decide, append at the loaded version, and
  * on a concurrent append decide again on the fresh stream. Commands on one conversation run one
  * at a time in this process; a conflict with another process is retried after a jittered
- * backoff, and only a stream that keeps moving through every attempt gives 409 CONFLICT. The relay has projected and
- * published the new events before this returns, so a read right after sees them.
+ * backoff, and only a stream that keeps moving through every attempt gives 409 CONFLICT.
+ *
+ * Before it returns, still in the conversation's turn, the command brings its own conversation's
+ * read models up to date (in few writes), so a read right after sees it, and publishes its own
+ * events through the outbox; the relay's sweep and start-up drain publish whatever a failure or
+ * a crash left pending. So a command runs no other conversation's projection or publication,
+ * and concurrent commands share their fsyncs (group commit).
  */
 @Injectable()
 export class ConversationExecutor {
@@ -41,14 +47,29 @@ export class ConversationExecutor {
   constructor(
     @Inject(ConversationRepository) private readonly repository: ConversationRepository,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
+    @Inject(ReadModelProjector) private readonly projector: ReadModelProjector,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Config,
   ) {}
 
   async execute(command: ConversationCommand): Promise<Executed> {
-    const executed = await this.queue.run(command.conversationId, () => this.decideAndAppend(command));
-    if (executed.appended.length > 0) await this.relay.flushQuietly();
-    return executed;
+    return this.queue.run(command.conversationId, async () => {
+      const executed = await this.decideAndAppend(command);
+      if (executed.appended.length > 0) {
+        await this.projectQuietly(executed);
+        await this.relay.publishQuietly(executed.appended);
+      }
+      return executed;
+    });
+  }
+
+  /** The events are safe in the store: a failed projection is logged, and the relay's sweep redoes it. */
+  private async projectQuietly(executed: Executed): Promise<void> {
+    try {
+      await this.projector.catchUp(executed.events);
+    } catch (err) {
+      logger.error({ err }, 'conversation read models: projection failed, the relay will retry');
+    }
   }
 
   private async decideAndAppend(command: ConversationCommand): Promise<Executed> {

@@ -2,11 +2,12 @@ import { AppError } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { requireAdmin } from './auth/admin-token';
 import { Authenticator } from './auth/authenticator';
+import { DEFAULT_IDENTITY_CACHE, IdentityCache } from './auth/identity-cache';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
-import { timeoutOptions } from './http/timeouts';
+import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
@@ -45,6 +46,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   });
 
   registerJsonBodyParser(app);
+  exemptRequestsInFlight(app);
   app.setErrorHandler((err, _request, reply) => {
     const { status, body, headers } = toErrorResponse(err);
     return reply.status(status).headers(headers).send(body);
@@ -54,17 +56,20 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     return reply.status(status).send(body);
   });
   const metrics = registerMetrics(app);
-  await registerCors(app, deps);
+  const identity = new IdentityCache(deps.services, { ...DEFAULT_IDENTITY_CACHE, sessionIdleTtlSeconds: deps.config.SESSION_IDLE_TTL_SECONDS });
+  await identity.start(deps.pubsub);
+  app.addHook('onClose', () => identity.stop());
+  await registerCors(app, deps, identity);
 
   const docs = new ApiDocs();
-  const routes = new Routes(app, docs, new Authenticator(deps.services));
+  const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
   const limits = new MessageLimits(deps.kv, deps.clock);
   healthRoutes(routes, deps);
   identityRoutes(routes, deps);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits);
-  completionRoutes(routes, deps, limits);
+  conversationRoutes(routes, deps, limits, identity);
+  completionRoutes(routes, deps, limits, identity);
   conversationEventRoutes(routes, deps);
   agentRoutes(routes, deps);
   surfaceBRoutes(routes, deps, limits);
@@ -76,7 +81,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     });
     admin.addHook('onRequest', async (request) => requireAdmin(deps.adminToken, request));
     const adminRoutes = routes.on(admin);
-    projectAdminRoutes(adminRoutes, deps);
+    projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);

@@ -6,6 +6,7 @@ import { AssistantRepository } from './assistant.repository';
 import { CustomerService } from './customer.service';
 import { AssistantService } from './assistant.service';
 import { IdentityHandler } from './handlers/identity.handler';
+import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { KeyRepository } from './key.repository';
 import { KeyService } from './key.service';
 import { ProjectRepository } from './project.repository';
@@ -22,7 +23,8 @@ export class IdentityModule {
       module: IdentityModule,
       controllers: [IdentityHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'kv', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'kv', 'pubsub', 'clock', 'config'),
+        IdentityChangesPublisher,
         ProjectRepository,
         AssistantRepository,
         KeyRepository,

@@ -6,6 +6,7 @@ import { AssistantService } from './assistant.service';
 import { KEY_PREFIX, KEY_RANDOM_BYTES, formatKey, keyHint, parseKeyType } from './domain/api-key';
 import { admittingEntries, isOriginAllowed, originMatchEntries } from './domain/origin-policy';
 import { hashSecret } from './domain/secret-hash';
+import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { KeyRepository } from './key.repository';
 import { ProjectService } from './project.service';
 
@@ -30,6 +31,7 @@ export class KeyService {
     @Inject(ProjectService) private readonly projects: ProjectService,
     @Inject(AssistantService) private readonly assistants: AssistantService,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
   ) {}
 
   /** The only time the full key exists outside the caller: it is stored as its SHA-256. */
@@ -50,6 +52,7 @@ export class KeyService {
       revokedAt: null,
     };
     await this.keys.insert(record, hashSecret(key), body.type === 'publishable' ? originMatchEntries(allowedOrigins) : []);
+    await this.changes.announce({ kind: 'key-created', projectId, keyId: record.id });
     return { ...record, key };
   }
 
@@ -64,6 +67,7 @@ export class KeyService {
       (await this.keys.revoke(projectId, keyId, this.clock.now().toISOString())) ??
       (await this.keys.findById(projectId, keyId));
     if (!revoked) throw new AppError('KEY_NOT_FOUND', `key ${keyId} not found`, { keyId });
+    await this.changes.announce({ kind: 'key-revoked', projectId, keyId });
     return revoked;
   }
 

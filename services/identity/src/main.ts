@@ -2,4 +2,4 @@ import 'reflect-metadata';
 import { runStandaloneService } from '@palaver/platform';
 import { startIdentityService } from './index';
 
-await runStandaloneService('identity', ['documents', 'kv'], startIdentityService);
+await runStandaloneService('identity', ['documents', 'kv', 'pubsub'], startIdentityService);

@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AssistantRepository } from './assistant.repository';
 import { defaultAssistant } from './domain/assistant';
 import { newProject, projectPatchSet } from './domain/project';
+import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { ProjectRepository } from './project.repository';
 
 export const projectNotFound = (projectId: string): AppError =>
@@ -16,6 +17,7 @@ export class ProjectService {
     @Inject(ProjectRepository) private readonly projects: ProjectRepository,
     @Inject(AssistantRepository) private readonly assistants: AssistantRepository,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
   ) {}
 
   /** Creates the project with its default assistant (inserted first: a crash in between leaves only an unused assistant). */
@@ -32,6 +34,7 @@ export class ProjectService {
   async update(projectId: string, patch: UpdateProjectBody): Promise<ProjectRecord> {
     const updated = await this.projects.set(projectId, projectPatchSet(patch, randomUUID, this.clock.now().toISOString()));
     if (!updated) throw projectNotFound(projectId);
+    await this.changes.announce({ kind: 'project-changed', projectId });
     return updated;
   }
 

@@ -11,8 +11,8 @@ export const AdminConversationFilter = z.object({
   humanHandled: QueryBoolean.optional(),
   visitorId: Uuid.optional(),
   /** Conversations whose last interaction is at or after / before these instants. */
-  from: Timestamp.optional(),
-  to: Timestamp.optional(),
+  from: Timestamp.max(30).optional(),
+  to: Timestamp.max(30).optional(),
 });
 export type AdminConversationFilter = z.infer<typeof AdminConversationFilter>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgentRef, Timestamp, Uuid, queryInt } from '../common';
+import { HumanAgentRef, Timestamp, Uuid, nonBlank, queryInt } from '../common';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
 
@@ -53,7 +53,7 @@ export type AgentConversation = z.infer<typeof AgentConversation>;
 
 export const QueueQuery = z.object({ limit: queryInt(1, 100).default(50) });
 
-export const AgentMessageBody = z.object({ content: z.string().min(1).max(10_000) });
+export const AgentMessageBody = z.object({ content: nonBlank(z.string().min(1).max(10_000)) });
 
 /**
  * One entry of the agents' live feed (`GET /agent/v1/events`). `id` is the SSE event id

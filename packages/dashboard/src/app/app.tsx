@@ -106,7 +106,15 @@ export const App = () => {
   };
   return (
     <LocationProvider scope={BASE}>
-      <a class="skip-link" href="#main">
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(event) => {
+          // Focus the content without a navigation (the router would take the hash as a route).
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="topbar">

@@ -133,11 +133,15 @@ class EmbeddedCollection implements Collection<Doc> {
   }
 
   async findOne(filter: Filter, options: Pick<FindOptions, 'sort'> = {}): Promise<Doc | null> {
-    return this.query(filter, { sort: options.sort, limit: 1 })[0] ?? null;
+    const found = this.query(filter, { sort: options.sort, limit: 1 })[0] ?? null;
+    await this.settled();
+    return found;
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Doc[]> {
-    return this.query(filter, options);
+    const found = this.query(filter, options);
+    await this.settled();
+    return found;
   }
 
   async count(filter: Filter): Promise<number> {
@@ -145,6 +149,7 @@ class EmbeddedCollection implements Collection<Doc> {
     const query = new Query(filter, QUERY_OPTIONS);
     let n = 0;
     for (const doc of this.docs.values()) if (query.test(doc)) n += 1;
+    await this.settled();
     return n;
   }
 
@@ -269,23 +274,33 @@ class EmbeddedCollection implements Collection<Doc> {
 
   /**
    * Runs one write: `plan` (run after the writes before it) returns the changes, which are checked
-   * against the unique indexes, logged and fsynced, and only then applied in memory.
+   * against the unique indexes, queued on the log and applied in memory; the write resolves once
+   * the log has fsynced them. Writes do not wait for each other's fsync, so concurrent ones share
+   * one (group commit, see JsonlLog); reads wait for the writes before them to be durable, so
+   * nothing is read that a crash could still take back.
    */
-  private write<R>(plan: () => { changes: Change[]; result: R }): Promise<R> {
-    return this.writes.run(async () => {
+  private async write<R>(plan: () => { changes: Change[]; result: R }): Promise<R> {
+    const { durable, result } = await this.writes.run(async () => {
       this.assertOpen();
-      const { changes, result } = plan();
-      if (changes.length === 0) return result;
-      const indexUpdates = this.checkUniqueIndexes(changes);
       this.log ??= (await JsonlLog.open<LogOp>(this.path)).log;
-      await this.log.append(changes.map((c) => (c.after ? { op: 'put', doc: c.after } : { op: 'del', id: c.before!._id })));
+      const { changes, result } = plan();
+      if (changes.length === 0) return { durable: this.log.durable(), result };
+      const indexUpdates = this.checkUniqueIndexes(changes);
+      const durable = this.log.append(changes.map((c) => (c.after ? { op: 'put', doc: c.after } : { op: 'del', id: c.before!._id })));
       for (const change of changes) {
         if (change.after) this.docs.set(change.after._id, change.after);
         else this.docs.delete(change.before!._id);
       }
       indexUpdates();
-      return result;
+      return { durable, result };
     });
+    await durable;
+    return result;
+  }
+
+  /** What a read sees is durable: it waits for the writes in flight (at once when there are none). */
+  private async settled(): Promise<void> {
+    if (this.log?.pending) await this.log.durable();
   }
 
   /** Throws DuplicateKeyError if the changes would break a unique index; else returns how to update the indexes. */

@@ -39,28 +39,36 @@ export class FileEventStore implements EventStore {
     return store;
   }
 
-  append(streamId: string, expectedVersion: number, events: NewEvent[]): Promise<StoredEvent[]> {
-    return this.writes.run(async () => {
+  /**
+   * Checked, queued on the log and applied in memory in call order; resolves once fsynced. Appends
+   * do not wait for each other's fsync, so concurrent ones share one (group commit, see JsonlLog);
+   * reads wait for the appends before them to be durable.
+   */
+  async append(streamId: string, expectedVersion: number, events: NewEvent[]): Promise<StoredEvent[]> {
+    const { durable, stored } = await this.writes.run(async () => {
       this.assertOpen();
       const actual = this.streams.get(streamId)?.length ?? 0;
       if (actual !== expectedVersion) throw new VersionConflictError(streamId, expectedVersion, actual);
-      if (events.length === 0) return [];
+      if (events.length === 0) return { durable: this.log.durable(), stored: [] };
       const seen = new Set<string>();
       for (const event of events) {
         if (this.eventIds.has(event.eventId) || seen.has(event.eventId)) throw new Error(`event ${event.eventId} is already stored`);
         seen.add(event.eventId);
       }
       const stored = toStoredEvents(streamId, expectedVersion, events);
-      await this.log.append([{ t: 'append', events: stored }]);
+      const durable = this.log.append([{ t: 'append', events: stored }]);
       this.apply(stored);
-      return stored.map(copy);
+      return { durable, stored: stored.map(copy) };
     });
+    await durable;
+    return stored;
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
     this.assertOpen();
-    const events = this.streams.get(streamId) ?? [];
-    return events.slice(Math.max(0, fromVersion - 1)).map(copy);
+    const events = (this.streams.get(streamId) ?? []).slice(Math.max(0, fromVersion - 1)).map(copy);
+    await this.settled();
+    return events;
   }
 
   async pendingPublication(limit: number): Promise<StoredEvent[]> {
@@ -70,17 +78,25 @@ export class FileEventStore implements EventStore {
       if (result.length >= limit) break;
       result.push(copy(event));
     }
+    await this.settled();
     return result;
   }
 
-  markPublished(eventIds: string[]): Promise<void> {
-    return this.writes.run(async () => {
+  async markPublished(eventIds: string[]): Promise<void> {
+    const durable = await this.writes.run(async () => {
       this.assertOpen();
       const ids = [...new Set(eventIds)].filter((id) => this.pending.has(id));
-      if (ids.length === 0) return;
-      await this.log.append([{ t: 'published', ids }]);
+      if (ids.length === 0) return this.log.durable();
+      const durable = this.log.append([{ t: 'published', ids }]);
       for (const id of ids) this.pending.delete(id);
+      return durable;
     });
+    await durable;
+  }
+
+  /** What a read sees is durable: it waits for the appends in flight (at once when there are none). */
+  private async settled(): Promise<void> {
+    if (this.log.pending) await this.log.durable();
   }
 
   async close(): Promise<void> {

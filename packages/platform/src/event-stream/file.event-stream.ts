@@ -28,6 +28,8 @@ export class FileEventStream implements EventStream {
   /** messages[i] has seq i + 1. */
   private readonly messages: LoggedMessage[] = [];
   private readonly msgIds = new Set<string>();
+  /** Sequence number of the last message queued on the log (durable or not yet). */
+  private lastSeq = 0;
   private readonly consumers = new Map<string, DurableConsumer>();
   private readonly wakers = new Set<() => void>();
   private closed = false;
@@ -46,26 +48,31 @@ export class FileEventStream implements EventStream {
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
     }
+    stream.lastSeq = records.length;
     return stream;
   }
 
   async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
-    await this.publishes.run(async () => {
+    // Queued on the log in call order without waiting for the fsync of the ones before (they
+    // share one: group commit); consumers see a message only once it is durable, in order.
+    const durable = await this.publishes.run(async () => {
       if (this.closed) throw new Error('event stream is closed');
-      if (this.msgIds.has(msgId)) return;
+      if (this.msgIds.has(msgId)) return this.log.durable();
       const message: LoggedMessage = {
-        seq: this.messages.length + 1,
+        seq: ++this.lastSeq,
         subject,
         payload: payload === undefined ? null : JSON.parse(JSON.stringify(payload)),
         msgId,
       };
-      await this.log.append([message]);
-      this.messages.push(message);
       this.msgIds.add(msgId);
-      for (const wake of [...this.wakers]) wake();
+      return this.log.append([message]).then(() => {
+        this.messages.push(message);
+        for (const wake of [...this.wakers]) wake();
+      });
     });
+    await durable;
   }
 
   async subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {

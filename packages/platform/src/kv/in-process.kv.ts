@@ -66,7 +66,10 @@ export class InProcessKeyValueStore implements KeyValueStore {
   }
 
   async get(key: string): Promise<string | null> {
-    return this.live(key)?.value ?? null;
+    const value = this.live(key)?.value ?? null;
+    // What a read sees is durable: it waits for the writes in flight (none, most of the time).
+    if (this.log?.pending) await this.log.durable();
+    return value;
   }
 
   async set(key: string, value: string, ttlSeconds?: number): Promise<void> {
@@ -112,18 +115,21 @@ export class InProcessKeyValueStore implements KeyValueStore {
 
   /**
    * Runs one write after the ones before it: `plan` returns the op (or null for nothing to do),
-   * which is logged and fsynced, and only then applied in memory.
+   * which is queued on the log and applied in memory; the write resolves once the log has fsynced
+   * it. Writes do not wait for each other's fsync, so concurrent ones share one (group commit).
    */
-  private write(plan: () => LogOp | null): Promise<LogOp | null> {
-    return this.writes.run(async () => {
+  private async write(plan: () => LogOp | null): Promise<LogOp | null> {
+    const { op, durable } = await this.writes.run(async () => {
       const op = plan();
-      if (!op) return null;
-      if (this.log) await this.log.append([op]);
+      if (!op) return { op, durable: this.log?.durable() };
+      const durable = this.log?.append([op]);
       this.apply(op);
       if (++this.writeCount % SWEEP_EVERY_WRITES === 0) this.sweep();
       if (this.log && this.log.size > 2 * this.entries.size + this.compactionSlack) await this.compact(this.log);
-      return op;
+      return { op, durable };
     });
+    await durable;
+    return op;
   }
 
   /** The write that triggered it is already durable: a failed compaction is only reported. */

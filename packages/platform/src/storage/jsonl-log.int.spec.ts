@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CorruptLogError, JsonlLog } from './jsonl-log';
 
 type Rec = { n: number; text: string };
@@ -16,7 +16,66 @@ describe('JsonlLog', () => {
   });
 
   afterEach(async () => {
+    vi.restoreAllMocks();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The FileHandle prototype, whose datasync the log calls once per write. */
+  const fileHandlePrototype = async () => {
+    const handle = await open(join(dir, 'probe'), 'a');
+    await handle.close();
+    return Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
+  };
+
+  it('writes concurrent appends together with one fsync, in call order', async () => {
+    const { log } = await JsonlLog.open<Rec>(path);
+    const datasync = vi.spyOn(await fileHandlePrototype(), 'datasync');
+    await Promise.all(Array.from({ length: 100 }, (_, n) => log.append([{ n, text: 'x' }])));
+    // The first append starts a write at once; the 99 made meanwhile share the next one.
+    expect(datasync.mock.calls.length).toBeLessThanOrEqual(2);
+    await log.close();
+    const { log: reopened, records: read } = await JsonlLog.open<Rec>(path);
+    expect(read.map((r) => r.n)).toEqual(Array.from({ length: 100 }, (_, n) => n));
+    await reopened.close();
+  });
+
+  it('resolves an append only once its fsync is done', async () => {
+    const { log } = await JsonlLog.open<Rec>(path);
+    const prototype = await fileHandlePrototype();
+    const real = prototype.datasync;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(prototype, 'datasync').mockImplementation(async function (this: unknown) {
+      await gate;
+      return real.call(this);
+    });
+    let durable = false;
+    const appended = log.append([{ n: 1, text: 'a' }]).then(() => (durable = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(durable).toBe(false);
+    expect(log.pending).toBe(true);
+    release();
+    await appended;
+    expect(log.pending).toBe(false);
+    await log.close();
+  });
+
+  it('fails every waiting and later append once a write fails, so nothing unwritten is taken as durable', async () => {
+    const { log } = await JsonlLog.open<Rec>(path);
+    const disk = new Error('EIO: i/o error');
+    const prototype = await fileHandlePrototype();
+    const real = prototype.datasync;
+    vi.spyOn(prototype, 'datasync').mockImplementationOnce(async () => {
+      throw disk;
+    });
+    const first = log.append([{ n: 1, text: 'a' }]);
+    const second = log.append([{ n: 2, text: 'b' }]);
+    await expect(first).rejects.toBe(disk);
+    await expect(second).rejects.toBe(disk);
+    vi.spyOn(prototype, 'datasync').mockImplementation(real);
+    await expect(log.append([{ n: 3, text: 'c' }])).rejects.toBe(disk);
+    await expect(log.durable()).rejects.toBe(disk);
+    await log.close();
   });
 
   // Reading goes a MiB at a time: these records straddle the chunk boundaries, one spans several.

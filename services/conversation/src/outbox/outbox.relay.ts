@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { eventSubject } from '@palaver/contracts';
+import type { StoredEvent } from '@palaver/contracts';
 import { type EventStore, type EventStream, logger, Ports } from '@palaver/platform';
 import { isConversationEvent } from '../conversation.stream';
 import { ReadModelProjector } from '../projections/read-model.projector';
@@ -44,6 +45,24 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async flushQuietly(): Promise<void> {
     try {
       await this.flush();
+    } catch (err) {
+      logger.error({ err }, 'conversation outbox: publication failed, will retry');
+    }
+  }
+
+  /**
+   * Publishes events a command just appended (and projected) and marks them published: sent one
+   * after the other without waiting in between (the stream keeps their order), so they share
+   * writes with other commands'. What fails stays pending for the sweep; only a prefix that was
+   * published is marked, and a later copy is dropped by the stream as a duplicate message id.
+   */
+  async publishQuietly(events: readonly StoredEvent[]): Promise<void> {
+    const results = await Promise.allSettled(events.map((event) => this.stream.publish(eventSubject(event.type), event, event.eventId)));
+    const failed = results.findIndex((result) => result.status === 'rejected');
+    const published = (failed === -1 ? events : events.slice(0, failed)).map((event) => event.eventId);
+    try {
+      if (published.length > 0) await this.store.markPublished(published);
+      if (failed !== -1) throw (results[failed] as PromiseRejectedResult).reason;
     } catch (err) {
       logger.error({ err }, 'conversation outbox: publication failed, will retry');
     }

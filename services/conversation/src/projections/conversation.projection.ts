@@ -96,18 +96,38 @@ export const applyToConversation = (
 export class ConversationProjection {
   constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
 
+  /** The conversation's document as it stands (null when it has none yet). */
+  current(event: StoredConversationEvent): Promise<ConversationDoc | null> {
+    return this.readModel.conversations.findOne({ _id: conversationIdOf(event.streamId), projectId: event.projectId });
+  }
+
   /** Returns the document as it stands after the event (null when the conversation has none). */
   async apply(event: StoredConversationEvent): Promise<ConversationDoc | null> {
+    return (await this.applyAll([event]))[0] ?? null;
+  }
+
+  /**
+   * Applies events of one conversation, in order, with a single write; returns the document as it
+   * stands after each of them (null where the conversation has none).
+   */
+  async applyAll(events: readonly StoredConversationEvent[]): Promise<Array<ConversationDoc | null>> {
+    const first = events[0];
+    if (!first) return [];
     const collection = this.readModel.conversations;
-    const id = conversationIdOf(event.streamId);
+    const id = conversationIdOf(first.streamId);
     for (let attempt = 1; ; attempt++) {
-      const current = await collection.findOne({ _id: id, projectId: event.projectId });
-      const next = applyToConversation(current, event);
-      if (next === current || next === null) return current;
+      const current = await collection.findOne({ _id: id, projectId: first.projectId });
+      const after: Array<ConversationDoc | null> = [];
+      let next = current;
+      for (const event of events) {
+        next = applyToConversation(next, event) ?? next;
+        after.push(next);
+      }
+      if (next === current || next === null) return after;
       if (current === null) {
         try {
           await collection.insertOne(next);
-          return next;
+          return after;
         } catch (err) {
           if (err instanceof DuplicateKeyError && attempt < MAX_ATTEMPTS) continue;
           throw err;
@@ -115,8 +135,8 @@ export class ConversationProjection {
       }
       // Only over the version we read: another relay may have moved it on meanwhile; then read again.
       const { matched } = await collection.replaceOne({ _id: id, version: current.version }, next);
-      if (matched > 0) return next;
-      if (attempt >= MAX_ATTEMPTS) throw new Error(`conversation ${id}: projection of ${event.eventId} did not settle`);
+      if (matched > 0) return after;
+      if (attempt >= MAX_ATTEMPTS) throw new Error(`conversation ${id}: projection of ${first.eventId} did not settle`);
     }
   }
 }

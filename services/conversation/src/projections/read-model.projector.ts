@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { StoredConversationEvent } from '../conversation.stream';
 import { AgentFeed } from './agent-feed';
 import { ConversationProjection } from './conversation.projection';
-import { MessageProjection } from './message.projection';
+import { MessageProjection, messageIdOf } from './message.projection';
 
 /** Brings the read models up to an event; the conversation first, its messages take its visitor; then the agent feed. */
 @Injectable()
@@ -12,6 +12,36 @@ export class ReadModelProjector {
     @Inject(MessageProjection) private readonly messages: MessageProjection,
     @Inject(AgentFeed) private readonly agentFeed: AgentFeed,
   ) {}
+
+  /**
+   * Brings the read models of one conversation up to the end of `events` (its whole stream, in
+   * order): only the events after the version its document already shows are applied.
+   */
+  async catchUp(events: readonly StoredConversationEvent[]): Promise<void> {
+    const first = events[0];
+    if (!first) return;
+    const projected = (await this.conversations.current(first))?.version ?? 0;
+    const pending = events.filter((event) => event.version > projected);
+    // The conversation in one write; then each message's events in order, the messages side by
+    // side (their writes share an fsync); then the agent feed with the conversation as of each event.
+    const after = await this.conversations.applyAll(pending);
+    const final = after.at(-1);
+    if (!final) return;
+    const byMessage = new Map<string, StoredConversationEvent[]>();
+    for (const event of pending) {
+      const messageId = messageIdOf(event);
+      if (messageId !== null) byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), event]);
+    }
+    await Promise.all(
+      [...byMessage.values()].map(async (messageEvents) => {
+        for (const event of messageEvents) await this.messages.apply(event, { visitorId: final.visitorId });
+      }),
+    );
+    for (const [i, event] of pending.entries()) {
+      const conversation = after[i];
+      if (conversation) await this.agentFeed.apply(event, conversation);
+    }
+  }
 
   async apply(event: StoredConversationEvent): Promise<void> {
     const conversation = await this.conversations.apply(event);

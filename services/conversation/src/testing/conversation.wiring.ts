@@ -24,6 +24,6 @@ export const wire = (ports: {
   );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, projector);
   const repository = new ConversationRepository(ports.eventStore);
-  const executor = new ConversationExecutor(repository, relay, ports.clock, ports.config);
+  const executor = new ConversationExecutor(repository, relay, projector, ports.clock, ports.config);
   return { readModel, projector, relay, repository, executor };
 };

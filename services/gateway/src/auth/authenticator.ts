@@ -2,17 +2,24 @@ import { type AgentInfo, AppError, IdentityMessages, type KeyInfo, type SessionI
 import type { ServiceClient } from '@palaver/platform';
 import type { FastifyRequest } from 'fastify';
 import { bearerOf, originOf } from './bearer';
+import type { IdentityCache } from './identity-cache';
 
-/** Resolves the credential a route declares (identity checks expiry, revocation, type and origin). */
+/**
+ * Resolves the credential a route declares (identity checks expiry, revocation, type and origin;
+ * its answers are cached with invalidation, see IdentityCache).
+ */
 export class Authenticator {
-  constructor(private readonly services: ServiceClient) {}
+  constructor(
+    private readonly identity: IdentityCache,
+    private readonly services: ServiceClient,
+  ) {}
 
   session(request: FastifyRequest): Promise<SessionInfo> {
-    return this.services.send(IdentityMessages.resolveSession, { token: bearerOf(request), origin: originOf(request) });
+    return this.identity.session(bearerOf(request), originOf(request));
   }
 
   privateKey(request: FastifyRequest): Promise<KeyInfo> {
-    return this.services.send(IdentityMessages.resolveKey, { key: bearerOf(request), origin: originOf(request), type: 'private' });
+    return this.identity.key(bearerOf(request), originOf(request), 'private');
   }
 
   /** An agent token (`Authorization: Bearer ak_…`), looked up on every call so that a revocation is immediate. */
@@ -26,13 +33,13 @@ export class Authenticator {
     if (typeof header !== 'string' || header.trim() === '') {
       return Promise.reject(new AppError('UNAUTHORIZED', 'missing x-service-key header'));
     }
-    return this.services.send(IdentityMessages.resolveKey, { key: header.trim(), origin: originOf(request), type: 'private' });
+    return this.identity.key(header.trim(), originOf(request), 'private');
   }
 
   /** The publishable key of the `apiKey` query parameter; a missing one is a 401 like any missing credential. */
   publishableKey(request: FastifyRequest): Promise<KeyInfo> {
     const apiKey = (request.query as Record<string, unknown> | undefined)?.apiKey;
     if (typeof apiKey !== 'string' || apiKey === '') return Promise.reject(new AppError('UNAUTHORIZED', 'missing apiKey'));
-    return this.services.send(IdentityMessages.resolveKey, { key: apiKey, origin: originOf(request), type: 'publishable' });
+    return this.identity.key(apiKey, originOf(request), 'publishable');
   }
 }

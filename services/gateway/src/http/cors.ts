@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
-import { IdentityMessages } from '@palaver/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IdentityCache } from '../auth/identity-cache';
 import type { GatewayDeps } from '../gateway.deps';
 import { toErrorResponse } from './errors';
 import { AppError } from '@palaver/contracts';
@@ -22,18 +22,14 @@ const isPreflight = (request: FastifyRequest): boolean =>
  * identity rejects a key or session whose key does not allow the request's Origin (403).
  * The admin API is not offered cross-origin.
  */
-export const registerCors = async (app: FastifyInstance, deps: GatewayDeps): Promise<void> => {
+export const registerCors = async (app: FastifyInstance, _deps: GatewayDeps, identity: IdentityCache): Promise<void> => {
   const allowed = new WeakMap<FastifyRequest, boolean>();
 
   const originAllowed = async (request: FastifyRequest): Promise<boolean> => {
     const origin = request.headers.origin;
     if (!origin || !request.url.startsWith('/v2/')) return false;
     const apiKey = (request.query as Record<string, unknown> | undefined)?.apiKey;
-    const { allowed: ok } = await deps.services.send(IdentityMessages.checkOrigin, {
-      origin,
-      apiKey: typeof apiKey === 'string' && apiKey ? apiKey : null,
-    });
-    return ok;
+    return identity.originAllowed(origin, typeof apiKey === 'string' && apiKey ? apiKey : null);
   };
 
   app.addHook('onRequest', async (request, reply) => {

@@ -42,7 +42,6 @@ export const serveLiveEvents = async (
   const first = await next(cursor);
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
   reply.hijack();
-  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,

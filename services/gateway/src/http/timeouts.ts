@@ -1,10 +1,14 @@
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions, FastifyReply } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
 
 export interface HttpTimeouts {
   /** A whole request (headers and body) must arrive within this; Node answers 408 otherwise. */
   requestTimeoutMs: number;
-  /** A connection with no traffic this long is closed; event streams opt out (`exemptFromIdleTimeout`). */
+  /**
+   * A connection silent this long before its request arrives is closed. A request in flight is
+   * exempt (`exemptRequestsInFlight`): a reply may take up to REPLY_TIMEOUT_MS, and streams stay
+   * silent while there is nothing to send. Between requests Fastify's keep-alive timeout applies.
+   */
   idleTimeoutMs: number;
 }
 
@@ -22,6 +26,13 @@ export const timeoutOptions = ({ requestTimeoutMs, idleTimeoutMs }: HttpTimeouts
     connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))),
   },
 });
+
+/** Lifts the idle timeout while a request is being answered (Node restores its own after the response). */
+export const exemptRequestsInFlight = (app: FastifyInstance): void => {
+  app.addHook('onRequest', async (request) => {
+    request.raw.socket?.setTimeout(0);
+  });
+};
 
 /**
  * Call on every long-lived response (`text/event-stream`): its socket is exempt from the idle

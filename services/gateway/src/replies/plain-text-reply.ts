@@ -24,7 +24,6 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
 
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
   reply.hijack();
-  exemptFromIdleTimeout(reply);
   const raw = reply.raw;
   raw.writeHead(200, {
     ...headers,

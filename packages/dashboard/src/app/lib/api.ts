@@ -68,3 +68,29 @@ export const api = async <T>(path: string, init: Parameters<typeof adminFetch>[1
 
 export const errorMessage = (err: unknown): string =>
   err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
+
+/** A call of the agents' API (paths below /agent/v1) with an agent's `ak_…` token. */
+export const agentFetch = async (token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}) => {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`/agent/v1${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Check your connection and try again.');
+  }
+  if (!response.ok) throw await toApiError(response);
+  return response;
+};
+
+export const agentApi = async <T>(token: string, path: string, init: Parameters<typeof agentFetch>[2] = {}): Promise<T | null> => {
+  const response = await agentFetch(token, path, init);
+  if (response.status === 204) return null;
+  return (await response.json()) as T;
+};

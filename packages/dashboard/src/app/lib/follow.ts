@@ -1,5 +1,4 @@
 import { createParser } from 'eventsource-parser';
-import { adminFetch } from './api';
 
 export type FollowState = 'connecting' | 'live' | 'reconnecting' | 'stopped';
 
@@ -7,24 +6,24 @@ const RETRY_MS = 2000;
 
 /**
  * Tails an admin text/event-stream. EventSource cannot send the bearer token, so this reads the
- * stream with fetch; after a drop it reconnects with Last-Event-ID and resumes where it was.
+ * stream with fetch (`open` makes the request, after the given event id); after a drop it
+ * reconnects after the last event it saw and resumes where it was.
  */
 export const follow = (
-  path: string,
-  handlers: { onMessage: (data: string, id: string | undefined) => void; onState: (state: FollowState, error?: unknown) => void },
+  open: (after: string | undefined, signal: AbortSignal) => Promise<Response>,
+  handlers: { onMessage: (data: string, id: string | undefined, event: string | undefined) => void; onState: (state: FollowState, error?: unknown) => void },
 ): (() => void) => {
   const controller = new AbortController();
   let lastEventId: string | undefined;
 
   const connect = async (): Promise<void> => {
-    const separator = path.includes('?') ? '&' : '?';
-    const response = await adminFetch(lastEventId ? `${path}${separator}after=${encodeURIComponent(lastEventId)}` : path, { signal: controller.signal });
+    const response = await open(lastEventId, controller.signal);
     if (!response.body) throw new Error('the server sent no stream');
     handlers.onState('live');
     const parser = createParser({
       onEvent: (event) => {
         if (event.id) lastEventId = event.id;
-        handlers.onMessage(event.data, event.id);
+        handlers.onMessage(event.data, event.id, event.event);
       },
     });
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -12,6 +12,11 @@ export type {
   ProjectRecord,
   Qna,
   AnalyticsEvent,
+  AgentConversation,
+  AgentEvent,
+  AgentInfo,
+  AgentRecord,
+  CreatedAgent,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackChart } from '../components/feedback-chart';
 import { Button, Card, Empty, ErrorNotice, Loading, PageHeader, formatDate } from '../components/ui';
-import { api } from '../lib/api';
+import { adminFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
 import type { AnalyticsEvent, DislikedAnswer, FeedbackSummary } from '../lib/types';
@@ -49,8 +49,8 @@ const LiveTail = () => {
           cursor = page.nextCursor;
         }
         if (cancelled) return;
-        const from = last ? `&after=${encodeURIComponent(last)}` : '';
-        stop = follow(`/projects/${project.id}/events?follow=true${from}`, {
+        const eventsPath = `/projects/${project.id}/events?follow=true`;
+        stop = follow((after, signal) => adminFetch(`${eventsPath}${(after ?? last) ? `&after=${encodeURIComponent((after ?? last)!)}` : ''}`, { signal }), {
           onMessage: (data) => setEvents((list) => [JSON.parse(data) as AnalyticsEvent, ...list].slice(0, TAIL_SIZE)),
           onState: (next, err) => {
             setState(next);

@@ -32,10 +32,10 @@ const NUMBER_FIELDS: [NumberField, string, string][] = [
 const POSITIONS: ChatWidgetConfig['position'][] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 
 /** A colour picker with its text value beside it (either can be edited). */
-const ColourInput = ({ label, name, value, onChange }: { label: string; name: string; value: string; onChange: (v: string) => void }) => (
+const ColourInput = ({ label, name, value, fallback = '#000000', onChange }: { label: string; name: string; value: string; fallback?: string; onChange: (v: string) => void }) => (
   <Field label={label}>
     <span class="colour-input">
-      <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-f]{6}$/i.test(value) ? value : '#000000'} onInput={(e) => onChange(e.currentTarget.value)} />
+      <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-f]{6}$/i.test(value) ? value : fallback} onInput={(e) => onChange(e.currentTarget.value)} />
       <input name={name} value={value} onInput={(e) => onChange(e.currentTarget.value)} />
     </span>
   </Field>
@@ -93,7 +93,7 @@ export const WidgetPage = () => {
               {COLOUR_FIELDS.map(([field, label]) => (
                 <ColourInput key={field} name={field} label={label} value={config[field]} onChange={(v) => set(field, v)} />
               ))}
-              <ColourInput name="chatButtonColor" label="Chat button colour (optional)" value={config.chatButtonColor ?? ''} onChange={(v) => set('chatButtonColor', v)} />
+              <ColourInput name="chatButtonColor" label="Chat button colour (optional)" value={config.chatButtonColor ?? ''} fallback={config.brandColor} onChange={(v) => set('chatButtonColor', v)} />
             </div>
           </Card>
           <Card title="Layout">

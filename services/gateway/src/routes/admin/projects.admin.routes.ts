@@ -12,6 +12,7 @@ import {
   Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
@@ -21,7 +22,7 @@ const AssistantPath = ProjectPath.extend({ assistantId: Uuid });
 const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
 /** Projects, assistants and keys: the dashboard's backend (identity service). */
-export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, identity: IdentityCache): void => {
   const admin = { auth: 'admin', tag: 'admin: projects' } as const;
 
   routes.add(
@@ -49,7 +50,11 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       body: UpdateProjectBody,
       responses: { 200: { description: 'Project', schema: ProjectRecord } },
     },
-    async ({ params, body }) => services.send(IdentityMessages.updateProject, { ...params, patch: body }),
+    async ({ params, body }) => {
+      const project = await services.send(IdentityMessages.updateProject, { ...params, patch: body });
+      identity.apply({ kind: 'project-changed', projectId: params.projectId });
+      return project;
+    },
   );
 
   routes.add(
@@ -85,7 +90,11 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       body: CreateKeyBody,
       responses: { 201: { description: 'Key with its secret', schema: CreatedKey } },
     },
-    async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createKey, { ...params, body })),
+    async ({ params, body, reply }) => {
+      const key = await services.send(IdentityMessages.createKey, { ...params, body });
+      identity.apply({ kind: 'key-created', projectId: params.projectId, keyId: key.id });
+      return reply.status(201).send(key);
+    },
   );
 
   routes.add(
@@ -95,6 +104,11 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
 
   routes.add(
     { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/keys/:keyId', summary: 'Revoke a key and every session made with it', params: KeyPath, responses: { 200: { description: 'The revoked key', schema: KeyRecord } } },
-    async ({ params }) => services.send(IdentityMessages.revokeKey, params),
+    async ({ params }) => {
+      const key = await services.send(IdentityMessages.revokeKey, params);
+      // Identity announces it to every gateway; this one drops it before answering, whatever the pub/sub latency.
+      identity.apply({ kind: 'key-revoked', ...params });
+      return key;
+    },
   );
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ChatCompletionResult, ChatCompletionsBody, IdentityMessages, InferenceMessages } from '@palaver/contracts';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
@@ -7,7 +8,7 @@ import { requireFeature } from '../../limits/plan-gates';
 import { ReplyListener } from '../../replies/reply-listener';
 import { sendReply } from '../../replies/send-reply';
 
-export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits): void => {
+export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
   const { services } = deps;
 
   routes.add(
@@ -24,7 +25,7 @@ export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: Mess
       },
     },
     async ({ key, body, reply }) => {
-      const project = await services.send(IdentityMessages.getProject, { projectId: key.projectId });
+      const project = await identity.project(key.projectId);
       requireFeature(project, 'chat_completions');
       const assistant = await services.send(IdentityMessages.getAssistant, {
         projectId: key.projectId,

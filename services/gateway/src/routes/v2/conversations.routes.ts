@@ -8,7 +8,6 @@ import {
   CreateConversationBody,
   FeedbackBody,
   FeedbackResponse,
-  IdentityMessages,
   ListConversationsQuery,
   ListMessagesQuery,
   Message,
@@ -20,6 +19,7 @@ import {
   plainList,
 } from '@palaver/contracts';
 import { z } from 'zod';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
@@ -33,7 +33,7 @@ const TAG = 'conversations';
 
 const scope = (session: SessionInfo) => ({ projectId: session.projectId, visitorId: session.visitorId });
 
-export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits): void => {
+export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
   const { services } = deps;
 
   routes.add(
@@ -116,7 +116,7 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       },
     },
     async ({ session, params, body, reply }) => {
-      const project = await services.send(IdentityMessages.getProject, { projectId: session.projectId });
+      const project = await identity.project(session.projectId);
       const assistantMessageId = randomUUID();
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
       const { listener, outcome } = await limits.within(project, async () => {

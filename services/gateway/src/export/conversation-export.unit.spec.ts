@@ -1,0 +1,85 @@
+import type { AdminConversation, Message } from '@palaver/contracts';
+import { describe, expect, it } from 'vitest';
+import { type ConversationSource, csvField, exportConversations } from './conversation-export';
+
+const message = (id: string, role: Message['role'], text: string): Message => ({
+  object: 'message',
+  id,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  chatId: 'c',
+  role,
+  parts: [{ type: 'text', text }],
+  status: 'complete',
+  error: null,
+  feedback: null,
+  feedbackAt: null,
+  metadata: { humanAgent: role === 'human_agent' ? { name: 'Ada', image: null } : null, pageUrl: null, pageTitle: null, textSelection: null },
+});
+
+const conversation = (id: string, messages: Message[]): AdminConversation => ({
+  object: 'conversation',
+  id,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  status: 'open',
+  closedAt: null,
+  closeReason: null,
+  lastInteractionAt: '2026-01-01T00:00:00.000Z',
+  title: null,
+  visitorId: 'v',
+  pageUrl: null,
+  messageCount: messages.length,
+  messages,
+});
+
+/** `count` conversations of one message each, served in pages as the admin list does. */
+const source = (count: number): ConversationSource & { pages: number } => {
+  const all = Array.from({ length: count }, (_, i) => conversation(`c${i}`, [message(`m${i}`, 'user', `hello ${i}`)]));
+  const s = {
+    pages: 0,
+    async page(_filter: object, offset: number, limit: number) {
+      s.pages++;
+      return { data: all.slice(offset, offset + limit), total: all.length };
+    },
+    async get(id: string) {
+      return all.find((c) => c.id === id)!;
+    },
+  };
+  return s;
+};
+
+const collect = async (chunks: AsyncGenerator<string>) => {
+  let text = '';
+  for await (const chunk of chunks) text += chunk;
+  return text;
+};
+
+describe('conversation export', () => {
+  it('quotes CSV fields with commas, quotes or line breaks, and only those', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a, b')).toBe('"a, b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField(null)).toBe('');
+  });
+
+  it('pages through every conversation: one NDJSON line each', async () => {
+    const s = source(205);
+    const lines = (await collect(exportConversations(s, {}, 'ndjson'))).trim().split('\n');
+    expect(lines).toHaveLength(205);
+    expect(JSON.parse(lines[204]!).id).toBe('c204');
+    expect(s.pages).toBe(3);
+  });
+
+  it('writes one CSV row per message under the header, with the agent’s name', async () => {
+    const s: ConversationSource = {
+      page: async (_f, offset) => ({ data: offset === 0 ? [conversation('c1', [])] : [], total: 1 }),
+      get: async () => conversation('c1', [message('m1', 'user', 'Hi, "there"'), message('m2', 'human_agent', 'Hello')]),
+    };
+    const rows = (await collect(exportConversations(s, {}, 'csv'))).split('\r\n');
+    expect(rows[0]).toMatch(/^conversationId,/);
+    expect(rows[1]).toBe('c1,open,v,2026-01-01T00:00:00.000Z,m1,2026-01-01T00:00:00.000Z,user,"Hi, ""there""",,');
+    expect(rows[2]).toBe('c1,open,v,2026-01-01T00:00:00.000Z,m2,2026-01-01T00:00:00.000Z,human_agent,Hello,,Ada');
+    expect(rows[3]).toBe('');
+  });
+});
