@@ -119,16 +119,18 @@ if (values.soak) {
     }
   }
 } else {
-  const rows: Row[] = [];
+  // Each mode's table is printed as soon as it is measured (the distributed one may wait for the lock).
   for (const mode of modes) {
+    const rows: Row[] = [];
     const env = await modeEnv(mode);
     if (!env) continue;
+    if (mode === 'distributed') process.stderr.write('distributed: waiting for the shared-infrastructure lock\n');
     const release = mode === 'distributed' ? await holdInfraLock() : () => undefined;
     try {
       rows.push(...(await benchMode(mode, env)));
     } finally {
       release();
     }
+    printRows(rows, { duration, connections });
   }
-  printRows(rows, { duration, connections });
 }
