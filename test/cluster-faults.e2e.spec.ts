@@ -71,7 +71,7 @@ describe.skipIf(!available)(
         const { value: chunk, done } = await chunks.next();
         if (done) throw new Error(`the stream ended early: ${JSON.stringify(seen)}`);
         seen.push(chunk);
-        if (chunk.type === 'text-start') messageId = (chunk.providerMetadata?.palaver as { messageId: string }).messageId;
+        if (chunk.type === 'text-start') messageId = (chunk.providerMetadata!.palaver as { messageId: string }).messageId;
       }
       const worker = await workerOf(messageId);
       const pid = cluster.pid(worker);

@@ -151,7 +151,7 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
     const warranty = { title: 'Warranty', url: 'https://shop.example/help/warranty' };
     const textPart = parsed.message!.parts.find((part) => part.type === 'text');
     expect(textPart).toMatchObject({ providerMetadata: { palaver: { sources: [warranty] } } });
-    const messageId = (textPart?.providerMetadata?.palaver as { messageId: string }).messageId;
+    const messageId = (textPart!.providerMetadata!.palaver as { messageId: string }).messageId;
 
     const stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body;
     const message = stored.data.find((m: { id: string }) => m.id === messageId);

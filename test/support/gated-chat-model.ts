@@ -1,4 +1,4 @@
-import { type ChatModel, type ChatRequest, type ModelChunk } from '@palaver/platform';
+import type { ChatModel, ChatRequest, ModelChunk } from '@palaver/platform';
 
 /** A chat model the test controls: each reply waits until the test releases it with its text. */
 export class GatedChatModel implements ChatModel {

@@ -32,8 +32,7 @@ export class SseClient {
     try {
       for await (const chunk of body) {
         this.buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        for (let end = this.buffer.indexOf('\n\n'); end >= 0; end = this.buffer.indexOf('\n\n')) {
           const block = this.buffer.slice(0, end);
           this.buffer = this.buffer.slice(end + 2);
           this.parse(block);

@@ -92,7 +92,7 @@ describe('importItems', () => {
   });
 
   it('caps a long Retry-After', async () => {
-    const fake = fakeWriter((key, attempt) => (attempt === 1 ? new AdminApiError(429, 'busy', undefined, 3_600_000) : null));
+    const fake = fakeWriter((_key, attempt) => (attempt === 1 ? new AdminApiError(429, 'busy', undefined, 3_600_000) : null));
     const delays: number[] = [];
     const report = await importItems(fake.writer, [doc(1)], { projectId: 'p', maxRetryDelayMs: 15 }, { onRetry: (_i, r) => delays.push(r.delayMs) });
     expect(delays).toEqual([15]);

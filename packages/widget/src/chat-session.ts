@@ -277,7 +277,10 @@ export class ChatSession {
     const { client } = this.options;
     const conversationId = this.state.conversationId;
     if (!client || !conversationId || !this.isOpen || this.live || this.pollTimer) return;
-    if (this.liveUnavailable) return this.startPolling();
+    if (this.liveUnavailable) {
+      this.startPolling();
+      return;
+    }
     const controller = new AbortController();
     this.live = controller;
     void (async () => {

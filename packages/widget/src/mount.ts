@@ -66,14 +66,22 @@ export const mount = (options: MountOptions): WidgetHandle => {
   const unsubscribe = session.subscribe(applyStyles);
 
   const openListeners = new Set<(open: boolean) => void>();
-  const openSignal = { subscribe: (listener: (open: boolean) => void) => (openListeners.add(listener), () => openListeners.delete(listener)) };
+  const openSignal = {
+    subscribe: (listener: (open: boolean) => void) => {
+      openListeners.add(listener);
+      return () => openListeners.delete(listener);
+    },
+  };
+  const announce = (open: boolean) => {
+    for (const listener of openListeners) listener(open);
+  };
   render(h(Widget, { session, initiallyOpen: !!options.open, openSignal }), container);
   void session.load({ config: options.config, quickPrompts: options.quickPrompts }, DEFAULT_CHAT_WIDGET_CONFIG);
 
   return {
     element: host,
-    open: () => openListeners.forEach((listener) => listener(true)),
-    close: () => openListeners.forEach((listener) => listener(false)),
+    open: () => announce(true),
+    close: () => announce(false),
     update: (config, quickPrompts) => session.setConfig(config, quickPrompts),
     destroy() {
       render(null, container);

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type AdminConversation,
-  type AdminConversationFilter,
+import type {
+  AdminConversation,
+  AdminConversationFilter,
   ConversationAdminMessages,
-  type DislikedAnswer,
+  DislikedAnswer,
 } from '@palaver/contracts';
 import type { Filter } from '@palaver/platform';
 import type { z } from 'zod';

@@ -4,7 +4,7 @@ import {
   AppError,
   type CloseConversationResponse,
   type Conversation,
-  ConversationMessages,
+  type ConversationMessages,
   GENERATE_REPLY_JOB,
   type GenerateReplyJob,
   INFERENCE_QUEUE,

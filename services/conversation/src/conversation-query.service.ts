@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Conversation, ConversationMessages, type Message } from '@palaver/contracts';
+import type { Conversation, ConversationMessages, Message } from '@palaver/contracts';
 import type { Filter, Sort } from '@palaver/platform';
 import type { z } from 'zod';
 import { conversationForbidden, conversationNotFound } from './domain/conversation.errors';

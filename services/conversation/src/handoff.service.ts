@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type AgentConversation, type AgentEvent, ConversationMessages, type HumanAgentRef } from '@palaver/contracts';
+import { AppError, type AgentConversation, type AgentEvent, type ConversationMessages, type HumanAgentRef } from '@palaver/contracts';
 import type { z } from 'zod';
 import { conversationNotFound } from './domain/conversation.errors';
 import { ConversationExecutor } from './conversation.executor';

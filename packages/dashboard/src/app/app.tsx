@@ -106,6 +106,7 @@ export const App = () => {
   };
   return (
     <LocationProvider scope={BASE}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link; the handler only moves focus without a route change */}
       <a
         class="skip-link"
         href="#main"

@@ -329,7 +329,9 @@ class EmbeddedCollection implements Collection<Doc> {
         }
       });
     }
-    return () => updates.forEach((apply) => apply());
+    return () => {
+      for (const apply of updates) apply();
+    };
   }
 
   private assertOpen(): void {
@@ -361,7 +363,7 @@ const seedFromFilter = (filter: Filter): Record<string, unknown> => {
   const collect = (clause: Filter) => {
     for (const [key, value] of Object.entries(clause)) {
       if (key === '$and' && Array.isArray(value)) {
-        value.forEach((sub) => collect(sub as Filter));
+        for (const sub of value) collect(sub as Filter);
         continue;
       }
       if (key.startsWith('$')) continue;

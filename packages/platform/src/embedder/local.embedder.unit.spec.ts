@@ -129,7 +129,7 @@ describe('LocalEmbedder term weighting', () => {
     const [plain] = await embedder.embed([text], 'query');
     for (const w of [1, 3.7]) {
       const weighted = await weighting.embedWeightedQuery(text, () => w);
-      weighted.forEach((v, i) => expect(v).toBeCloseTo(plain![i]!, 12));
+      for (const [i, v] of weighted.entries()) expect(v).toBeCloseTo(plain![i]!, 12);
     }
   });
 

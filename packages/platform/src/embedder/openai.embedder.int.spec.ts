@@ -30,7 +30,7 @@ describe('OpenAiEmbedder against an OpenAI-compatible server', () => {
     const texts = ['opening hours', 'returns policy', 'shipping to Canada', 'gift cards', 'contact us', 'careers', 'press'];
     const vectors = await embedder().embed(texts, 'document');
     expect(vectors).toHaveLength(7);
-    vectors.forEach((vector, i) => expect(vector).toEqual(fakeEmbedding(texts[i]!, 16)));
+    for (const [i, vector] of vectors.entries()) expect(vector).toEqual(fakeEmbedding(texts[i]!, 16));
     const calls = fake.requestsTo('/v1/embeddings');
     expect(calls.map((c) => c.body.input)).toEqual([texts.slice(0, 3), texts.slice(3, 6), texts.slice(6)]);
     expect(calls[0]?.body).toMatchObject({ model: 'embed-small', dimensions: 16, encoding_format: 'float' });

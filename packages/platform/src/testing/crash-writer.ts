@@ -35,7 +35,7 @@ const writeDocuments = async () => {
 const writeEvents = async () => {
   const store = await FileEventStore.open(dir);
   const versions = new Map<string, number>();
-  for (let i = 0; ; i++) {
+  for (;;) {
     await Promise.all(
       ['s0', 's1', 's2'].map(async (streamId) => {
         const expected = versions.get(streamId) ?? 0;

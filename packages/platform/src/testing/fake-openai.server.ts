@@ -111,7 +111,10 @@ export class FakeOpenAiServer {
 
   private chat(body: ChatBody, res: ServerResponse): void {
     const behaviour = this.chatScript.shift() ?? { kind: 'reply' };
-    if (behaviour.kind === 'http-error') return sendError(res, behaviour.status, behaviour.message ?? 'upstream failure');
+    if (behaviour.kind === 'http-error') {
+      sendError(res, behaviour.status, behaviour.message ?? 'upstream failure');
+      return;
+    }
     const messages = body.messages ?? [];
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
     const text = behaviour.text ?? `Echo: ${typeof lastUser?.content === 'string' ? lastUser.content : ''}`;
@@ -189,9 +192,15 @@ export class FakeOpenAiServer {
 
   private embeddings(body: any, res: ServerResponse): void {
     const behaviour = this.embeddingsScript.shift() ?? { kind: 'vectors' };
-    if (behaviour.kind === 'http-error') return sendError(res, behaviour.status, behaviour.message ?? 'upstream failure');
+    if (behaviour.kind === 'http-error') {
+      sendError(res, behaviour.status, behaviour.message ?? 'upstream failure');
+      return;
+    }
     const inputs: unknown[] = Array.isArray(body?.input) ? body.input : [body?.input];
-    if (inputs.some((i) => typeof i !== 'string')) return sendError(res, 400, 'input must be a string or an array of strings');
+    if (inputs.some((i) => typeof i !== 'string')) {
+      sendError(res, 400, 'input must be a string or an array of strings');
+      return;
+    }
     const dimensions: number = body.dimensions ?? this.options.defaultDimensions;
     const data = (inputs as string[]).map((text, index) => {
       const vector = fakeEmbedding(text, dimensions);

@@ -5,7 +5,7 @@ import {
   type ResponseOf,
   type ServiceMessage,
 } from '@palaver/contracts';
-import type { ClientProxy } from '@nestjs/microservices';
+import type { AnyClientProxy } from './transport';
 import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
 
 /**
@@ -14,7 +14,7 @@ import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
  */
 export class ServiceClient {
   constructor(
-    private readonly proxy: ClientProxy<Record<never, Function>, any>,
+    private readonly proxy: AnyClientProxy,
     private readonly timeoutMs = 30_000,
   ) {}
 

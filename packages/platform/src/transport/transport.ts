@@ -1,13 +1,21 @@
-import { ClientNats, ClientProxy, type CustomTransportStrategy, ServerNats } from '@nestjs/microservices';
+import { ClientNats, type ClientProxy, type CustomTransportStrategy, ServerNats } from '@nestjs/microservices';
 import { InProcessBus } from './in-process.bus';
 import { natsReconnectOptions } from './nats-options';
 import { InProcessClient, InProcessServer } from './in-process.transport';
+
+/**
+ * A Nest client of any transport. Its status type parameter is invariant and differs per transport
+ * (NATS has its own), so no narrower type admits them all.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+// biome-ignore lint/complexity/noBannedTypes: Nest's own event-map bound
+export type AnyClientProxy = ClientProxy<Record<never, Function>, any>;
 
 /** Where services answer requests: one in-process bus, or NATS with one queue group per service. */
 export interface ServiceTransport {
   readonly kind: 'in-process' | 'nats';
   server(serviceName: string): CustomTransportStrategy;
-  client(): ClientProxy<Record<never, Function>, any>;
+  client(): AnyClientProxy;
 }
 
 export const inProcessTransport = (bus = new InProcessBus()): ServiceTransport => ({

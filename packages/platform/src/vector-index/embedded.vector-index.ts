@@ -43,8 +43,8 @@ class Collection {
     const key = groupKey(point.payload.projectId);
     const previous = this.groupOf.get(id);
     if (previous !== undefined && previous !== key) this.remove(previous, id);
-    let group = this.groups.get(key);
-    if (!group) this.groups.set(key, (group = new Map()));
+    const group = this.groups.get(key) ?? new Map();
+    this.groups.set(key, group);
     group.set(id, point);
     this.groupOf.set(id, key);
   }

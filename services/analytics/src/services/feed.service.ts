@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AnalyticsMessages, AppError, type RequestOf, type ResponseOf } from '@palaver/contracts';
+import { type AnalyticsMessages, AppError, type RequestOf, type ResponseOf } from '@palaver/contracts';
 import { decodeCursor, encodeCursor } from '../domain/feed.cursor';
 import { FeedRepository } from '../repositories/feed.repository';
 

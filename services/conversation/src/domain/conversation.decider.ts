@@ -43,7 +43,7 @@ const ageMs = (from: string, now: string): number => Date.parse(now) - Date.pars
 /** The assistant message a reply command addresses, or MESSAGE_NOT_FOUND. */
 const replyMessage = (state: ExistingConversation, messageId: string) => {
   const message = findMessage(state, messageId);
-  if (!message || message.role !== 'assistant') throw messageNotFound(messageId);
+  if (message?.role !== 'assistant') throw messageNotFound(messageId);
   return message;
 };
 

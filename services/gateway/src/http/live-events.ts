@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { exemptFromIdleTimeout } from './timeouts';
 
 export interface LiveEvent {
   /** SSE id: the cursor a client resumes from (Last-Event-ID). */

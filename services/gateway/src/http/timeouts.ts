@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance, } from 'fastify';
 
 export interface HttpTimeouts {
   /** A whole request (headers and body) must arrive within this; Node answers 408 otherwise. */
@@ -32,12 +32,4 @@ export const exemptRequestsInFlight = (app: FastifyInstance): void => {
   app.addHook('onRequest', async (request) => {
     request.raw.socket?.setTimeout(0);
   });
-};
-
-/**
- * Call on every long-lived response (`text/event-stream`): its socket is exempt from the idle
- * timeout, since a stream may stay silent while the model thinks or a feed has nothing new.
- */
-export const exemptFromIdleTimeout = (reply: FastifyReply): void => {
-  reply.raw.socket?.setTimeout(0);
 };

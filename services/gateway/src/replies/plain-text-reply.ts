@@ -1,6 +1,5 @@
 import type { TokenChunk } from '@palaver/contracts';
 import type { FastifyReply } from 'fastify';
-import { exemptFromIdleTimeout } from '../http/timeouts';
 import { collectCompletion } from './completion-result';
 import type { ReplySource } from './send-reply';
 

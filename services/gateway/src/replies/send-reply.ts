@@ -1,5 +1,4 @@
 import type { FastifyReply } from 'fastify';
-import { exemptFromIdleTimeout } from '../http/timeouts';
 import { collectCompletion } from './completion-result';
 import type { ReplyListener } from './reply-listener';
 import { pipeUiMessageStream, toUiMessageChunks } from './ui-message-stream';
@@ -33,7 +32,6 @@ export const sendReply = async (reply: FastifyReply, listener: ReplySource, opti
   if (options.stream) {
     const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
     reply.hijack();
-    exemptFromIdleTimeout(reply);
     pipeUiMessageStream(reply.raw, toUiMessageChunks(listener.chunks(), options), headers);
     return;
   }

@@ -49,8 +49,7 @@ export class Bm25Index {
     const counts = new Map<string, number>();
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
     for (const [term, freq] of counts) {
-      let posting = this.postings.get(term);
-      if (!posting) this.postings.set(term, (posting = { slots: [], freqs: [] }));
+      const posting = this.postingOf(term);
       posting.slots.push(slot);
       posting.freqs.push(freq);
     }
@@ -116,6 +115,15 @@ export class Bm25Index {
   }
 
   /** Lucene's idf over the live texts: log(1 + (N - df + 0.5) / (df + 0.5)). */
+  private postingOf(term: string): Posting {
+    let posting = this.postings.get(term);
+    if (!posting) {
+      posting = { slots: [], freqs: [] };
+      this.postings.set(term, posting);
+    }
+    return posting;
+  }
+
   private idf(term: string): number {
     const posting = this.postings.get(term);
     if (!posting) return 0;
@@ -148,8 +156,7 @@ export class Bm25Index {
       for (const term of old.terms[oldSlot]!) {
         const posting = old.postings.get(term)!;
         const freq = posting.freqs[posting.slots.lastIndexOf(oldSlot)]!;
-        let fresh = this.postings.get(term);
-        if (!fresh) this.postings.set(term, (fresh = { slots: [], freqs: [] }));
+        const fresh = this.postingOf(term);
         fresh.slots.push(slot);
         fresh.freqs.push(freq);
       }

@@ -16,7 +16,7 @@ export const qnaQuestionFilter = (query: string | undefined): Record<string, unk
 export const queryTerms = (query: string | undefined): string[] =>
   (query ?? '')
     .split(/\s+/)
-    .map((w) => w.replace(/^["'«“‘(\[{¿¡]+|[?!.,;:"'»”’)\]}]+$/gu, ''))
+    .map((w) => w.replace(/^["'«“‘([{¿¡]+|[?!.,;:"'»”’)\]}]+$/gu, ''))
     .filter((w) => w.length > 0);
 
 export const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');

@@ -13,6 +13,7 @@ export const FeedbackChart = ({ days }: { days: FeedbackSummary['byDay'] }) => {
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${width} ${HEIGHT + 24}`} width="100%" height={HEIGHT + 24} role="img" aria-labelledby="feedback-chart-caption" preserveAspectRatio="xMinYMid meet">
+        <title>Likes and dislikes per day</title>
         {[...new Set([0, Math.round(max / 2), max])].map((tick) => (
           <g key={tick}>
             <line x1="30" x2={width} y1={y(tick)} y2={y(tick)} class="chart-grid" />

@@ -67,6 +67,7 @@ type FieldProps = { label: string; hint?: string; children: ComponentChildren };
 /** A labelled control; the hint sits outside the label so it is not part of the control's name. */
 export const Field = ({ label, hint, children }: FieldProps) => (
   <div class="field">
+    {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is the children, wrapped by the label */}
     <label class="field-control">
       <span class="field-label">{label}</span>
       {children}

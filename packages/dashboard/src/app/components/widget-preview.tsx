@@ -79,7 +79,7 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
         {config.chatButtonIcon ? (
           <img src={config.chatButtonIcon} alt="" />
         ) : (
-          <svg viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+          <svg aria-hidden="true" viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
             <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
           </svg>
         )}

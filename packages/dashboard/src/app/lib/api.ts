@@ -53,7 +53,7 @@ export const adminFetch = async (path: string, init: { method?: string; body?: u
     const error = await toApiError(response);
     if (response.status === 401 && init.token === undefined) {
       clearToken();
-      signedOutListeners.forEach((listener) => listener());
+      for (const listener of signedOutListeners) listener();
     }
     throw error;
   }

@@ -32,7 +32,7 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: () => void }) => {
           kept for this tab only.
         </p>
         <Field label="Admin token">
-          <input type="password" name="token" autoComplete="current-password" required value={token} onInput={(e) => setToken(e.currentTarget.value)} autoFocus />
+          <input type="password" name="token" autoComplete="current-password" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
         </Field>
         <ErrorNotice error={submit.error} />
         <Button type="submit" busy={submit.busy} disabled={!token.trim()}>

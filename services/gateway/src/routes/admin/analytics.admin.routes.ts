@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
-import { exemptFromIdleTimeout } from '../../http/timeouts';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const EventsQuery = z.object({
@@ -65,7 +64,6 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     { type, after, limit }: Omit<EventsQuery, 'follow'>,
   ): Promise<void> => {
     reply.hijack();
-    exemptFromIdleTimeout(reply);
     const raw = reply.raw;
     raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     raw.write(': following\n\n');
