@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type Infrastructure, createTestInfrastructure } from '../packages/platform/src/index';
 import { type SearchContext, createSearchContext } from '../services/search/src/testing/search.context';
 
-export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { close(): Promise<void> };
+export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { infra: Infrastructure; close(): Promise<void> };
 
 const scratchDir = async (): Promise<string> =>
   mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'palaver-bench-'));
@@ -25,6 +25,7 @@ export const startSearchServiceUnderTest = async (
   const context = await createSearchContext(infra);
   return {
     ...context,
+    infra,
     async close() {
       await context.close();
       if (infra.vectors !== base.vectors) await infra.vectors.close();

@@ -118,14 +118,16 @@ describe('human agents and the handoff queue', () => {
       const aiLive = await live.until((e) => e.event === 'message.updated' && e.data.message.role === 'assistant' && e.data.message.status === 'complete' && e.data.message.parts[0].text === ai.body.steps[0].content[0].text);
       expect(aiLive.data.conversation.isHumanHandled).toBe(false);
 
-      // Every transition is an event of the conversation, in order, on the project's event feed.
-      const feed = await e2e.admin.call('GET', `/projects/${(await agentCall(winner.token, 'GET', '/me')).body.projectId}/events?limit=100`);
-      const types = feed.data.filter((e: { conversationId: string }) => e.conversationId === conversationId).map((e: { type: string }) => e.type);
-      expect(types.filter((t: string) => t.startsWith('handoff') || t === 'conversation.handoff')).toEqual([
-        'handoff.requested',
-        'conversation.handoff',
-        'handoff.released',
-      ]);
+      // Every transition is an event of the conversation, in order, on the durable stream (read by analytics, eventually).
+      const projectId = (await agentCall(winner.token, 'GET', '/me')).body.projectId;
+      const transitions = async (): Promise<string[]> =>
+        (await e2e.admin.call('GET', `/projects/${projectId}/events?limit=100`)).data
+          .filter((e: { conversationId: string; type: string }) => e.conversationId === conversationId)
+          .map((e: { type: string }) => e.type)
+          .filter((t: string) => t.startsWith('handoff') || t === 'conversation.handoff');
+      const deadline = Date.now() + 5_000;
+      while ((await transitions()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await transitions()).toEqual(['handoff.requested', 'conversation.handoff', 'handoff.released']);
     } finally {
       live.close();
       adaFeed.close();

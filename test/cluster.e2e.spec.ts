@@ -54,6 +54,22 @@ describe.skipIf(!available)(
       expect(feed.map((e) => e.data.feedback)).toEqual(['like']);
     });
 
+    it('the container health check exits 0 for a service that answers and for the gateway', async () => {
+      const root = join(import.meta.dirname, '..');
+      const check = (service: string, env: Record<string, string>) =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'packages/launcher/src/healthcheck.main.ts'), service], {
+            cwd: root,
+            env: { ...process.env, LOG_LEVEL: 'warn', NATS_URL: cluster.nats.url, REDIS_URL: cluster.redis.url, ...env },
+            stdio: 'ignore',
+          });
+          child.once('exit', resolve);
+        });
+      const gatewayPort = new URL(cluster.urls[0]!).port;
+      const [identity, gateway, unknown] = await Promise.all([check('identity', {}), check('gateway', { PORT: gatewayPort }), check('nope', {})]);
+      expect({ identity, gateway, unknown }).toEqual({ identity: 0, gateway: 0, unknown: 1 });
+    }, 60_000);
+
     it('refuses a second identity process on the first one’s data folder, naming the owner', async () => {
       const root = join(import.meta.dirname, '..');
       const second = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/identity/src/main.ts')], {

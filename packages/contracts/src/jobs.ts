@@ -15,6 +15,8 @@ export const GenerateReplyJob = z.object({
   assistantId: Uuid.nullable(),
   history: z.array(ChatMessage),
   pageContext: PageContext.nullable(),
+  /** The project lets visitors ask for a person: offer the model the `request_human_agent` tool. */
+  handoffTool: z.boolean().optional(),
 });
 export type GenerateReplyJob = z.infer<typeof GenerateReplyJob>;
 

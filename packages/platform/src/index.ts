@@ -38,3 +38,4 @@ export * from './testing/infra';
 export * from './storage/data-dir.lock';
 export * from './standalone-process';
 export * from './testing/private-servers';
+export * from './health/dependencies';

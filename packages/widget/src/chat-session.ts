@@ -46,8 +46,14 @@ const fromStored = (message: Message): WidgetMessage => ({
   status: message.status ?? 'complete',
   feedback: message.feedback,
   agent: typeof message.metadata === 'object' ? message.metadata.humanAgent : null,
-  sources: [],
+  sources: typeof message.metadata === 'object' ? (message.metadata.sources ?? []) : [],
 });
+
+/** The stored message, keeping the local render key and the sources seen while streaming. */
+const merged = (stored: Message, known: WidgetMessage): WidgetMessage => {
+  const next = fromStored(stored);
+  return { ...next, key: known.key, sources: next.sources.length > 0 ? next.sources : known.sources };
+};
 
 let localKeys = 0;
 const localKey = () => `local-${++localKeys}`;
@@ -175,7 +181,7 @@ export class ChatSession {
       const conversationId = await this.ensureConversation();
       const reply = await client.streamMessage(conversationId, { content: text, pageContext: this.options.pageContext() });
       if (reply.type === 'queued') {
-        this.set({ humanAgent: this.state.humanAgent ?? { name: null, image: null }, notice: { text: 'A team member will answer here.' } });
+        this.set({ humanAgent: this.state.humanAgent ?? { name: null, image: null }, notice: { text: 'A team member will answer here.', info: true } });
         return true;
       }
       this.set({
@@ -252,7 +258,7 @@ export class ChatSession {
     const byId = new Map(this.state.messages.filter((m) => m.id).map((m) => [m.id, m]));
     const messages = (conversation.messages ?? []).map((stored) => {
       const known = byId.get(stored.id);
-      return known ? { ...fromStored(stored), key: known.key, sources: known.sources } : fromStored(stored);
+      return known ? merged(stored, known) : fromStored(stored);
     });
     const sameMessages =
       messages.length === this.state.messages.length &&
@@ -319,8 +325,8 @@ export class ChatSession {
       // The visitor's own message, shown before the server named it.
       const pending = messages.findIndex((known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text);
       const streaming = messages.some((known) => known.id === message.id && known.status === 'streaming');
-      if (byId >= 0 && !streaming) messages[byId] = { ...fromStored(message), key: messages[byId]!.key, sources: messages[byId]!.sources };
-      else if (byId < 0 && pending >= 0) messages[pending] = { ...fromStored(message), key: messages[pending]!.key };
+      if (byId >= 0 && !streaming) messages[byId] = merged(message, messages[byId]!);
+      else if (byId < 0 && pending >= 0) messages[pending] = merged(message, messages[pending]!);
       else if (byId < 0 && !(message.role === 'assistant' && message.status === 'streaming')) messages.push(fromStored(message));
       patch.messages = messages;
     }

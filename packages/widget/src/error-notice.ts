@@ -6,6 +6,8 @@ export interface Notice {
   retryAt?: number;
   /** The chat cannot work at all (bad key, origin not allowed). */
   fatal?: boolean;
+  /** Information, not a failure. */
+  info?: boolean;
 }
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;

@@ -49,9 +49,11 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
         <div class="palaver-bubble" dangerouslySetInnerHTML={{ __html: renderMarkdown(message.text || (message.status === 'error' ? 'No answer.' : '')) }} />
       )}
       {message.sources.length > 0 && (
-        <ul class="palaver-sources" aria-label="Sources">
+        <p class="palaver-sources">
+          Sources:{' '}
           {message.sources.map((source, index) => (
-            <li key={index}>
+            <span key={index}>
+              {index > 0 && ' · '}
               {source.url && /^https?:\/\//.test(source.url) ? (
                 <a href={source.url} target="_blank" rel="noopener noreferrer nofollow">
                   {source.title || source.url}
@@ -59,9 +61,9 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
               ) : (
                 source.title
               )}
-            </li>
+            </span>
           ))}
-        </ul>
+        </p>
       )}
       {canRate && (
         <div class="palaver-actions">

@@ -34,6 +34,22 @@ const trapFocus = (event: KeyboardEvent, container: HTMLElement) => {
   }
 };
 
+const DISMISSED = 'palaver.dismissed';
+const dismissedThisSession = (): boolean => {
+  try {
+    return sessionStorage.getItem(DISMISSED) === '1';
+  } catch {
+    return false;
+  }
+};
+const rememberDismissed = (): void => {
+  try {
+    sessionStorage.setItem(DISMISSED, '1');
+  } catch {
+    // no storage: it may open again on the next page
+  }
+};
+
 /** The session's state, re-rendering on every change. */
 const useSessionState = (session: ChatSession) => {
   const [, changed] = useState(0);
@@ -61,7 +77,6 @@ const useCountdown = (until: number | undefined) => {
 export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   const state = useSessionState(session);
   const [open, setOpen] = useState(initiallyOpen);
-  const [visible, setVisible] = useState(initiallyOpen);
   const [draft, setDraft] = useState('');
   const [confirmingClose, setConfirmingClose] = useState(false);
   const launcher = useRef<HTMLButtonElement>(null);
@@ -71,12 +86,14 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   useCountdown(state.notice?.retryAt);
 
   useEffect(() => openSignal.subscribe(setOpen), [openSignal]);
-  // openDelay: how long after loading the launcher appears.
+  // openDelay > 0: the chat opens by itself that many ms after loading, unless the visitor
+  // already closed it in this browser session; 0 keeps it closed until clicked.
+  const delay = config?.openDelay ?? 0;
   useEffect(() => {
-    if (visible || !config) return;
-    const timer = setTimeout(() => setVisible(true), Math.max(0, config.openDelay || 0));
+    if (delay <= 0 || initiallyOpen || dismissedThisSession()) return;
+    const timer = setTimeout(() => setOpen(true), delay);
     return () => clearTimeout(timer);
-  }, [config, visible]);
+  }, [delay]);
   useEffect(() => {
     if (open) {
       void session.opened();
@@ -84,7 +101,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
     } else session.closed();
   }, [open]);
 
-  if (!config || !visible) return null;
+  if (!config) return null;
   const waiting = !!state.notice?.retryAt && state.notice.retryAt > Date.now();
   const canSend = state.phase === 'ready' && !state.sending && !waiting && !state.notice?.fatal;
   const agent = state.humanAgent;
@@ -92,6 +109,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   const avatar = agent ? agent.image : (config.assistantAvatar ?? null);
 
   const close = () => {
+    rememberDismissed();
     setOpen(false);
     setConfirmingClose(false);
     launcher.current?.focus();
@@ -171,7 +189,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
             }}
           />
           {state.notice && (
-            <div class={`palaver-notice${state.notice.text.startsWith('A team member') ? ' palaver-notice--info' : ''}`} role="alert">
+            <div class={`palaver-notice${state.notice.info ? ' palaver-notice--info' : ''}`} role={state.notice.info ? 'status' : 'alert'}>
               <span>{noticeText(state.notice)}</span>
               {!state.notice.fatal && (
                 <button type="button" aria-label="Dismiss" onClick={() => session.dismissNotice()}>

@@ -84,7 +84,7 @@ export class ConversationCommandService {
     if (!executed.appended.some((e) => e.type === 'AssistantReplyStarted')) return { kind: 'queued', userMessage };
     if (executed.state.status === 'none') throw new Error('a conversation with a reply has no state');
     const history = req.history ? [...req.history, { role: 'user' as const, content: req.content }] : recentHistory(executed.state);
-    await this.enqueueReply(req, history, req.assistantMessageId);
+    await this.enqueueReply(req, history, req.assistantMessageId, req.assistantMessageId, req.handoffTriggers !== null);
     return { kind: 'reply', userMessage, assistantMessageId: req.assistantMessageId };
   }
 
@@ -115,8 +115,10 @@ export class ConversationCommandService {
     history: GenerateReplyJob['history'],
     assistantMessageId: string,
     jobId = assistantMessageId,
+    handoffTool = false,
   ): Promise<void> {
     const job: GenerateReplyJob = {
+      ...(handoffTool ? { handoffTool } : {}),
       projectId: req.projectId,
       conversationId: req.conversationId,
       assistantMessageId,

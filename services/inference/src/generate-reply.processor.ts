@@ -1,4 +1,4 @@
-import { GenerateReplyJob } from '@palaver/contracts';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { describeFailure } from './domain/reply-failure';
@@ -44,9 +44,18 @@ export class GenerateReplyProcessor {
     }
 
     if (outcome.ok) {
-      const { text, finishReason, usage, sources } = outcome;
+      const { usage, sources } = outcome;
+      const wantsHuman = data.handoffTool === true && outcome.toolCalls.includes(HANDOFF_TOOL.name);
+      const finishReason = wantsHuman ? 'stop' : outcome.finishReason;
+      let text = outcome.text;
+      if (wantsHuman && text.trim().length === 0) {
+        // The model only called the tool: the visitor is told, as with a trigger phrase.
+        text = HANDOFF_NOTICE;
+        await this.channel.publish(replyId, { type: 'delta', delta: text });
+      }
       try {
         await this.reports.completed({ ...ids, text, finishReason, usage, sources });
+        if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
         await this.channel.publish(replyId, { type: 'error', ...errorChunk(err) });

@@ -1,6 +1,7 @@
 import {
   AppError,
   type ChatMessage,
+  HANDOFF_TOOL,
   IdentityMessages,
   type PageContext,
   type Retrieval,
@@ -17,6 +18,8 @@ export interface ReplyPromptInput {
   /** Oldest first, ending with the message to answer. */
   history: ChatMessage[];
   pageContext: PageContext | null;
+  /** Offer the model the handoff tool. */
+  handoffTool?: boolean;
 }
 
 /** The chat request of one reply: the assistant, the knowledge retrieved for the question, the prompt. */
@@ -37,7 +40,12 @@ export class ReplyPromptService {
       knowledge,
       history: input.history,
     });
-    return { model: assistant.model ?? null, messages: prompt.messages, grounding: prompt.knowledge };
+    return {
+      model: assistant.model ?? null,
+      messages: prompt.messages,
+      grounding: prompt.knowledge,
+      ...(input.handoffTool ? { tools: [{ ...HANDOFF_TOOL }] } : {}),
+    };
   }
 
   /** Without the search service the reply still goes ahead, ungrounded: the rules make the model say it does not know. */

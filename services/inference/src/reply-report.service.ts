@@ -17,6 +17,11 @@ export class ReplyReportService {
     await this.send(ConversationMessages.failReply, request);
   }
 
+  /** The model asked for a person: queue the conversation (idempotent). */
+  async handoffRequested(request: { projectId: string; conversationId: string }): Promise<void> {
+    await this.send(ConversationMessages.requestHandoff, { ...request, source: 'visitor' });
+  }
+
   private async send<M extends ServiceMessage>(message: M, request: RequestOf<M>): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {

@@ -5,7 +5,7 @@ import { groundingSources } from './domain/reply-sources';
 import { TokenChannel } from './token-channel.service';
 
 export type StreamOutcome =
-  | { ok: true; text: string; finishReason: FinishReason; usage: Usage; sources: ReplySource[] }
+  | { ok: true; text: string; finishReason: FinishReason; usage: Usage; sources: ReplySource[]; toolCalls: string[] }
   | { ok: false; error: unknown; partialText: string };
 
 /**
@@ -31,7 +31,14 @@ export class ReplyStreamService {
           continue;
         }
         if (chunk.type === 'finish') {
-          return { ok: true, text, finishReason: chunk.finishReason, usage: chunk.usage, sources: settledSources() };
+          return {
+            ok: true,
+            text,
+            finishReason: chunk.finishReason,
+            usage: chunk.usage,
+            sources: settledSources(),
+            toolCalls: chunk.toolCalls ?? [],
+          };
         }
         if (!chunk.delta) continue;
         const first = text === '';

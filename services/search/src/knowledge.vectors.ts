@@ -4,6 +4,15 @@ import type { ChunkPayload, Hit, QnaPayload } from './domain/knowledge-payload';
 
 /** One vector collection holds a project's document chunks and Q&A entries, told apart by `kind`. */
 export const KNOWLEDGE_COLLECTION = 'knowledge';
+
+/**
+ * The collection of an embedder's vectors: named after its model and dimensions (`openai:m:1536`
+ * gives `knowledge__openai_m_1536`), so that changing the embedding model or its dimensions starts
+ * a new collection instead of mixing incompatible vectors; the old one stays until dropped. The
+ * built-in local embedder keeps the historical `knowledge` name, so existing data folders stay valid.
+ */
+export const knowledgeCollection = (embedder: Pick<Embedder, 'name'>): string =>
+  embedder.name.startsWith('local-') ? KNOWLEDGE_COLLECTION : `${KNOWLEDGE_COLLECTION}__${embedder.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 const EMBED_BATCH = 64;
 const UPSERT_BATCH = 128;
 
@@ -11,11 +20,14 @@ const UPSERT_BATCH = 128;
 @Injectable()
 export class KnowledgeVectors {
   private ready: Promise<void> | null = null;
+  readonly collection: string;
 
   constructor(
     @Inject(Ports.vectors) private readonly vectors: VectorIndex,
     @Inject(Ports.embedder) private readonly embedder: Embedder,
-  ) {}
+  ) {
+    this.collection = knowledgeCollection(embedder);
+  }
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     const out: number[][] = [];
@@ -42,7 +54,7 @@ export class KnowledgeVectors {
   /** Every chunk of the document, or only those written by one indexing run. */
   async deleteDocumentChunks(projectId: string, documentId: string, version?: string): Promise<void> {
     await this.ensureReady();
-    await this.vectors.deleteWhere(KNOWLEDGE_COLLECTION, {
+    await this.vectors.deleteWhere(this.collection, {
       projectId,
       kind: 'chunk',
       documentId,
@@ -52,7 +64,7 @@ export class KnowledgeVectors {
 
   async deleteQna(projectId: string, qnaId: string): Promise<void> {
     await this.ensureReady();
-    await this.vectors.deleteWhere(KNOWLEDGE_COLLECTION, { projectId, kind: 'qna', qnaId });
+    await this.vectors.deleteWhere(this.collection, { projectId, kind: 'qna', qnaId });
   }
 
   /** The best chunks, or only the chunks `ids` (by point id) when given. */
@@ -83,7 +95,7 @@ export class KnowledgeVectors {
   ): Promise<Array<Hit<P>>> {
     if (limit <= 0 || ids?.length === 0) return [];
     await this.ensureReady();
-    const hits = await this.vectors.search(KNOWLEDGE_COLLECTION, vector, {
+    const hits = await this.vectors.search(this.collection, vector, {
       limit,
       filter: { projectId, kind },
       ...(ids ? { ids } : {}),
@@ -97,13 +109,13 @@ export class KnowledgeVectors {
       const batch: VectorPoint[] = points
         .slice(i, i + UPSERT_BATCH)
         .map((p) => ({ id: p.id, vector: p.vector, payload: { ...p.payload } }));
-      await this.vectors.upsert(KNOWLEDGE_COLLECTION, batch);
+      await this.vectors.upsert(this.collection, batch);
     }
   }
 
   private ensureReady(): Promise<void> {
     if (!this.ready) {
-      this.ready = this.vectors.ensureCollection(KNOWLEDGE_COLLECTION, this.embedder.dimensions).catch((err: unknown) => {
+      this.ready = this.vectors.ensureCollection(this.collection, this.embedder.dimensions).catch((err: unknown) => {
         this.ready = null;
         throw err;
       });

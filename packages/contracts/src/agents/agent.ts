@@ -6,6 +6,16 @@ import { Message } from '../v2/message';
 /** Agent tokens: `ak_` and 32 random bytes in base62, shown once, stored as their SHA-256. */
 export const AGENT_TOKEN_PREFIX = 'ak_';
 
+/** What the assistant tells a visitor whose conversation was queued for a person. */
+export const HANDOFF_NOTICE = 'I have asked a member of our team to join. An agent will answer here shortly.';
+
+/** The tool a real model may call to queue the conversation for a person (project handoff setting on). */
+export const HANDOFF_TOOL = {
+  name: 'request_human_agent',
+  description:
+    'Hand the conversation to a human member of the team when the visitor asks for a person or needs help you cannot give.',
+} as const;
+
 export const CreateAgentBody = z.object({
   name: z.string().trim().min(1).max(200),
   email: z.email().max(320).optional(),

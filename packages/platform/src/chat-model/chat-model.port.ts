@@ -8,6 +8,13 @@ export interface ChatRequest {
   /** The retrieved knowledge as data, for models that answer from it directly (the local responder). */
   grounding: Retrieval;
   signal?: AbortSignal;
+  /** Functions the model may call (no arguments); models without tool support ignore them. */
+  tools?: ChatTool[];
+}
+
+export interface ChatTool {
+  name: string;
+  description: string;
 }
 
 export type ModelChunk =
@@ -17,7 +24,8 @@ export type ModelChunk =
    */
   | { type: 'sources'; sources: ReplySource[] }
   | { type: 'delta'; delta: string }
-  | { type: 'finish'; finishReason: FinishReason; usage: Usage };
+  /** `toolCalls`: names of the request's tools the model called. */
+  | { type: 'finish'; finishReason: FinishReason; usage: Usage; toolCalls?: string[] };
 
 /**
  * A chat model that streams. Upstream failures throw AppError('BAD_GATEWAY', ...) with

@@ -62,6 +62,7 @@ export class OpenAiChatModel implements ChatModel {
     let text = '';
     let finishReason: FinishReason | null = null;
     let usage: CompletionUsage | null = null;
+    const toolCalls = new Map<number, string>();
     try {
       arm();
       const stream = await this.client.chat.completions.create(
@@ -70,6 +71,14 @@ export class OpenAiChatModel implements ChatModel {
           messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
           stream: true,
           stream_options: { include_usage: true },
+          ...(request.tools?.length
+            ? {
+                tools: request.tools.map((tool) => ({
+                  type: 'function' as const,
+                  function: { name: tool.name, description: tool.description, parameters: { type: 'object', properties: {} } },
+                })),
+              }
+            : {}),
         },
         { signal: controller.signal },
       );
@@ -82,6 +91,9 @@ export class OpenAiChatModel implements ChatModel {
         if (delta) {
           text += delta;
           yield { type: 'delta', delta };
+        }
+        for (const call of choice?.delta?.tool_calls ?? []) {
+          if (call.function?.name) toolCalls.set(call.index, (toolCalls.get(call.index) ?? '') + call.function.name);
         }
         if (choice?.finish_reason) finishReason = mapFinishReason(choice.finish_reason);
       }
@@ -100,7 +112,12 @@ export class OpenAiChatModel implements ChatModel {
     if (finishReason === null) {
       throw new AppError('BAD_GATEWAY', 'the chat model stream ended without a finish reason', { service: 'llm' });
     }
-    yield { type: 'finish', finishReason, usage: usage ? mapUsage(usage) : estimatedUsage(request, text) };
+    yield {
+      type: 'finish',
+      finishReason,
+      usage: usage ? mapUsage(usage) : estimatedUsage(request, text),
+      ...(toolCalls.size > 0 ? { toolCalls: [...toolCalls.values()] } : {}),
+    };
   }
 
   private timeoutError(): AppError {

@@ -3,6 +3,7 @@ import { MongoClient, MongoServerError } from 'mongodb';
 import type { Collection as DriverCollection, Db, Document, Filter as DriverFilter, UpdateFilter } from 'mongodb';
 import { DuplicateKeyError } from './document-store.port';
 import type { Collection, DocumentStore, Filter, FindOptions, IndexSpec, Update, WithId } from './document-store.port';
+import { mongoClientOptions, withRetries } from './mongo-options';
 
 /**
  * The document store on MongoDB: a thin pass-through of the same filters, sorts and update
@@ -20,7 +21,7 @@ export class MongoDocumentStore implements DocumentStore {
 
   static async connect(url: string, dbName: string): Promise<MongoDocumentStore> {
     // ignoreUndefined: an undefined field is left out, as the embedded store (JSON) does.
-    const client = new MongoClient(url, { ignoreUndefined: true });
+    const client = new MongoClient(url, mongoClientOptions);
     await client.connect();
     return new MongoDocumentStore(client, client.db(dbName));
   }
@@ -46,8 +47,10 @@ export class MongoDocumentStore implements DocumentStore {
 type Doc = Document & WithId;
 
 class MongoCollection implements Collection<Doc> {
-  private ready: Promise<void> = Promise.resolve();
   private readonly declared = new Set<string>();
+  /** Declared indexes not created yet: each operation tries them first, until they exist. */
+  private readonly pending = new Map<string, IndexSpec>();
+  private creating: Promise<void> | null = null;
 
   constructor(
     private readonly name: string,
@@ -59,11 +62,25 @@ class MongoCollection implements Collection<Doc> {
     const id = JSON.stringify([spec.keys, !!spec.unique]);
     if (this.declared.has(id)) return;
     this.declared.add(id);
-    this.ready = this.ready.then(async () => {
-      await this.col.createIndex(spec.keys, { unique: !!spec.unique });
-    });
-    // The failure surfaces on the next operation; this only avoids an unhandled rejection.
-    this.ready.catch(() => undefined);
+    this.pending.set(id, spec);
+    // Started now; a failure surfaces on the next operation, which tries again.
+    this.createPending().catch(() => undefined);
+  }
+
+  /** Creates the pending indexes (retried a few times); what still fails is tried by the next call. */
+  private createPending(): Promise<void> {
+    if (this.pending.size === 0) return Promise.resolve();
+    this.creating ??= (async () => {
+      try {
+        for (const [id, spec] of [...this.pending]) {
+          await withRetries(() => this.col.createIndex(spec.keys, { unique: !!spec.unique }), 3, 200);
+          this.pending.delete(id);
+        }
+      } finally {
+        this.creating = null;
+      }
+    })();
+    return this.creating;
   }
 
   insertOne(doc: Doc): Promise<void> {
@@ -133,7 +150,7 @@ class MongoCollection implements Collection<Doc> {
 
   private async run<R>(operation: () => Promise<R>): Promise<R> {
     if (this.isClosed()) throw new Error(`collection ${this.name} is closed`);
-    await this.ready;
+    await this.createPending();
     try {
       return await operation();
     } catch (error) {

@@ -4,6 +4,7 @@ import type { StoredEvent } from '@palaver/contracts';
 import { VersionConflictError } from './event-store.port';
 import { toStoredEvents } from './stored-event';
 import type { EventStore, NewEvent } from './event-store.port';
+import { mongoClientOptions, withRetries } from '../document-store/mongo-options';
 
 /** One document per event; `_id` is the event id. */
 interface EventDocument {
@@ -47,13 +48,13 @@ export class MongoEventStore implements EventStore {
   ) {}
 
   static async connect(url: string, dbName: string, collectionName = 'events'): Promise<MongoEventStore> {
-    const client = new MongoClient(url, { ignoreUndefined: true });
+    const client = new MongoClient(url, mongoClientOptions);
     await client.connect();
     try {
       const db: Db = client.db(dbName);
       const events = db.collection<EventDocument>(collectionName);
-      await events.createIndex({ streamId: 1, version: 1 }, { unique: true, name: 'stream_version' });
-      await events.createIndex({ position: 1 }, { name: 'outbox', partialFilterExpression: { published: false } });
+      await withRetries(() => events.createIndex({ streamId: 1, version: 1 }, { unique: true, name: 'stream_version' }));
+      await withRetries(() => events.createIndex({ position: 1 }, { name: 'outbox', partialFilterExpression: { published: false } }));
       return new MongoEventStore(client, events, db.collection<CounterDocument>('counters'), `${collectionName}.position`);
     } catch (error) {
       await client.close();

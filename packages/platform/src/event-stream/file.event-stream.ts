@@ -4,7 +4,7 @@ import { logger } from '../logger/logger';
 import { writeFileAtomic } from '../storage/durable-file';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
-import type { EventStream, StreamMessage, StreamSubscription } from './event-stream.port';
+import { type DeadLetter, DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
 import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
@@ -13,6 +13,8 @@ type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: st
 export interface FileEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
   redeliveryDelayMs?: number;
+  /** Tries before a failing message is dead-lettered. Default DEFAULT_MAX_DELIVERIES. */
+  maxDeliveries?: number;
 }
 
 const LOG_FILE = 'stream.jsonl';
@@ -38,18 +40,24 @@ export class FileEventStream implements EventStream {
     private readonly dir: string,
     private readonly log: JsonlLog<LoggedMessage>,
     readonly redeliveryDelayMs: number,
+    readonly maxDeliveries: number,
   ) {}
 
   static async open(dir: string, options: FileEventStreamOptions = {}): Promise<FileEventStream> {
     await mkdir(join(dir, CONSUMERS_DIR), { recursive: true });
     const { log, records } = await JsonlLog.open<LoggedMessage>(join(dir, LOG_FILE));
-    const stream = new FileEventStream(dir, log, options.redeliveryDelayMs ?? 200);
+    const stream = new FileEventStream(dir, log, options.redeliveryDelayMs ?? 200, options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES);
     for (const record of records) {
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
     }
     stream.lastSeq = records.length;
     return stream;
+  }
+
+  deadLetterSubject(durable: string): string {
+    assertValidDurable(durable);
+    return `deadletter.${durable}`;
   }
 
   async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
@@ -81,7 +89,7 @@ export class FileEventStream implements EventStream {
     const matches = subjectMatcher(filter);
     let consumer = this.consumers.get(durable);
     if (!consumer) {
-      consumer = new DurableConsumer(this, join(this.dir, CONSUMERS_DIR, `${durable}.json`), await readAckSeq(this.dir, durable));
+      consumer = new DurableConsumer(this, durable, join(this.dir, CONSUMERS_DIR, `${durable}.json`), await readAckSeq(this.dir, durable));
       this.consumers.set(durable, consumer);
     }
     return consumer.attach(filter, matches, handler);
@@ -138,6 +146,7 @@ class DurableConsumer {
 
   constructor(
     private readonly stream: FileEventStream,
+    private readonly durable: string,
     private readonly path: string,
     private ackSeq: number,
   ) {}
@@ -198,6 +207,14 @@ class DurableConsumer {
         await done;
       } catch (error) {
         attempt += 1;
+        if (attempt >= this.stream.maxDeliveries) {
+          const dead = await this.deadLetter(message, error, attempt);
+          this.delivery = null;
+          if (!dead) continue;
+          attempt = 0;
+          await this.acknowledge(message.seq);
+          continue;
+        }
         const delay = redeliveryDelay(attempt, this.stream.redeliveryDelayMs);
         logger.warn({ err: error, subject: message.subject, seq: message.seq, attempt, delay }, 'event handler failed; redelivering');
         await this.sleep(delay);
@@ -206,14 +223,39 @@ class DurableConsumer {
         this.delivery = null;
       }
       attempt = 0;
-      try {
-        await writeFileAtomic(this.path, JSON.stringify({ ackSeq: message.seq }));
-        this.ackSeq = message.seq;
-      } catch (error) {
-        // Not acknowledged, so it comes again: at-least-once.
-        logger.error({ err: error, path: this.path }, 'could not persist consumer position');
-        await this.sleep(this.stream.redeliveryDelayMs);
-      }
+      await this.acknowledge(message.seq);
+    }
+  }
+
+  private async acknowledge(seq: number): Promise<void> {
+    try {
+      await writeFileAtomic(this.path, JSON.stringify({ ackSeq: seq }));
+      this.ackSeq = seq;
+    } catch (error) {
+      // Not acknowledged, so it comes again: at-least-once.
+      logger.error({ err: error, path: this.path }, 'could not persist consumer position');
+      await this.sleep(this.stream.redeliveryDelayMs);
+    }
+  }
+
+  /** Publishes the message to the dead-letter subject; false (and it is tried again) if that failed. */
+  private async deadLetter(message: LoggedMessage, error: unknown, deliveries: number): Promise<boolean> {
+    const letter: DeadLetter = {
+      durable: this.durable,
+      subject: message.subject,
+      seq: message.seq,
+      payload: message.payload,
+      error: error instanceof Error ? error.message : String(error),
+      deliveries,
+    };
+    logger.error({ err: error, subject: message.subject, seq: message.seq, deliveries }, 'event dead-lettered after its last try');
+    try {
+      await this.stream.publish(this.stream.deadLetterSubject(this.durable), letter, `dead-${this.durable}-${message.seq}`);
+      return true;
+    } catch (err) {
+      logger.error({ err }, 'could not dead-letter an event; trying it again');
+      await this.sleep(this.stream.redeliveryDelayMs);
+      return false;
     }
   }
 

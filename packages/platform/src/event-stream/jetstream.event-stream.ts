@@ -1,7 +1,9 @@
-import { AckPolicy, DeliverPolicy, connect, nanos } from 'nats';
-import type { ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, DiscardPolicy, connect, nanos } from 'nats';
+import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection } from 'nats';
+import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import type { EventStream, StreamMessage, StreamSubscription } from './event-stream.port';
+import { natsReconnectOptions, trackNatsStatus } from '../transport/nats-options';
+import { type DeadLetter, DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
 import { assertValidDurable, assertValidFilter, assertValidSubject, redeliveryDelay } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
@@ -9,8 +11,16 @@ type Handler = (message: StreamMessage) => Promise<void>;
 export interface JetStreamEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
   redeliveryDelayMs?: number;
-  /** How long an unacknowledged message stays with a consumer that went away. Default 30 s. */
+  /**
+   * How long an unacknowledged message stays with a consumer that went away (killed). A handler
+   * still working extends it every third of this. Default 5 s.
+   */
   ackWaitMs?: number;
+  /** Tries before a failing message is dead-lettered. Default DEFAULT_MAX_DELIVERIES. */
+  maxDeliveries?: number;
+  /** Stream limits: the oldest messages go first past either. Defaults 30 days, 1 GiB. */
+  maxAgeMs?: number;
+  maxBytes?: number;
 }
 
 const encoder = new TextEncoder();
@@ -25,6 +35,7 @@ const decoder = new TextDecoder();
 export class JetStreamEventStream implements EventStream {
   private readonly subscriptions = new Set<JetStreamSubscription>();
   private closed = false;
+  private unregister: () => void = () => {};
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -40,18 +51,33 @@ export class JetStreamEventStream implements EventStream {
     subjects: string[] = ['conversation.evt.>'],
     options: JetStreamEventStreamOptions = {},
   ): Promise<JetStreamEventStream> {
-    const nc = await connect({ servers: url.split(',').map((s) => s.trim()), name: `palaver-event-stream-${streamName}` });
+    const nc = await connect({
+      servers: url.split(',').map((s) => s.trim()),
+      name: `palaver-event-stream-${streamName}`,
+      ...natsReconnectOptions,
+    });
     try {
-      const jsm = await nc.jetstreamManager();
-      await ensureStream(jsm, streamName, subjects);
-      return new JetStreamEventStream(nc, nc.jetstream(), jsm, streamName, {
+      const settings: Required<JetStreamEventStreamOptions> = {
         redeliveryDelayMs: options.redeliveryDelayMs ?? 200,
-        ackWaitMs: options.ackWaitMs ?? 30_000,
-      });
+        ackWaitMs: options.ackWaitMs ?? 5_000,
+        maxDeliveries: options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
+        maxAgeMs: options.maxAgeMs ?? 30 * 24 * 3600_000,
+        maxBytes: options.maxBytes ?? 1024 ** 3,
+      };
+      const jsm = await nc.jetstreamManager();
+      await ensureStream(jsm, streamName, [...subjects, `deadletter.${streamName}.>`], settings);
+      const stream = new JetStreamEventStream(nc, nc.jetstream(), jsm, streamName, settings);
+      stream.unregister = registerDependency('nats', trackNatsStatus(nc));
+      return stream;
     } catch (error) {
       await nc.close();
       throw error;
     }
+  }
+
+  deadLetterSubject(durable: string): string {
+    assertValidDurable(durable);
+    return `deadletter.${this.streamName}.${durable}`;
   }
 
   async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
@@ -67,9 +93,13 @@ export class JetStreamEventStream implements EventStream {
     assertValidFilter(filter);
     await this.ensureConsumer(durable, filter);
     const consumer = await this.js.consumers.get(this.streamName, durable);
-    // One message pulled at a time: nothing sits in a local buffer when the subscription stops.
-    const messages = await consumer.consume({ max_messages: 1 });
-    const subscription = new JetStreamSubscription(messages, handler, this.options.redeliveryDelayMs, () => this.subscriptions.delete(subscription));
+    const subscription = new JetStreamSubscription(
+      consumer,
+      handler,
+      this.options,
+      (letter) => this.publish(this.deadLetterSubject(durable), { ...letter, durable }, `dead-${durable}-${letter.seq}`),
+      () => this.subscriptions.delete(subscription),
+    );
     this.subscriptions.add(subscription);
     return subscription;
   }
@@ -78,6 +108,7 @@ export class JetStreamEventStream implements EventStream {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.unregister();
     await this.nc.drain();
   }
 
@@ -89,6 +120,8 @@ export class JetStreamEventStream implements EventStream {
       filter_subject: filter,
       max_ack_pending: 1,
       ack_wait: nanos(this.options.ackWaitMs),
+      // Dead-lettering is ours (after maxDeliveries tries): the server never gives up on its own.
+      max_deliver: -1,
     };
     const existing = await this.jsm.consumers.info(this.streamName, durable).catch((error: unknown) => {
       if (isNotFound(error)) return null;
@@ -98,9 +131,9 @@ export class JetStreamEventStream implements EventStream {
       await this.jsm.consumers.add(this.streamName, config);
       return;
     }
-    if (existing.config.filter_subject !== filter) {
+    if (existing.config.filter_subject !== filter || existing.config.ack_wait !== config.ack_wait) {
       try {
-        await this.jsm.consumers.update(this.streamName, durable, { filter_subject: filter });
+        await this.jsm.consumers.update(this.streamName, durable, { filter_subject: filter, ack_wait: config.ack_wait });
       } catch (error) {
         throw new Error(`durable consumer ${durable} has filter ${existing.config.filter_subject}; changing it to ${filter} failed: ${(error as Error).message}`);
       }
@@ -108,14 +141,21 @@ export class JetStreamEventStream implements EventStream {
   }
 }
 
+/**
+ * Pulls one message at a time (nothing sits in a local buffer when the subscription stops) and
+ * pulls again whenever the pull ends without being stopped (the server restarted, the consumer
+ * was lost), so a consumer outlives any NATS outage.
+ */
 class JetStreamSubscription implements StreamSubscription {
   private stopping = false;
+  private messages: ConsumerMessages | null = null;
   private readonly loop: Promise<void>;
 
   constructor(
-    private readonly messages: ConsumerMessages,
+    private readonly consumer: Consumer,
     private readonly handler: Handler,
-    private readonly redeliveryDelayMs: number,
+    private readonly options: Required<JetStreamEventStreamOptions>,
+    private readonly deadLetter: (letter: Omit<DeadLetter, 'durable'>) => Promise<void>,
     private readonly onStopped: () => void,
   ) {
     this.loop = this.run();
@@ -124,24 +164,29 @@ class JetStreamSubscription implements StreamSubscription {
   async stop(): Promise<void> {
     if (!this.stopping) {
       this.stopping = true;
-      this.messages.stop();
+      this.messages?.stop();
     }
     await this.loop;
     this.onStopped();
   }
 
   private async run(): Promise<void> {
-    try {
-      for await (const m of this.messages) {
-        // Pulled just as the subscription stopped: hand it straight back to the next subscriber.
-        if (this.stopping) {
-          m.nak();
-          continue;
+    while (!this.stopping) {
+      try {
+        this.messages = await this.consumer.consume({ max_messages: 1 });
+        if (this.stopping) this.messages.stop();
+        for await (const m of this.messages) {
+          // Pulled just as the subscription stopped: hand it straight back to the next subscriber.
+          if (this.stopping) {
+            m.nak();
+            continue;
+          }
+          await this.deliver(m);
         }
-        await this.deliver(m);
+      } catch (error) {
+        if (!this.stopping) logger.warn({ err: error }, 'event stream consumer interrupted; pulling again');
       }
-    } catch (error) {
-      if (!this.stopping) logger.error({ err: error }, 'event stream consumer ended');
+      if (!this.stopping) await sleep(1_000);
     }
   }
 
@@ -155,28 +200,56 @@ class JetStreamSubscription implements StreamSubscription {
       m.term();
       return;
     }
+    // A long handler tells the server it is still working, so the message is not sent elsewhere.
+    const working = setInterval(() => m.working(), Math.max(100, Math.floor(this.options.ackWaitMs / 3)));
     try {
       await this.handler({ subject: m.subject, payload, seq: m.seq });
+      clearInterval(working);
       await m.ackAck();
     } catch (error) {
-      const delay = redeliveryDelay(m.info.redeliveryCount, this.redeliveryDelayMs);
-      logger.warn({ err: error, subject: m.subject, seq: m.seq, attempt: m.info.redeliveryCount, delay }, 'event handler failed; redelivering');
+      clearInterval(working);
+      const deliveries = m.info.redeliveryCount;
+      if (deliveries >= this.options.maxDeliveries) {
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.error({ err: error, subject: m.subject, seq: m.seq, deliveries }, 'event dead-lettered after its last try');
+        try {
+          await this.deadLetter({ subject: m.subject, seq: m.seq, payload, error: reason, deliveries });
+          await m.ackAck();
+          return;
+        } catch (err) {
+          logger.error({ err }, 'could not dead-letter an event; trying it again');
+        }
+      }
+      const delay = redeliveryDelay(deliveries, this.options.redeliveryDelayMs);
+      logger.warn({ err: error, subject: m.subject, seq: m.seq, attempt: deliveries, delay }, 'event handler failed; redelivering');
       m.nak(delay);
     }
   }
 }
 
-const ensureStream = async (jsm: JetStreamManager, name: string, subjects: string[]): Promise<void> => {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Creates the stream, or brings an existing one's subjects and limits up to date. */
+const ensureStream = async (
+  jsm: JetStreamManager,
+  name: string,
+  subjects: string[],
+  limits: { maxAgeMs: number; maxBytes: number },
+): Promise<void> => {
+  const wanted = { max_age: nanos(limits.maxAgeMs), max_bytes: limits.maxBytes, discard: DiscardPolicy.Old };
   const info = await jsm.streams.info(name).catch((error: unknown) => {
     if (isNotFound(error)) return null;
     throw error;
   });
   if (!info) {
-    await jsm.streams.add({ name, subjects, duplicate_window: nanos(2 * 60_000) });
+    await jsm.streams.add({ name, subjects, duplicate_window: nanos(2 * 60_000), ...wanted });
     return;
   }
   const missing = subjects.filter((s) => !info.config.subjects?.includes(s));
-  if (missing.length > 0) await jsm.streams.update(name, { ...info.config, subjects: [...(info.config.subjects ?? []), ...missing] });
+  const stale = info.config.max_age !== wanted.max_age || info.config.max_bytes !== wanted.max_bytes;
+  if (missing.length > 0 || stale) {
+    await jsm.streams.update(name, { ...info.config, ...wanted, subjects: [...(info.config.subjects ?? []), ...missing] });
+  }
 };
 
 const isNotFound = (error: unknown): boolean => {

@@ -1,5 +1,6 @@
 import { type Job as BullJob, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import { DEFAULT_BACKOFF_MS, checkJobId, checkQueueName } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
@@ -28,12 +29,14 @@ export class BullMqJobQueue implements JobQueue {
   private readonly prefix: string | undefined;
   private readonly lockDurationMs: number;
   private closed = false;
+  private readonly unregister: () => void;
 
   constructor(url: string, options: BullMqJobQueueOptions = {}) {
     this.connection = new Redis(url, { maxRetriesPerRequest: null });
     this.connection.on('error', (err) => logger.warn({ err }, 'redis job queue connection error'));
     this.prefix = options.prefix;
     this.lockDurationMs = options.lockDurationMs ?? 10_000;
+    this.unregister = registerDependency('redis', () => this.connection.status === 'ready');
   }
 
   async enqueue(queue: string, name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
@@ -101,6 +104,7 @@ export class BullMqJobQueue implements JobQueue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unregister();
     await Promise.all([...this.workers].map((worker) => worker.close()));
     this.workers.clear();
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));

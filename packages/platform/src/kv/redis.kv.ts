@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
+import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import type { KeyValueStore } from './kv.port';
 
@@ -11,10 +12,12 @@ export interface RedisKeyValueStoreOptions {
 /** Key-value store and rate limiters on Redis. Expiries are set in milliseconds (PX / PEXPIRE). */
 export class RedisKeyValueStore implements KeyValueStore {
   private readonly redis: Redis;
+  private readonly unregister: () => void;
 
   constructor(url: string, options: RedisKeyValueStoreOptions = {}) {
     this.redis = new Redis(url, { keyPrefix: options.keyPrefix ?? '' });
     this.redis.on('error', (err) => logger.warn({ err }, 'redis key-value connection error'));
+    this.unregister = registerDependency('redis', () => this.redis.status === 'ready');
   }
 
   async get(key: string): Promise<string | null> {
@@ -51,6 +54,7 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async close(): Promise<void> {
+    this.unregister();
     if (this.redis.status === 'end') return;
     await this.redis.quit();
   }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import type { PubSub } from './pubsub.port';
 
@@ -17,6 +18,7 @@ export class RedisPubSub implements PubSub {
   /** Channels Redis has acknowledged a SUBSCRIBE for. */
   private readonly subscribed = new Set<string>();
   private closed = false;
+  private readonly unregister: () => void;
 
   constructor(url: string) {
     this.publisher = new Redis(url, { lazyConnect: false });
@@ -24,6 +26,7 @@ export class RedisPubSub implements PubSub {
     this.publisher.on('error', (err) => logger.warn({ err }, 'redis pub/sub publisher connection error'));
     this.subscriber.on('error', (err) => logger.warn({ err }, 'redis pub/sub subscriber connection error'));
     this.subscriber.on('message', (channel: string, raw: string) => this.dispatch(channel, raw));
+    this.unregister = registerDependency('redis', () => this.publisher.status === 'ready' && this.subscriber.status === 'ready');
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
@@ -64,6 +67,7 @@ export class RedisPubSub implements PubSub {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unregister();
     this.listeners.clear();
     await Promise.allSettled([...this.pending.values()]);
     await Promise.allSettled([this.subscriber.quit(), this.publisher.quit()]);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventStream, StreamMessage, StreamSubscription } from '../event-stream/event-stream.port';
+import { DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from '../event-stream/event-stream.port';
 
 export interface EventStreamFixture {
   /** Opens the stream under test; called again after `close()` it reopens the same stream. */
@@ -99,6 +99,33 @@ export function describeEventStreamContract(adapterName: string, factory: () => 
       const seqs = rec.handled.map((m) => m.seq);
       expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
       expect(new Set(seqs).size).toBe(4);
+    });
+
+    it('dead-letters a message whose handler keeps failing after its last try, and goes on with the next', async () => {
+      const rec = recorder();
+      let tries = 0;
+      await subscribe('poisoned', subject('evt.>'), async (m) => {
+        if ((m.payload as { poison?: boolean }).poison) {
+          tries += 1;
+          throw new Error('cannot handle this one');
+        }
+        await rec.handler(m);
+      });
+      const dead = recorder();
+      await subscribe('dead-reader', stream.deadLetterSubject(durable('poisoned')), dead.handler);
+      await stream.publish(subject('evt.a'), { poison: true }, 'poison-1');
+      await stream.publish(subject('evt.a'), { n: 2 }, 'after-poison');
+      await waitFor(() => rec.handled.length === 1, 'the message after the poison');
+      expect(rec.payloads()).toEqual([{ n: 2 }]);
+      expect(tries).toBe(DEFAULT_MAX_DELIVERIES);
+      await waitFor(() => dead.handled.length === 1, 'the dead letter');
+      expect(dead.handled[0]!.payload).toMatchObject({
+        durable: durable('poisoned'),
+        subject: subject('evt.a'),
+        payload: { poison: true },
+        error: 'cannot handle this one',
+        deliveries: DEFAULT_MAX_DELIVERIES,
+      });
     });
 
     it('publishes a msgId only once', async () => {

@@ -17,6 +17,8 @@ export type FakeChatBehaviour =
       wordsPerChunk?: number;
       /** Wait this long before the first content chunk (a slow upstream). */
       delayMs?: number;
+      /** After the text, call this tool (streamed as a `tool_calls` delta; finish reason `tool_calls`). */
+      toolCall?: string;
     }
   /** Stream `afterChunks` content chunks, then destroy the socket. */
   | { kind: 'fail-mid-stream'; afterChunks: number; text?: string }
@@ -169,7 +171,12 @@ export class FakeOpenAiServer {
     const rest = () => {
       if (res.destroyed) return;
       for (const piece of pieces) send(chunk({ content: piece }, null));
-      send(chunk({}, finishReason));
+      const toolCall = behaviour.kind === 'reply' ? behaviour.toolCall : undefined;
+      if (toolCall) {
+        send(chunk({ tool_calls: [{ index: 0, id: 'call_0', type: 'function', function: { name: toolCall, arguments: '' } }] }, null));
+        send(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, null));
+      }
+      send(chunk({}, toolCall ? 'tool_calls' : finishReason));
       if (body.stream_options?.include_usage && !behaviour.omitUsage) {
         send({ id, object: 'chat.completion.chunk', created, model, choices: [], usage });
       }

@@ -18,11 +18,11 @@ export class ServiceClient {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  async send<M extends ServiceMessage>(message: M, request: RequestOf<M>): Promise<ResponseOf<M>> {
+  async send<M extends ServiceMessage>(message: M, request: RequestOf<M>, options: { timeoutMs?: number } = {}): Promise<ResponseOf<M>> {
     const payload = message.request.parse(request);
     let raw: unknown;
     try {
-      raw = await firstValueFrom(this.proxy.send(message.subject, payload).pipe(timeout(this.timeoutMs)));
+      raw = await firstValueFrom(this.proxy.send(message.subject, payload).pipe(timeout(options.timeoutMs ?? this.timeoutMs)));
     } catch (err) {
       throw unavailable(message.subject, err);
     }

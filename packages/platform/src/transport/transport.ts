@@ -1,5 +1,6 @@
 import { ClientNats, ClientProxy, type CustomTransportStrategy, ServerNats } from '@nestjs/microservices';
 import { InProcessBus } from './in-process.bus';
+import { natsReconnectOptions } from './nats-options';
 import { InProcessClient, InProcessServer } from './in-process.transport';
 
 /** Where services answer requests: one in-process bus, or NATS with one queue group per service. */
@@ -17,6 +18,6 @@ export const inProcessTransport = (bus = new InProcessBus()): ServiceTransport =
 
 export const natsTransport = (url: string): ServiceTransport => ({
   kind: 'nats',
-  server: (serviceName) => new ServerNats({ servers: [url], queue: serviceName }),
-  client: () => new ClientNats({ servers: [url] }),
+  server: (serviceName) => new ServerNats({ servers: [url], queue: serviceName, ...natsReconnectOptions }),
+  client: () => new ClientNats({ servers: [url], ...natsReconnectOptions }),
 });

@@ -1,6 +1,8 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import type { PayloadFilter, VectorHit, VectorIndex, VectorPoint, VectorSearchOptions } from './vector-index.port';
 
+const QDRANT_TIMEOUT_MS = 10_000;
+
 /** Payload keys the services filter on; each gets a keyword index when a collection is ensured. */
 export const INDEXED_PAYLOAD_KEYS = ['projectId', 'documentId', 'qnaId', 'kind', 'version'] as const;
 
@@ -17,6 +19,8 @@ export class QdrantVectorIndex implements VectorIndex {
       url,
       ...(apiKey ? { apiKey } : {}),
       checkCompatibility: false,
+      // A request to an unreachable or stuck server fails after this instead of hanging.
+      timeout: QDRANT_TIMEOUT_MS,
     });
   }
 

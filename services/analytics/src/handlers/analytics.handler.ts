@@ -16,7 +16,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AnalyticsMessages } from '@palaver/contracts';
-import { handle } from '@palaver/platform';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { FeedService } from '../services/feed.service';
 import { FeedbackSummaryService } from '../services/feedback-summary.service';
 
@@ -39,6 +39,9 @@ export class AnalyticsHandler {
 
   @MessagePattern(AnalyticsMessages.health.subject)
   health(@Payload() raw: unknown) {
-    return handle(AnalyticsMessages.health, raw, async () => ({ ok: true as const }));
+    return handle(AnalyticsMessages.health, raw, async () => {
+      assertDependenciesUp();
+      return { ok: true as const };
+    });
   }
 }

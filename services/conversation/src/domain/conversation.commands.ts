@@ -49,5 +49,4 @@ export interface DecisionContext {
 
 export { REPLY_TIMED_OUT } from '@palaver/contracts';
 
-/** What the assistant tells a visitor whose message queued the conversation for a person. */
-export const HANDOFF_NOTICE = 'I have asked a member of our team to join. An agent will answer here shortly.';
+export { HANDOFF_NOTICE } from '@palaver/contracts';

@@ -1,7 +1,7 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ConversationMessages as M } from '@palaver/contracts';
-import { handle } from '@palaver/platform';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { ConversationCommandService } from '../conversation-command.service';
 import { ConversationQueryService } from '../conversation-query.service';
 import { HandoffService } from '../handoff.service';
@@ -126,6 +126,9 @@ export class ConversationHandler {
 
   @MessagePattern(M.health.subject)
   health(@Payload() raw: unknown) {
-    return handle(M.health, raw, async () => ({ ok: true as const }));
+    return handle(M.health, raw, async () => {
+      assertDependenciesUp();
+      return { ok: true as const };
+    });
   }
 }

@@ -5,6 +5,7 @@ import {
   InferenceMessages,
   SearchMessages,
 } from '@palaver/contracts';
+import { dependenciesDown } from '@palaver/platform';
 import { z } from 'zod';
 import type { GatewayDeps } from '../gateway.deps';
 import type { Routes } from '../http/routes';
@@ -19,7 +20,10 @@ const SERVICES = {
 
 const Health = z.object({ status: z.enum(['ok', 'unavailable']), services: z.record(z.string(), z.enum(['ok', 'unavailable'])) });
 
-/** Ready when every service answers over the transport. */
+/** A service that does not answer within this is reported unavailable (NATS down, overloaded). */
+const HEALTH_TIMEOUT_MS = 2_000;
+
+/** Ready when every service answers over the transport and this gateway's own connections are up. */
 export const healthRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   routes.add(
     {
@@ -34,13 +38,14 @@ export const healthRoutes = (routes: Routes, { services }: GatewayDeps): void =>
       const checks = await Promise.all(
         Object.entries(SERVICES).map(async ([name, message]) => {
           try {
-            await services.send(message, {});
+            await services.send(message, {}, { timeoutMs: HEALTH_TIMEOUT_MS });
             return [name, 'ok'] as const;
           } catch {
             return [name, 'unavailable'] as const;
           }
         }),
       );
+      checks.push(['gateway', dependenciesDown().length === 0 ? 'ok' : 'unavailable']);
       const ready = checks.every(([, state]) => state === 'ok');
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', services: Object.fromEntries(checks) });
     },

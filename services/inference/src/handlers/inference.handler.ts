@@ -1,5 +1,5 @@
 import { InferenceMessages as M } from '@palaver/contracts';
-import { handle } from '@palaver/platform';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CompletionService } from '../completion.service';
@@ -15,6 +15,9 @@ export class InferenceHandler {
 
   @MessagePattern(M.health.subject)
   health(@Payload() raw: unknown) {
-    return handle(M.health, raw, async () => ({ ok: true as const }));
+    return handle(M.health, raw, async () => {
+      assertDependenciesUp();
+      return { ok: true as const };
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { SearchMessages as M } from '@palaver/contracts';
-import { handle } from '@palaver/platform';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DocumentService } from '../document.service';
@@ -76,6 +76,9 @@ export class SearchHandler {
 
   @MessagePattern(M.health.subject)
   health(@Payload() raw: unknown) {
-    return handle(M.health, raw, async () => ({ ok: true as const }));
+    return handle(M.health, raw, async () => {
+      assertDependenciesUp();
+      return { ok: true as const };
+    });
   }
 }

@@ -122,13 +122,18 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       const { listener, outcome } = await limits.within(project, async () => {
         // Timed out: recorded as failed first, so a worker finishing late cannot store it as complete.
         const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS, (partialText) =>
-          services.send(ConversationMessages.failReply, {
-            projectId: session.projectId,
-            conversationId: params.conversationId,
-            messageId: assistantMessageId,
-            error: REPLY_TIMED_OUT,
-            partialText,
-          }),
+          services.send(
+            ConversationMessages.failReply,
+            {
+              projectId: session.projectId,
+              conversationId: params.conversationId,
+              messageId: assistantMessageId,
+              error: REPLY_TIMED_OUT,
+              partialText,
+            },
+            // The visitor waits for this: not the full service timeout when conversation is down.
+            { timeoutMs: 5_000 },
+          ),
         );
         const outcome = await services
           .send(ConversationMessages.postMessage, {
