@@ -13,7 +13,7 @@ import { groundedAnswer } from '../packages/platform/src/chat-model/grounded-ans
 import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
 import { RETRIEVAL_LIMITS } from '../services/inference/src/inference.settings';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
-import { type Table, formatTable } from './retrieval.bench';
+import { formatTable, type Table } from './retrieval.bench';
 import { newProjectId, startSearchServiceUnderTest } from './search-service';
 
 interface Outcome {
@@ -44,11 +44,7 @@ export const answerOutcomes = async (): Promise<Outcome[]> => {
       const answer = groundedAnswer(kase.question, knowledge);
       const qna = answer.source === 'qna' ? knowledge.qnas.find((q) => q.answer === answer.text) : undefined;
       const answeredFrom =
-        answer.source === 'qna'
-          ? `qna:${qna?.question}`
-          : answer.source === 'document'
-            ? `document:${answer.documents[0]?.title}`
-            : null;
+        answer.source === 'qna' ? `qna:${qna?.question}` : answer.source === 'document' ? `document:${answer.documents[0]?.title}` : null;
       outcomes.push({ kase, answeredFrom, text: answer.text });
     }
     return outcomes;

@@ -17,17 +17,17 @@
 import { fileURLToPath } from 'node:url';
 import type { DocumentRecord } from '@palaver/contracts';
 import { EmbeddedVectorIndex, LocalEmbedder, systemClock } from '../packages/platform/src/index';
+import { DocumentRepository } from '../services/search/src/document.repository';
 import { Bm25Index } from '../services/search/src/domain/bm25.index';
 import type { ChunkPayload } from '../services/search/src/domain/knowledge-payload';
 import { documentChunks } from '../services/search/src/domain/knowledge-text';
 import { pointId } from '../services/search/src/domain/point-id';
 import { contributionOf, idfWeights } from '../services/search/src/domain/term-statistics';
-import { DocumentRepository } from '../services/search/src/document.repository';
 import { KnowledgeRevisionRepository } from '../services/search/src/knowledge-revision.repository';
 import { LexicalIndex, lexicalTokens } from '../services/search/src/lexical.index';
 import { evaluateRun, recallAt } from './ir-metrics';
-import { type SciFact, loadSciFact, scifactDir } from './scifact';
-import { type SearchServiceUnderTest, newProjectId, percentile, startSearchServiceUnderTest } from './search-service';
+import { loadSciFact, type SciFact, scifactDir } from './scifact';
+import { newProjectId, percentile, type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';
 
 export interface Table {
   title: string;
@@ -41,7 +41,9 @@ const SMALL_CHUNKS = 5_000;
 const LARGE_CHUNKS = 100_000;
 /** Lucene's default English stop set, as the published BM25 baselines use. */
 const LUCENE_STOP_WORDS = new Set(
-  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(' '),
+  'a an and are as at be but by for if in into is it no not of on or such that the their then there these they this to was will with'.split(
+    ' ',
+  ),
 );
 
 const plainTokens = (text: string): string[] =>
@@ -77,7 +79,10 @@ const bm25Run = async (data: SciFact, name: string, tokens: (t: string) => strin
   const queryMs: number[] = [];
   for (const q of data.queries) {
     const [hits, ms] = await timed(() => index.search(tokens(q.text), DEPTH));
-    runs.set(q.id, hits.map((h) => h.id));
+    runs.set(
+      q.id,
+      hits.map((h) => h.id),
+    );
     queryMs.push(ms);
   }
   return { name, runs, queryMs, indexMs };
@@ -103,7 +108,10 @@ const vectorRun = async (data: SciFact, name: string): Promise<Quality> => {
         for (const j of dims) s += d[j]! * v[j]!;
         return { i, s };
       });
-      return scored.sort((x, y) => y.s - x.s || x.i - y.i).slice(0, DEPTH).map(({ i }) => data.corpus[i]!.id);
+      return scored
+        .sort((x, y) => y.s - x.s || x.i - y.i)
+        .slice(0, DEPTH)
+        .map(({ i }) => data.corpus[i]!.id);
     });
     runs.set(q.id, ranked);
     queryMs.push(ms);
@@ -112,7 +120,10 @@ const vectorRun = async (data: SciFact, name: string): Promise<Quality> => {
 };
 
 /** Creates every abstract through the service (one project); returns the run and the service. */
-const serviceRun = async (data: SciFact, name: string): Promise<Quality & { service: SearchServiceUnderTest; projectId: string; chunks: number }> => {
+const serviceRun = async (
+  data: SciFact,
+  name: string,
+): Promise<Quality & { service: SearchServiceUnderTest; projectId: string; chunks: number }> => {
   const service = await startSearchServiceUnderTest();
   const projectId = newProjectId();
   let chunks = 0;
@@ -127,7 +138,10 @@ const serviceRun = async (data: SciFact, name: string): Promise<Quality & { serv
   const queryMs: number[] = [];
   for (const q of data.queries) {
     const [{ results }, ms] = await timed(() => service.search.search(projectId, q.text, DEPTH));
-    runs.set(q.id, results.map((r) => r.url.slice(r.url.lastIndexOf('/') + 1)));
+    runs.set(
+      q.id,
+      results.map((r) => r.url.slice(r.url.lastIndexOf('/') + 1)),
+    );
     queryMs.push(ms);
   }
   return { name, runs, queryMs, indexMs, service, projectId, chunks };
@@ -293,8 +307,8 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
         `the large project: lexical index ${Math.round(large.chunks / (large.lexicalMs / 1000))} chunks/s (with the revision write), in-memory vector index ${Math.round(large.chunks / (large.vectorMs / 1000))} chunks/s (embedding excluded); ` +
         `lexical index rebuilt from the documents after a restart: ${Math.round(data.corpus.length / (rebuildMs / 1000))} docs/s`,
       'SciFact: the project indexed through DocumentService above; the first chunks and the x10 project are written to the lexical and vector indexes directly (vectors in memory only, no term statistics: the query is embedded unweighted), x10 repeating the corpus under new document ids',
-      'with the local embedder the vector index re-scores the chunks of BM25\'s 100 best documents by id instead of scanning every chunk',
-      'a 2-core machine shared with other jobs: wall-clock latencies are noisy, p99 most of all; CPU: the process\'s CPU time per search (all its threads, GC included)',
+      "with the local embedder the vector index re-scores the chunks of BM25's 100 best documents by id instead of scanning every chunk",
+      "a 2-core machine shared with other jobs: wall-clock latencies are noisy, p99 most of all; CPU: the process's CPU time per search (all its threads, GC included)",
     ],
   };
   return [qualityTable, latencyTable];
@@ -303,8 +317,7 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
 export const formatTable = (table: Table): string => {
   const cells = [table.columns, ...table.rows.map((r) => r.map(String))];
   const widths = table.columns.map((_, c) => Math.max(...cells.map((row) => (row[c] ?? '').length)));
-  const line = (row: string[]): string =>
-    row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
+  const line = (row: string[]): string => row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ');
   return [
     table.title,
     line(table.columns),

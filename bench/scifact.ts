@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** BEIR SciFact (test split) as the benchmark reads it. See SOURCE.md in the data folder. */
 export interface SciFact {

@@ -8,13 +8,12 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Infrastructure, createTestInfrastructure } from '../packages/platform/src/index';
-import { type SearchContext, createSearchContext } from '../services/search/src/testing/search.context';
+import { createTestInfrastructure, type Infrastructure } from '../packages/platform/src/index';
+import { createSearchContext, type SearchContext } from '../services/search/src/testing/search.context';
 
 export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { infra: Infrastructure; close(): Promise<void> };
 
-const scratchDir = async (): Promise<string> =>
-  mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'palaver-bench-'));
+const scratchDir = async (): Promise<string> => mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'palaver-bench-'));
 
 /** `override` replaces ports (e.g. an in-memory vector index for a corpus too large to log). */
 export const startSearchServiceUnderTest = async (

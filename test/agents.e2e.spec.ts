@@ -54,7 +54,7 @@ describe('human agents and the handoff queue', () => {
       token: 'test-admin-token',
     });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.code).toBe("VALIDATION_ERROR");
+    expect(bad.body.error.code).toBe('VALIDATION_ERROR');
   });
 
   it('runs the whole cycle: visitor asks for a person, two agents race, the reply is live, release gives the AI back', async () => {
@@ -112,10 +112,19 @@ describe('human agents and the handoff queue', () => {
       const released = await agentCall(winner.token, 'POST', `/conversations/${conversationId}/release`);
       expect(released.body).toMatchObject({ handoff: 'none', humanAgent: null });
       await live.until((e) => e.event === 'handoff.released');
-      const ai = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'What does shipping cost?' }, token });
+      const ai = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'What does shipping cost?' },
+        token,
+      });
       expect(ai.status).toBe(200);
       expect(ai.body.steps[0].content[0].text.length).toBeGreaterThan(0);
-      const aiLive = await live.until((e) => e.event === 'message.updated' && e.data.message.role === 'assistant' && e.data.message.status === 'complete' && e.data.message.parts[0].text === ai.body.steps[0].content[0].text);
+      const aiLive = await live.until(
+        (e) =>
+          e.event === 'message.updated' &&
+          e.data.message.role === 'assistant' &&
+          e.data.message.status === 'complete' &&
+          e.data.message.parts[0].text === ai.body.steps[0].content[0].text,
+      );
       expect(aiLive.data.conversation.isHumanHandled).toBe(false);
 
       // Every transition is an event of the conversation, in order, on the durable stream (read by analytics, eventually).

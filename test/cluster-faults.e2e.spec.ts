@@ -53,7 +53,10 @@ describe.skipIf(!available)(
     const workerOf = async (messageId: string): Promise<string> => {
       const deadline = Date.now() + 10_000;
       while (Date.now() < deadline) {
-        const line = cluster.output.join('').split('\n').find((l) => l.includes('generating reply') && l.includes(messageId));
+        const line = cluster.output
+          .join('')
+          .split('\n')
+          .find((l) => l.includes('generating reply') && l.includes(messageId));
         if (line) return /^\[(inference-\d+)\]/.exec(line)![1]!;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -115,10 +118,15 @@ describe.skipIf(!available)(
       const conversationId = (await http(`${base()}/v2/conversations`, { body: {}, token: visitor.token })).body.id;
       const replies: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const sent = await http(`${base()}/v2/conversations/${conversationId}/messages`, { body: { content: `question ${i}` }, token: visitor.token });
+        const sent = await http(`${base()}/v2/conversations/${conversationId}/messages`, {
+          body: { content: `question ${i}` },
+          token: visitor.token,
+        });
         expect(sent.status).toBe(200);
       }
-      for (const m of (await http(`${base()}/v2/conversations/${conversationId}/messages?role=assistant`, { token: visitor.token })).body.data) replies.push(m.id);
+      for (const m of (await http(`${base()}/v2/conversations/${conversationId}/messages?role=assistant`, { token: visitor.token })).body
+        .data)
+        replies.push(m.id);
       expect(replies).toHaveLength(5);
 
       const pid = cluster.pid('analytics');

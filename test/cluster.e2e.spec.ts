@@ -27,7 +27,10 @@ describe.skipIf(!available)(
       expect((await http(`${two}/v2/identity/me`, { token })).status).toBe(200);
       const conversationId = (await http(`${two}/v2/conversations`, { body: {}, token })).body.id;
 
-      const json = await http(`${one}/v2/conversations/${conversationId}/messages`, { body: { content: 'How do I return an item?' }, token });
+      const json = await http(`${one}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'How do I return an item?' },
+        token,
+      });
       expect(json.status).toBe(200);
       expect(json.body.steps[0].content[0].text.length).toBeGreaterThan(0);
 
@@ -66,7 +69,11 @@ describe.skipIf(!available)(
           child.once('exit', resolve);
         });
       const gatewayPort = new URL(cluster.urls[0]!).port;
-      const [identity, gateway, unknown] = await Promise.all([check('identity', {}), check('gateway', { PORT: gatewayPort }), check('nope', {})]);
+      const [identity, gateway, unknown] = await Promise.all([
+        check('identity', {}),
+        check('gateway', { PORT: gatewayPort }),
+        check('nope', {}),
+      ]);
       expect({ identity, gateway, unknown }).toEqual({ identity: 0, gateway: 0, unknown: 1 });
     }, 60_000);
 
@@ -74,7 +81,13 @@ describe.skipIf(!available)(
       const root = join(import.meta.dirname, '..');
       const second = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/identity/src/main.ts')], {
         cwd: root,
-        env: { ...process.env, LOG_LEVEL: 'warn', NATS_URL: cluster.nats.url, REDIS_URL: cluster.redis.url, DATA_DIR: join(cluster.dataDir, 'identity') },
+        env: {
+          ...process.env,
+          LOG_LEVEL: 'warn',
+          NATS_URL: cluster.nats.url,
+          REDIS_URL: cluster.redis.url,
+          DATA_DIR: join(cluster.dataDir, 'identity'),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

@@ -14,7 +14,10 @@ describe('POST /v2/chat/completions', () => {
     const created = await e2e.admin.createProject({ plan: 'pro' });
     ({ privateKey, publishableKey } = created);
     projectId = created.project.id;
-    await e2e.admin.call('POST', `/projects/${projectId}/qnas`, { question: 'What are your opening hours?', answer: 'Nine to five on weekdays.' });
+    await e2e.admin.call('POST', `/projects/${projectId}/qnas`, {
+      question: 'What are your opening hours?',
+      answer: 'Nine to five on weekdays.',
+    });
   });
   afterAll(() => e2e.stop());
 
@@ -46,7 +49,9 @@ describe('POST /v2/chat/completions', () => {
 
   it('takes an assistant of the project, and 404 for one of another project', async () => {
     const assistant = await e2e.admin.call('POST', `/projects/${projectId}/assistants`, { name: 'Second', instructions: 'Be terse.' });
-    expect((await http(`${e2e.url}/v2/chat/completions`, { body: { messages, assistantId: assistant.id }, token: privateKey })).status).toBe(202);
+    expect(
+      (await http(`${e2e.url}/v2/chat/completions`, { body: { messages, assistantId: assistant.id }, token: privateKey })).status,
+    ).toBe(202);
     const other = await e2e.admin.createProject({ plan: 'pro' });
     const foreign = await http(`${e2e.url}/v2/chat/completions`, {
       body: { messages, assistantId: other.project.defaultAssistantId },

@@ -17,7 +17,10 @@ describe('admin API for the dashboard', () => {
 
   beforeAll(async () => {
     e2e = await startE2eApp();
-    ({ project: { id: projectId }, publishableKey } = await e2e.admin.createProject());
+    ({
+      project: { id: projectId },
+      publishableKey,
+    } = await e2e.admin.createProject());
     visitor = await newVisitor(e2e.url, publishableKey);
     conversationIds = [];
     for (const question of ['Do you ship abroad?', 'What, "exactly", is the warranty?']) {
@@ -78,18 +81,27 @@ describe('admin API for the dashboard', () => {
   });
 
   it('exports the filtered conversations as NDJSON and as CSV', async () => {
-    const ndjson = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/export?format=ndjson`, { token: 'test-admin-token' });
+    const ndjson = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/export?format=ndjson`, {
+      token: 'test-admin-token',
+    });
     expect(ndjson.status).toBe(200);
     expect(ndjson.headers.get('content-type')).toContain('application/x-ndjson');
     expect(ndjson.headers.get('content-disposition')).toContain('attachment');
-    const lines = ndjson.text.trim().split('\n').map((line) => AdminConversation.parse(JSON.parse(line)));
+    const lines = ndjson.text
+      .trim()
+      .split('\n')
+      .map((line) => AdminConversation.parse(JSON.parse(line)));
     expect(lines.map((c) => c.id).sort()).toEqual([...conversationIds].sort());
     expect(lines.every((c) => c.messages?.length === 2)).toBe(true);
 
-    const csv = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/export?format=csv&status=open`, { token: 'test-admin-token' });
+    const csv = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/export?format=csv&status=open`, {
+      token: 'test-admin-token',
+    });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const rows = csv.text.trim().split('\r\n');
-    expect(rows[0]).toBe('conversationId,conversationStatus,visitorId,conversationCreatedAt,messageId,messageCreatedAt,role,text,feedback,humanAgent');
+    expect(rows[0]).toBe(
+      'conversationId,conversationStatus,visitorId,conversationCreatedAt,messageId,messageCreatedAt,role,text,feedback,humanAgent',
+    );
     expect(rows).toHaveLength(3);
     expect(rows[1]).toContain(`${conversationIds[1]},open,`);
     expect(rows[1]).toContain('"What, ""exactly"", is the warranty?"');

@@ -53,7 +53,9 @@ describe.skipIf(!available)(
       expect(feed.map((e) => e.data.feedback)).toEqual(['like']);
 
       // The rate limit lives in Redis: the third message this minute is the last one allowed.
-      expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'three' }, token })).status).toBe(200);
+      expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'three' }, token })).status).toBe(
+        200,
+      );
       const fourth = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'four' }, token });
       expect(fourth.status).toBe(429);
     });

@@ -51,12 +51,15 @@ describe('errors in the spec envelope', () => {
     const long = expectError(await http(`${e2e.url}/v2/conversations/${'a'.repeat(101)}`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
     expect(long.message).not.toContain('FST_');
     expectError(await http(`${e2e.url}/v2/conversations/%ZZ`, { token }), 400, 'INVALID_REQUEST_PARAMETERS');
-    expectError(await http(`${e2e.url}/v2/messages/${'b'.repeat(500)}/feedback`, { body: { feedback: 'like' }, token }), 400, 'INVALID_REQUEST_PARAMETERS');
+    expectError(
+      await http(`${e2e.url}/v2/messages/${'b'.repeat(500)}/feedback`, { body: { feedback: 'like' }, token }),
+      400,
+      'INVALID_REQUEST_PARAMETERS',
+    );
   });
 
   it('422 for values that break a rule of the Limits table, on both sides of each bound', async () => {
-    const post = (content: string) =>
-      http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
+    const post = (content: string) => http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
     const tooLong = expectError(await post('x'.repeat(10_001)), 422, 'VALIDATION_ERROR');
     expect(tooLong.details).toMatchObject({ field: 'content' });
     expectError(await post(''), 422, 'VALIDATION_ERROR');
@@ -112,12 +115,18 @@ describe('errors in the spec envelope', () => {
     expect(blank.headers.get('retry-after')).toBeNull();
     expect((await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data.length).toBe(before);
 
-    const systemOnly = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'system', content: 'be brief' }] }, token: privateKey });
+    const systemOnly = await http(`${e2e.url}/v2/chat/completions`, {
+      body: { messages: [{ role: 'system', content: 'be brief' }] },
+      token: privateKey,
+    });
     const completionError = expectError(systemOnly, 422, 'VALIDATION_ERROR');
     expect(completionError.details).toMatchObject({ field: 'messages' });
     expect(completionError.details).not.toHaveProperty('retryAfter');
     expect(systemOnly.headers.get('retry-after')).toBeNull();
-    const blankUser = await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: '   ' }] }, token: privateKey });
+    const blankUser = await http(`${e2e.url}/v2/chat/completions`, {
+      body: { messages: [{ role: 'user', content: '   ' }] },
+      token: privateKey,
+    });
     expectError(blankUser, 422, 'VALIDATION_ERROR');
     const blankAgent = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/messages`, {
       body: { content: '  \n ' },
@@ -135,7 +144,10 @@ describe('errors in the spec envelope', () => {
       });
       expect(expectError(sent, 422, 'VALIDATION_ERROR').details).toMatchObject({ field: `pageContext.${field}` });
     }
-    for (const humanAgent of [{ name: 'n'.repeat(1_000_000), image: null }, { name: 'Ada', image: `https://img.example/${'i'.repeat(1_000_000)}` }]) {
+    for (const humanAgent of [
+      { name: 'n'.repeat(1_000_000), image: null },
+      { name: 'Ada', image: `https://img.example/${'i'.repeat(1_000_000)}` },
+    ]) {
       const handoff = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/handoff`, {
         body: { humanAgent },
         token: e2e.app.adminToken,
@@ -171,11 +183,7 @@ describe('errors in the spec envelope', () => {
     expect(error.details).toEqual({ conversationId: missing });
     expectError(await http(`${e2e.url}/v2/conversations/${missing}/messages`, { token }), 404, 'CONVERSATION_NOT_FOUND');
     expectError(await http(`${e2e.url}/v2/conversations/${missing}/close`, { body: {}, token }), 404, 'CONVERSATION_NOT_FOUND');
-    expectError(
-      await http(`${e2e.url}/v2/messages/${missing}/feedback`, { body: { feedback: 'like' }, token }),
-      404,
-      'MESSAGE_NOT_FOUND',
-    );
+    expectError(await http(`${e2e.url}/v2/messages/${missing}/feedback`, { body: { feedback: 'like' }, token }), 404, 'MESSAGE_NOT_FOUND');
     expectError(await http(`${e2e.url}/v2/nothing-here`), 404, 'NOT_FOUND');
   });
 

@@ -23,7 +23,10 @@ describe('concurrent feedback on one conversation', () => {
       ),
     );
     const statuses = burst.map((r) => r.status);
-    expect(statuses.filter((s) => s !== 200), JSON.stringify(burst.find((r) => r.status !== 200)?.body)).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 200),
+      JSON.stringify(burst.find((r) => r.status !== 200)?.body),
+    ).toEqual([]);
     const stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;
     for (const message of stored) expect(['like', 'dislike']).toContain(message.feedback);
   }, 60_000);

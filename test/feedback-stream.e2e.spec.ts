@@ -31,8 +31,7 @@ describe('the feedback stream for analysts', () => {
 
   const feedback = (messageId: string, value: string | null) =>
     http(`${e2e.url}/v2/messages/${messageId}/feedback`, { body: { feedback: value }, token });
-  const feedbackEvents = async (query = '') =>
-    (await e2e.admin.call('GET', `/projects/${projectId}/events?type=feedback&${query}`)).data;
+  const feedbackEvents = async (query = '') => (await e2e.admin.call('GET', `/projects/${projectId}/events?type=feedback&${query}`)).data;
 
   it('sees a like, a dislike and a removal in order, pages with the cursor, and tails them live', async () => {
     const tail = new AbortController();
@@ -45,14 +44,20 @@ describe('the feedback stream for analysts', () => {
     await feedback(messageIds[0]!, 'dislike');
     await feedback(messageIds[0]!, null);
 
-    const events = await eventually(() => feedbackEvents(), (list) => list.length >= 3);
+    const events = await eventually(
+      () => feedbackEvents(),
+      (list) => list.length >= 3,
+    );
     expect(events.map((e: any) => e.data.feedback)).toEqual(['like', 'dislike', null]);
     expect(events.map((e: any) => e.type)).toEqual(['feedback.given', 'feedback.given', 'feedback.removed']);
     expect(events.every((e: any) => e.data.messageId === messageIds[0])).toBe(true);
 
     const firstPage = await e2e.admin.call('GET', `/projects/${projectId}/events?type=feedback&limit=1`);
     expect(firstPage.data).toHaveLength(1);
-    const rest = await e2e.admin.call('GET', `/projects/${projectId}/events?type=feedback&after=${encodeURIComponent(firstPage.nextCursor)}&limit=500`);
+    const rest = await e2e.admin.call(
+      'GET',
+      `/projects/${projectId}/events?type=feedback&after=${encodeURIComponent(firstPage.nextCursor)}&limit=500`,
+    );
     expect(rest.data.map((e: any) => e.data.feedback)).toEqual(['dislike', null]);
 
     const response = await live;
@@ -61,7 +66,10 @@ describe('the feedback stream for analysts', () => {
     let text = '';
     while ((text.match(/"feedback"/g) ?? []).length < 3) text += new TextDecoder().decode((await reader.read()).value);
     tail.abort();
-    const tailed = text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+    const tailed = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)));
     expect(tailed.map((e) => e.data.feedback)).toEqual(['like', 'dislike', null]);
   });
 

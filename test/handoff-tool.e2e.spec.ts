@@ -26,7 +26,10 @@ describe('a real model asking for a person with the request_human_agent tool', (
   it('offers the tool when handoff is on; a call queues the conversation and tells the visitor', async () => {
     const { token, id } = await conversation(true);
     fake.scriptChat({ kind: 'reply', text: '', toolCall: 'request_human_agent' });
-    const sent = await http(`${e2e.url}/v2/conversations/${id}/messages`, { body: { content: 'My order never came, this is awful' }, token });
+    const sent = await http(`${e2e.url}/v2/conversations/${id}/messages`, {
+      body: { content: 'My order never came, this is awful' },
+      token,
+    });
     expect(sent.status).toBe(200);
     expect(lastChatBody().tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(['request_human_agent']);
     expect(sent.body.steps[0].content[0].text).toMatch(/agent will answer/);

@@ -16,7 +16,10 @@ describe('a conversation handled by a human agent', () => {
     await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/handoff`, { humanAgent });
 
     for (const stream of [false, true]) {
-      const sent = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'a person please', stream }, token });
+      const sent = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'a person please', stream },
+        token,
+      });
       expect(sent.status).toBe(202);
       expect(sent.headers.get('content-type')).toContain('text/plain');
       expect(sent.text.length).toBeGreaterThan(0);

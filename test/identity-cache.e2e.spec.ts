@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IdentityMessages } from '@palaver/contracts';
 import { buildGateway } from '@palaver/gateway';
-import { type Infrastructure, createInfrastructure, infraAvailable, infraUrl, loadConfig } from '@palaver/platform';
+import { createInfrastructure, type Infrastructure, infraAvailable, infraUrl, loadConfig } from '@palaver/platform';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
@@ -16,7 +16,11 @@ const redis = await infraAvailable('redis');
  */
 const variants = [
   { name: 'embedded pub/sub', env: {} as Record<string, string>, run: true },
-  { name: `Redis pub/sub${redis ? '' : ` (Redis at ${infraUrl('redis')} unreachable: skipped)`}`, env: { REDIS_URL: infraUrl('redis') }, run: redis },
+  {
+    name: `Redis pub/sub${redis ? '' : ` (Redis at ${infraUrl('redis')} unreachable: skipped)`}`,
+    env: { REDIS_URL: infraUrl('redis') },
+    run: redis,
+  },
 ];
 
 for (const variant of variants) {

@@ -53,7 +53,9 @@ describe('keys: hashed at rest, shown once, origins, revocation', () => {
     const token = ok.body.sessionToken;
     expect((await http(`${e2e.url}/v2/identity/me`, { token, headers: { origin: allowed } })).status).toBe(200);
     expect((await http(`${e2e.url}/v2/identity/me`, { token, headers: { origin: 'https://evil.example' } })).status).toBe(403);
-    expect((await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect(
+      (await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`, { headers: { origin: 'https://evil.example' } })).status,
+    ).toBe(403);
 
     // A preflight carries no body or token: it is judged by the key in its URL when it has one,
     // else by every live key of the install (other tests' projects here allow any origin).

@@ -1,4 +1,4 @@
-import { Qna, SearchResponse, pagedList } from '@palaver/contracts';
+import { pagedList, Qna, SearchResponse } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
@@ -68,7 +68,14 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
 
   it('answers every required field, passes the product fields through, and orders by score', async () => {
     const { results } = SearchResponse.parse((await search('noise cancelling headphones price')).body);
-    expect(results[0]).toMatchObject({ title: 'Aurora X2 Headphones', productId: 'AX2', price: 199, currency: 'EUR', vendor: 'Aurora', path: '/products/aurora-x2' });
+    expect(results[0]).toMatchObject({
+      title: 'Aurora X2 Headphones',
+      productId: 'AX2',
+      price: 199,
+      currency: 'EUR',
+      vendor: 'Aurora',
+      path: '/products/aurora-x2',
+    });
     const scores = results.map((r) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
@@ -104,7 +111,12 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 2 });
     expect(page.data).toHaveLength(1);
     for (const [query, status] of [
-      ['limit=0', 422], ['limit=100', 200], ['limit=101', 422], ['offset=-1', 422], [`query=${'q'.repeat(300)}`, 200], [`query=${'q'.repeat(301)}`, 422],
+      ['limit=0', 422],
+      ['limit=100', 200],
+      ['limit=101', 422],
+      ['offset=-1', 422],
+      [`query=${'q'.repeat(300)}`, 200],
+      [`query=${'q'.repeat(301)}`, 422],
     ] as const) {
       expect((await http(`${e2e.url}/v2/projects/${projectId}/qnas?${query}`)).status, query).toBe(status);
     }
@@ -145,8 +157,13 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
     });
     const parsed = await parseUiMessageStream(streamed.text);
     expect(parsed.chunks.map((c) => c.type)).toEqual([
-      'start', 'start-step', 'text-start', ...parsed.chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'),
-      'text-end', 'finish-step', 'finish',
+      'start',
+      'start-step',
+      'text-start',
+      ...parsed.chunks.filter((c) => c.type === 'text-delta').map(() => 'text-delta'),
+      'text-end',
+      'finish-step',
+      'finish',
     ]);
     const warranty = { title: 'Warranty', url: 'https://shop.example/help/warranty' };
     const textPart = parsed.message!.parts.find((part) => part.type === 'text');

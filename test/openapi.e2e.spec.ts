@@ -56,7 +56,13 @@ describe('GET /openapi.json', () => {
       const schema = resolve(raw);
       if (!schema || typeof schema !== 'object') return;
       const types = [schema.type].flat();
-      if (types.includes('string') && schema.maxLength === undefined && !schema.enum && schema.const === undefined && !BOUNDED_FORMATS.has(schema.format)) {
+      if (
+        types.includes('string') &&
+        schema.maxLength === undefined &&
+        !schema.enum &&
+        schema.const === undefined &&
+        !BOUNDED_FORMATS.has(schema.format)
+      ) {
         unbounded.push(where);
       }
       for (const [key, value] of Object.entries(schema.properties ?? {})) walk(value, `${where}.${key}`);
@@ -79,7 +85,11 @@ describe('GET /openapi.json', () => {
     for (const [path, item] of Object.entries(document.paths) as [string, any][]) {
       for (const method of Object.keys(item)) {
         const url = `${e2e.url}${path.replace(/\{\w+\}/g, id)}`;
-        const response = await http(url, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, rawBody: method === 'get' ? undefined : '{}' });
+        const response = await http(url, {
+          method: method.toUpperCase(),
+          headers: { 'content-type': 'application/json' },
+          rawBody: method === 'get' ? undefined : '{}',
+        });
         const noRoute = response.status === 404 && String(response.body?.error?.message).startsWith('no route');
         expect(noRoute, `${method} ${path}`).toBe(false);
       }

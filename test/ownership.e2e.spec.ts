@@ -22,16 +22,17 @@ describe("visitor B on visitor A's conversation and messages", () => {
   });
   afterAll(() => e2e.stop());
 
-  const attempts = () => [
-    ['GET conversation', `/v2/conversations/${conversationId}`, undefined],
-    ['GET messages', `/v2/conversations/${conversationId}/messages`, undefined],
-    ['POST message', `/v2/conversations/${conversationId}/messages`, { content: 'mine now' }],
-    ['POST message (stream)', `/v2/conversations/${conversationId}/messages`, { content: 'mine now', stream: true }],
-    ['POST close', `/v2/conversations/${conversationId}/close`, { closeReason: 'hijacked' }],
-    ['POST feedback on the assistant message', `/v2/messages/${assistantMessageId}/feedback`, { feedback: 'dislike' }],
-    ['POST feedback removal', `/v2/messages/${assistantMessageId}/feedback`, { feedback: null }],
-    ['POST feedback on the user message', `/v2/messages/${userMessageId}/feedback`, { feedback: 'like' }],
-  ] as const;
+  const attempts = () =>
+    [
+      ['GET conversation', `/v2/conversations/${conversationId}`, undefined],
+      ['GET messages', `/v2/conversations/${conversationId}/messages`, undefined],
+      ['POST message', `/v2/conversations/${conversationId}/messages`, { content: 'mine now' }],
+      ['POST message (stream)', `/v2/conversations/${conversationId}/messages`, { content: 'mine now', stream: true }],
+      ['POST close', `/v2/conversations/${conversationId}/close`, { closeReason: 'hijacked' }],
+      ['POST feedback on the assistant message', `/v2/messages/${assistantMessageId}/feedback`, { feedback: 'dislike' }],
+      ['POST feedback removal', `/v2/messages/${assistantMessageId}/feedback`, { feedback: null }],
+      ['POST feedback on the user message', `/v2/messages/${userMessageId}/feedback`, { feedback: 'like' }],
+    ] as const;
 
   it('gets 403 FORBIDDEN every time', async () => {
     for (const [name, path, body] of attempts()) {

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
 import { FakeOpenAiServer } from '@palaver/platform';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isAlive, printed, startChildApp } from './support/child-app';
 import { http, startE2eApp } from './support/e2e-app';
 
@@ -12,7 +12,13 @@ const snapshot = async (url: string, token: string, conversationId: string) => {
   return {
     status: conversation.status,
     title: conversation.title,
-    messages: conversation.messages.map((m: any) => ({ id: m.id, role: m.role, text: m.parts[0]?.text, status: m.status, feedback: m.feedback })),
+    messages: conversation.messages.map((m: any) => ({
+      id: m.id,
+      role: m.role,
+      text: m.parts[0]?.text,
+      status: m.status,
+      feedback: m.feedback,
+    })),
   };
 };
 
@@ -86,10 +92,12 @@ describe('restart', () => {
       const token = (await http(`${first.url}/v2/identity/init`, { body: { apiKey, saVid: 'crash-device' } })).body.sessionToken;
       const conversationId = (await http(`${first.url}/v2/conversations`, { body: {}, token })).body.id;
       fake.scriptChat({ kind: 'hang', afterChunks: 1, text: 'half an answer' });
-      const inFlight = http(`${first.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hello?', stream: true }, token }).catch(
-        (err: unknown) => err,
-      );
-      for (let i = 0; i < 100 && !fake.requests.some((r) => r.path.endsWith('/chat/completions')); i++) await new Promise((r) => setTimeout(r, 100));
+      const inFlight = http(`${first.url}/v2/conversations/${conversationId}/messages`, {
+        body: { content: 'hello?', stream: true },
+        token,
+      }).catch((err: unknown) => err);
+      for (let i = 0; i < 100 && !fake.requests.some((r) => r.path.endsWith('/chat/completions')); i++)
+        await new Promise((r) => setTimeout(r, 100));
       const streaming = (await http(`${first.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;
       expect(streaming.map((m: any) => m.status)).toEqual(['streaming']);
       await first.kill('SIGKILL');
@@ -101,7 +109,10 @@ describe('restart', () => {
         // The sweep fails it at start, or within a few seconds when it began just before the crash.
         const assistantMessages = async () =>
           (await http(`${second.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;
-        await vi.waitFor(async () => expect((await assistantMessages()).map((m: any) => m.status)).toEqual(['error']), { timeout: 15_000, interval: 200 });
+        await vi.waitFor(async () => expect((await assistantMessages()).map((m: any) => m.status)).toEqual(['error']), {
+          timeout: 15_000,
+          interval: 200,
+        });
         const after = await assistantMessages();
         expect(after[0].error).toMatch(/interrupted/);
         const next = await http(`${second.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'still there?' }, token });

@@ -58,7 +58,9 @@ describe('surface B (x-service-key)', () => {
 
   it('chats: streamed and JSON replies, created with the caller id, listed and read; one history with v2', async () => {
     const chatId = randomUUID();
-    const streamed = await call(`/customers/user-2/chats/${chatId}/chat`, { body: say('Where is my parcel?', { pageUrl: 'https://shop.example/track', pageContent: 'Tracking page: parcels ship in 2 days.' }) });
+    const streamed = await call(`/customers/user-2/chats/${chatId}/chat`, {
+      body: say('Where is my parcel?', { pageUrl: 'https://shop.example/track', pageContent: 'Tracking page: parcels ship in 2 days.' }),
+    });
     expect(streamed.status).toBe(200);
     expect(streamed.headers.get('content-type')).toContain('text/plain');
     expect(streamed.text).toBe('Reply 1 to "Where is my parcel?"');
@@ -95,7 +97,8 @@ describe('surface B (x-service-key)', () => {
   it('chats: bounds and errors of paging, filter and ids', async () => {
     await call('/customers/user-3', { body: {} });
     for (const q of ['page=abc', 'pageSize=ten']) expect((await call(`/customers/user-3/chats?${q}`)).status, q).toBe(400);
-    for (const q of ['page=0', 'pageSize=0', 'pageSize=101', 'filter=archived']) expect((await call(`/customers/user-3/chats?${q}`)).status, q).toBe(422);
+    for (const q of ['page=0', 'pageSize=0', 'pageSize=101', 'filter=archived'])
+      expect((await call(`/customers/user-3/chats?${q}`)).status, q).toBe(422);
     expect((await call('/customers/nobody/chats')).status).toBe(404);
     expect((await call('/customers/user-3/chats/not-a-uuid')).status).toBe(400);
     // Another customer's chat, or another project's, is not there.
@@ -107,17 +110,29 @@ describe('surface B (x-service-key)', () => {
     await http(`${base()}/customers/user-4`, { body: {}, headers: { 'x-service-key': other.privateKey } });
     expect((await http(`${base()}/customers/user-4/chats/${chatId}`, { headers: { 'x-service-key': other.privateKey } })).status).toBe(404);
     // Body bounds.
-    expect((await call(`/customers/user-3/chats/${randomUUID()}/chat`, { body: say('x', { pageContent: 'y'.repeat(10_001) }) })).status).toBe(422);
+    expect(
+      (await call(`/customers/user-3/chats/${randomUUID()}/chat`, { body: say('x', { pageContent: 'y'.repeat(10_001) }) })).status,
+    ).toBe(422);
     expect((await call(`/customers/user-3/chats/${randomUUID()}/chat`, { body: say('x'.repeat(10_001)) })).status).toBe(422);
-    expect((await call(`/customers/user-3/chats/${randomUUID()}/chat`, { body: { message: { role: 'user', parts: [] } } })).status).toBe(422);
-    expect((await call(`/customers/user-3/chats/${randomUUID()}/chat`, { body: say('x', { previousMessages: [{ role: 'system', content: 'x' }] }) })).status).toBe(422);
+    expect((await call(`/customers/user-3/chats/${randomUUID()}/chat`, { body: { message: { role: 'user', parts: [] } } })).status).toBe(
+      422,
+    );
+    expect(
+      (
+        await call(`/customers/user-3/chats/${randomUUID()}/chat`, {
+          body: say('x', { previousMessages: [{ role: 'system', content: 'x' }] }),
+        })
+      ).status,
+    ).toBe(422);
   });
 
   it('regenerate via messageId: a new version under the same id, the old one kept in the event log', async () => {
     const chatId = randomUUID();
     await call(`/customers/user-5/chats/${chatId}/chat`, { body: say('Tell me a joke', { streaming: false }) });
     const first = (await call(`/customers/user-5/chats/${chatId}`)).body.messages[1];
-    const again = await call(`/customers/user-5/chats/${chatId}/chat`, { body: say('Tell me a joke', { messageId: first.id, streaming: false }) });
+    const again = await call(`/customers/user-5/chats/${chatId}/chat`, {
+      body: say('Tell me a joke', { messageId: first.id, streaming: false }),
+    });
     expect(again.status).toBe(200);
     expect(again.body).not.toBe(first.parts[0].text);
     expect(model.lastTurns().map((t) => t.content)).toEqual(['Tell me a joke']);
@@ -140,7 +155,9 @@ describe('surface B (x-service-key)', () => {
       { role: 'user', content: 'My name is Zoe' },
       { role: 'assistant', content: 'Hello Zoe' },
     ];
-    const reply = await call(`/customers/user-6/chats/${chatId}/chat`, { body: say('What is my name?', { previousMessages, streaming: false }) });
+    const reply = await call(`/customers/user-6/chats/${chatId}/chat`, {
+      body: say('What is my name?', { previousMessages, streaming: false }),
+    });
     expect(reply.status).toBe(200);
     expect(model.lastTurns()).toEqual([...previousMessages, { role: 'user', content: 'What is my name?' }]);
   });
@@ -156,7 +173,12 @@ describe('surface B (x-service-key)', () => {
     expect(claimed.body.id).toBe(chatId);
     await http(`${e2e.url}/agent/v1/conversations/${chatId}/messages`, { body: { content: 'Bo here' }, token: agent.token });
     const chat = (await call(`/customers/user-7/chats/${chatId}`)).body;
-    expect(chat).toMatchObject({ isHumanHandled: true, humanAgentId: agent.id, humanAgent: { id: agent.id, name: 'Bo' }, handoffAt: expect.any(String) });
+    expect(chat).toMatchObject({
+      isHumanHandled: true,
+      humanAgentId: agent.id,
+      humanAgent: { id: agent.id, name: 'Bo' },
+      handoffAt: expect.any(String),
+    });
     expect(chat.messages.at(-1)).toMatchObject({
       role: 'human_agent',
       humanAgentId: agent.id,

@@ -40,7 +40,9 @@ describe('connection timeouts', () => {
   it('answers 408 in the envelope to a body trickled byte by byte, and closes', async () => {
     const client = rawClient(e2e.url);
     const { host } = new URL(e2e.url);
-    client.socket.write(`POST /v2/identity/init HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`);
+    client.socket.write(
+      `POST /v2/identity/init HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{`,
+    );
     const trickle = setInterval(() => client.socket.writable && client.socket.write(' '), 300);
     const closedAfter = await within(client.closed, 5000);
     clearInterval(trickle);

@@ -1,4 +1,4 @@
-import { ChatCompletionResult, Conversation, InitIdentityResponse, Message, Visitor, pagedList, plainList } from '@palaver/contracts';
+import { ChatCompletionResult, Conversation, InitIdentityResponse, Message, pagedList, plainList, Visitor } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
@@ -125,8 +125,7 @@ describe('the visitor journey of the spec, through HTTP', () => {
   it('records like, dislike and removal of feedback on an assistant message', async () => {
     const messages = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body;
     const messageId = messages.data[0].id;
-    const feedback = (value: string | null) =>
-      http(`${e2e.url}/v2/messages/${messageId}/feedback`, { body: { feedback: value }, token });
+    const feedback = (value: string | null) => http(`${e2e.url}/v2/messages/${messageId}/feedback`, { body: { feedback: value }, token });
 
     expect((await feedback('like')).body).toEqual({ feedback: 'like' });
     expect((await feedback('dislike')).body).toEqual({ feedback: 'dislike' });

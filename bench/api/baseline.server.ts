@@ -4,7 +4,7 @@
  * model through the same AI SDK encoder, with nothing in between.
  */
 import { randomUUID } from 'node:crypto';
-import { type UIMessageChunk, pipeUIMessageStreamToResponse } from 'ai';
+import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
 import Fastify from 'fastify';
 import { InstantChatModel } from './instant.chat-model';
 
@@ -22,7 +22,8 @@ app.post('/v2/conversations/:conversationId/messages', async (request, reply) =>
     let text = '';
     for await (const chunk of chunks) {
       if (chunk.type === 'delta') text += chunk.delta;
-      else if (chunk.type === 'finish') return { steps: [{ content: [{ type: 'text', text }], finishReason: chunk.finishReason, usage: chunk.usage }] };
+      else if (chunk.type === 'finish')
+        return { steps: [{ content: [{ type: 'text', text }], finishReason: chunk.finishReason, usage: chunk.usage }] };
     }
   }
   const id = randomUUID();

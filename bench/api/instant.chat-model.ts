@@ -22,6 +22,10 @@ export class InstantChatModel implements ChatModel {
   async *stream(_request: ChatRequest): AsyncIterable<ModelChunk> {
     yield { type: 'delta', delta: INSTANT_TEXT };
     if (this.hold) await this.released;
-    yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 5, totalTokens: 6, reasoningTokens: 0, cachedInputTokens: 0 } };
+    yield {
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { inputTokens: 1, outputTokens: 5, totalTokens: 6, reasoningTokens: 0, cachedInputTokens: 0 },
+    };
   }
 }

@@ -15,7 +15,7 @@ import { holdInfraLock } from './infra-lock';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
 import { soak } from './soak';
-import { type Row, printRows, printSoak } from './table';
+import { printRows, printSoak, type Row } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -55,18 +55,43 @@ const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => 
 /** Product and baseline side by side, one scenario at a time. */
 const benchMode = (mode: string, env: Record<string, string>): Promise<Row[]> =>
   withDataDir(async (dataDir) => {
-    const product = await startChild('product.server.ts', { ...env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_bench_${Date.now()}` });
+    const product = await startChild('product.server.ts', {
+      ...env,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      SEED_DEMO: 'false',
+      ADMIN_TOKEN: `adm_bench_${Date.now()}`,
+    });
     try {
       const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
       const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
       try {
         const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
-          return { mode, name, product: await load({ url: product.url, ...options }), baseline: await load({ url: baseline.url, ...options }) };
+          return {
+            mode,
+            name,
+            product: await load({ url: product.url, ...options }),
+            baseline: await load({ url: baseline.url, ...options }),
+          };
         };
         const rows: Row[] = [];
-        rows.push(await both(`GET /v2/conversations (${connections} conn)`, { path: '/v2/conversations', headers: fixture.reader.headers, connections, durationSeconds: duration }));
-        rows.push(await both('GET /v2/conversations (1 conn)', { path: '/v2/conversations', headers: fixture.reader.headers, connections: 1, durationSeconds: duration }));
+        rows.push(
+          await both(`GET /v2/conversations (${connections} conn)`, {
+            path: '/v2/conversations',
+            headers: fixture.reader.headers,
+            connections,
+            durationSeconds: duration,
+          }),
+        );
+        rows.push(
+          await both('GET /v2/conversations (1 conn)', {
+            path: '/v2/conversations',
+            headers: fixture.reader.headers,
+            connections: 1,
+            durationSeconds: duration,
+          }),
+        );
         rows.push(
           await both(`POST /v2/identity/init (${connections} conn)`, {
             method: 'POST',
@@ -88,7 +113,11 @@ const benchMode = (mode: string, env: Record<string, string>): Promise<Row[]> =>
           }),
         );
         process.stderr.write(`${mode}: time to first text-delta\n`);
-        const ttft = { paths: fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`), headers: fixture.streamer.headers, requests: ttftRequests };
+        const ttft = {
+          paths: fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
+          headers: fixture.streamer.headers,
+          requests: ttftRequests,
+        };
         rows.push({
           mode,
           name: 'time to first text-delta (streamed)',
@@ -112,7 +141,9 @@ if (values.soak) {
   if (env) {
     const release = mode === 'distributed' ? await holdInfraLock() : () => undefined;
     try {
-      const result = await withDataDir((dataDir) => soak(Number(values.soak), { ...env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_soak_${Date.now()}` }));
+      const result = await withDataDir((dataDir) =>
+        soak(Number(values.soak), { ...env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_soak_${Date.now()}` }),
+      );
       printSoak(mode, result);
     } finally {
       release();

@@ -24,7 +24,11 @@ export const call = async (url: string, method: string, headers: Record<string, 
   return text ? JSON.parse(text) : null;
 };
 
-export const initVisitor = async (url: string, publishableKey: string, saVid: string): Promise<{ headers: Record<string, string>; body: unknown }> => {
+export const initVisitor = async (
+  url: string,
+  publishableKey: string,
+  saVid: string,
+): Promise<{ headers: Record<string, string>; body: unknown }> => {
   const body = await call(`${url}/v2/identity/init`, 'POST', {}, { apiKey: publishableKey, saVid });
   return { headers: { authorization: `Bearer ${body.sessionToken}` }, body };
 };

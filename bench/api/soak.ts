@@ -20,11 +20,16 @@ interface Memory {
  * counts the ones that did not end with [DONE].
  */
 export const soak = async (streams: number, env: Record<string, string>): Promise<SoakResult> => {
-  const product = await startChild('product.server.ts', { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' }, ['--expose-gc']);
+  const product = await startChild('product.server.ts', { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' }, [
+    '--expose-gc',
+  ]);
   try {
     const url = product.url;
     const admin = { authorization: `Bearer ${product.ready.adminToken as string}` };
-    const project = await call(`${url}/admin/v1/projects`, 'POST', admin, { name: 'Soak', limits: { messagesPerMinute: null, monthlyMessages: null } });
+    const project = await call(`${url}/admin/v1/projects`, 'POST', admin, {
+      name: 'Soak',
+      limits: { messagesPerMinute: null, monthlyMessages: null },
+    });
     const key = await call(`${url}/admin/v1/projects/${project.id}/keys`, 'POST', admin, {
       type: 'publishable',
       name: 'soak',

@@ -8,10 +8,12 @@ export type Row =
   | { mode: string; name: string; product: TtftResult; baseline: TtftResult };
 
 /** autocannon reports whole milliseconds: 0 means under 1 ms. */
-const ms = (value: number): string => (!Number.isFinite(value) ? '-' : value === 0 ? '<1 ms' : `${value.toFixed(Math.abs(value) < 10 ? 1 : 0)} ms`);
+const ms = (value: number): string =>
+  !Number.isFinite(value) ? '-' : value === 0 ? '<1 ms' : `${value.toFixed(Math.abs(value) < 10 ? 1 : 0)} ms`;
 const perSecond = (value: number): string => value.toFixed(0);
 
-const machine = (): string => `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const machine = (): string =>
+  `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 
 /** One markdown table: the product, the baseline, and how the product compares (ratio or added latency). */
 export const printRows = (rows: Row[], settings: { duration: number; connections: number }): void => {

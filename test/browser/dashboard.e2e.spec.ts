@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
 import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
 
 const available = chromiumAvailable();
 const SHOP = 'https://shop.example';
@@ -15,7 +15,12 @@ const visitorAsk = async (url: string, apiKey: string, question: string, origin 
   const token = init.body.sessionToken as string;
   const conversation = await http(`${url}/v2/conversations`, { body: {}, token, headers });
   const reply = await http(`${url}/v2/conversations/${conversation.body.id}/messages`, { body: { content: question }, token, headers });
-  return { status: reply.status, text: reply.body.steps?.[0]?.content?.[0]?.text as string, token, conversationId: conversation.body.id as string };
+  return {
+    status: reply.status,
+    text: reply.body.steps?.[0]?.content?.[0]?.text as string,
+    token,
+    conversationId: conversation.body.id as string,
+  };
 };
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', available), () => {
@@ -26,7 +31,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
   let projectId = '';
 
   const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
-  const go = (section: string) => page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: section, exact: true }).click();
+  const go = (section: string) =>
+    page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: section, exact: true }).click();
 
   beforeAll(async () => {
     e2e = await startE2eApp();
@@ -48,7 +54,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Projects', exact: true }).waitFor();
     expect(await page.evaluate("sessionStorage.getItem('palaver.adminToken')")).toBe('test-admin-token');
-    expect(await page.evaluate("localStorage.length")).toBe(0);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
     await page.getByText('No projects yet').waitFor();
   });
 
@@ -141,9 +147,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     const widgetServed = (await http(`${e2e.url}/widget.js`)).status === 200;
     await expect.poll(() => preview.getAttribute('data-mode')).toBe(widgetServed ? 'widget' : 'faithful');
     const previewMarkup = () =>
-      preview.evaluate((el) =>
-        [el, ...el.querySelectorAll('*')].map((node) => node.shadowRoot?.innerHTML ?? '').join('\n'),
-      );
+      preview.evaluate((el) => [el, ...el.querySelectorAll('*')].map((node) => node.shadowRoot?.innerHTML ?? '').join('\n'));
     await expect.poll(previewMarkup).toMatch(/#e11d48|rgb\(225, 29, 72\)/i);
     await page.getByRole('button', { name: 'Save widget' }).click();
     await page.getByText('Saved: the widget shows it on its next load.').waitFor();
@@ -172,8 +176,15 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.getByText('No disliked answers').waitFor();
     await page.locator('.live-live').waitFor();
     const visitor = await visitorAsk(e2e.url, publishableKey, 'What is the return window?');
-    const messages = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}/messages?role=assistant`, { token: visitor.token, headers: { origin: SHOP } });
-    const disliked = await http(`${e2e.url}/v2/messages/${messages.body.data[0].id}/feedback`, { body: { feedback: 'dislike' }, token: visitor.token, headers: { origin: SHOP } });
+    const messages = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}/messages?role=assistant`, {
+      token: visitor.token,
+      headers: { origin: SHOP },
+    });
+    const disliked = await http(`${e2e.url}/v2/messages/${messages.body.data[0].id}/feedback`, {
+      body: { feedback: 'dislike' },
+      token: visitor.token,
+      headers: { origin: SHOP },
+    });
     expect(disliked.status).toBe(200);
     await page.locator('.event-tail').getByText('feedback.given').waitFor();
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -226,7 +237,10 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
 
     await page.getByRole('button', { name: 'Release to the assistant' }).click();
     await page.getByText('You hold no conversation').waitFor();
-    const released = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, { token: visitor.token, headers: { origin: SHOP } });
+    const released = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, {
+      token: visitor.token,
+      headers: { origin: SHOP },
+    });
     expect(released.body.isHumanHandled).toBe(false);
   });
 
@@ -242,10 +256,16 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
 
     await page.getByRole('button', { name: 'Revoke Shop widget' }).click();
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByText(/revoked/).first().waitFor();
+    await page
+      .getByText(/revoked/)
+      .first()
+      .waitFor();
     await shot('revoked');
     expect((await visitorAsk(e2e.url, publishableKey, 'What is the return window?')).status).toBe(401);
-    const sameSession = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, { token: visitor.token, headers: { origin: SHOP } });
+    const sameSession = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, {
+      token: visitor.token,
+      headers: { origin: SHOP },
+    });
     expect(sameSession.status).toBe(401);
   });
 

@@ -15,7 +15,8 @@ const WIDGET_CONFIG = {
   position: 'bottom-right',
 };
 const ANSWER = 'We are open **Monday to Friday**, 9:00 to 17:00. <img src=x onerror="window.__pwned=1">';
-const AGENT_AVATAR = 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"%3E%3Ccircle cx="5" cy="5" r="5" fill="%23f59e0b"/%3E%3C/svg%3E';
+const AGENT_AVATAR =
+  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"%3E%3Ccircle cx="5" cy="5" r="5" fill="%23f59e0b"/%3E%3C/svg%3E';
 
 const hostPage = (appUrl: string, key: string, extraHead = '') => `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host shop</title>${extraHead}</head>
@@ -67,7 +68,11 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
 <div id="stage" style="position: relative; width: 700px; height: 640px; margin: 20px; border: 1px dashed #999"></div>
 <script src="${e2e.url}/widget.js" data-preview></script></body></html>`,
     };
-    const limited = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Limited shop', limits: { messagesPerMinute: 1 } });
+    const limited = await e2e.admin.createProject({
+      allowedOrigins: [site.origin],
+      name: 'Limited shop',
+      limits: { messagesPerMinute: 1 },
+    });
     pages['/limited'] = { type: 'text/html', body: hostPage(e2e.url, limited.publishableKey) };
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
@@ -151,9 +156,15 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
 
     // A human agent takes over: their name, avatar and message appear without a reload, from
     // the conversation's live events (followed since the conversation was opened).
-    const conversationId = await page.evaluate(() => Object.entries(localStorage).find(([key]) => key.startsWith('palaver.conversation.'))?.[1]);
-    await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/handoff`, { humanAgent: { name: 'Ada', image: AGENT_AVATAR } });
-    await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/messages`, { content: 'Hi, Ada here. Anything else?' });
+    const conversationId = await page.evaluate(
+      () => Object.entries(localStorage).find(([key]) => key.startsWith('palaver.conversation.'))?.[1],
+    );
+    await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/handoff`, {
+      humanAgent: { name: 'Ada', image: AGENT_AVATAR },
+    });
+    await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/messages`, {
+      content: 'Hi, Ada here. Anything else?',
+    });
     await panel(page).locator('.palaver-message--human_agent').waitFor({ timeout: 10_000 });
     expect(await panel(page).getByRole('heading').textContent()).toBe('Ada');
     expect(eventStreams.some((url) => url.includes(`/v2/conversations/${conversationId}/events`))).toBe(true);
@@ -208,7 +219,11 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     const started = Date.now();
     await page.evaluate((config) => {
       const win = window as unknown as { Palaver: { mount(options: object): { update(config: object): void } }; handle: unknown };
-      win.handle = win.Palaver.mount({ config, quickPrompts: [{ id: 'q1', title: 'Ask me', prompt: 'Ask me' }], target: document.getElementById('stage') });
+      win.handle = win.Palaver.mount({
+        config,
+        quickPrompts: [{ id: 'q1', title: 'Ask me', prompt: 'Ask me' }],
+        target: document.getElementById('stage'),
+      });
     }, config);
     await launcher(page).waitFor();
     expect(await panel(page).count()).toBe(0);
@@ -223,18 +238,35 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     const box = (await panel(page).boundingBox())!;
     expect(box.width).toBe(360);
     expect(Math.round(box.height)).toBeLessThanOrEqual(480);
-    expect(await panel(page).locator('.palaver-header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(190, 18, 60)');
+    expect(
+      await panel(page)
+        .locator('.palaver-header')
+        .evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe('rgb(190, 18, 60)');
     expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(AGENT_AVATAR);
-    expect(await panel(page).getByRole('heading').evaluate((element) => getComputedStyle(element).letterSpacing)).toBe('3px');
+    expect(
+      await panel(page)
+        .getByRole('heading')
+        .evaluate((element) => getComputedStyle(element).letterSpacing),
+    ).toBe('3px');
     const bubble = panel(page).locator('.palaver-welcome .palaver-bubble');
     expect(await bubble.locator('em').textContent()).toBe('welcome');
-    expect(await bubble.evaluate((element) => [getComputedStyle(element).borderRadius, getComputedStyle(element).fontSize])).toEqual(['4px', '16px']);
+    expect(await bubble.evaluate((element) => [getComputedStyle(element).borderRadius, getComputedStyle(element).fontSize])).toEqual([
+      '4px',
+      '16px',
+    ]);
     expect(await panel(page).getByRole('textbox', { name: 'Message' }).getAttribute('placeholder')).toBe('Type here');
     expect(await panel(page).getByRole('button', { name: 'Ask me' }).isVisible()).toBe(true);
     await page.screenshot({ path: await artifactPath('widget-preview-mount.png') });
 
-    await page.evaluate(() => (window as unknown as { handle: { update(config: object): void } }).handle.update({ brandColor: 'rgb(37, 99, 235)' }));
-    expect(await panel(page).locator('.palaver-header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(37, 99, 235)');
+    await page.evaluate(() =>
+      (window as unknown as { handle: { update(config: object): void } }).handle.update({ brandColor: 'rgb(37, 99, 235)' }),
+    );
+    expect(
+      await panel(page)
+        .locator('.palaver-header')
+        .evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe('rgb(37, 99, 235)');
     await page.close();
   });
 
@@ -285,9 +317,26 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
         const root = document.querySelector('palaver-widget')!.shadowRoot!;
         const pick = (selector: string) => {
           const style = getComputedStyle(root.querySelector(selector)!);
-          return [style.display, style.visibility, style.fontFamily, style.fontSize, style.color, style.backgroundColor, style.width, style.borderRadius, style.transform].join(' | ');
+          return [
+            style.display,
+            style.visibility,
+            style.fontFamily,
+            style.fontSize,
+            style.color,
+            style.backgroundColor,
+            style.width,
+            style.borderRadius,
+            style.transform,
+          ].join(' | ');
         };
-        return ['.palaver-launcher', '.palaver-panel', '.palaver-title', '.palaver-welcome .palaver-bubble', '.palaver-input', '.palaver-send'].map(pick);
+        return [
+          '.palaver-launcher',
+          '.palaver-panel',
+          '.palaver-title',
+          '.palaver-welcome .palaver-bubble',
+          '.palaver-input',
+          '.palaver-send',
+        ].map(pick);
       });
       const sheetsAfter = await page.evaluate(() => document.querySelectorAll('style, link[rel=stylesheet]').length);
       await page.screenshot({ path: await artifactPath(`widget${path.replace('/', '-')}.png`) });
@@ -304,7 +353,12 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
   });
 
   it('fits a 360 px phone, follows dark mode and reduced motion, and is keyboard operable', async () => {
-    const phone = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark', reducedMotion: 'reduce', hasTouch: true });
+    const phone = await browser.newContext({
+      viewport: { width: 360, height: 740 },
+      colorScheme: 'dark',
+      reducedMotion: 'reduce',
+      hasTouch: true,
+    });
     const page = await phone.newPage();
     await page.goto(`${site.origin}/shop`);
     await launcher(page).focus();
@@ -315,7 +369,9 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     expect(box.y + box.height).toBeLessThanOrEqual(740);
     const input = panel(page).getByRole('textbox', { name: 'Message' });
     expect(await input.isVisible()).toBe(true);
-    const header = await panel(page).locator('.palaver-header').evaluate((element) => getComputedStyle(element).backgroundColor);
+    const header = await panel(page)
+      .locator('.palaver-header')
+      .evaluate((element) => getComputedStyle(element).backgroundColor);
     expect(header).toBe('rgb(45, 212, 191)');
     expect(await panel(page).evaluate((element) => getComputedStyle(element).animationName)).toBe('none');
     await page.screenshot({ path: await artifactPath('widget-phone-dark.png') });

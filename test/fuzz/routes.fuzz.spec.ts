@@ -90,7 +90,11 @@ describe('fuzz: every route, generated requests', () => {
   const credential = (op: Operation): fc.Arbitrary<string | null> => {
     const scheme = op.security[0];
     const real = scheme && credentials[scheme] ? fc.constant(credentials[scheme]!) : fc.constant(null);
-    return fc.oneof({ weight: 6, arbitrary: real }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.string({ maxLength: 60 }) });
+    return fc.oneof(
+      { weight: 6, arbitrary: real },
+      { weight: 1, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
+    );
   };
 
   /** A request as a client means it (known ids, valid values, the right credential), or a fuzzed one. */
@@ -118,7 +122,10 @@ describe('fuzz: every route, generated requests', () => {
       : wellFormed
         ? arbitraries.valid(op.body, 0, true).map((value) => ({ raw: JSON.stringify(value) ?? 'null', type: 'application/json' }))
         : fc.oneof(
-            { weight: 8, arbitrary: arbitraries.anyValue(op.body).map((value) => ({ raw: JSON.stringify(value) ?? 'null', type: 'application/json' })) },
+            {
+              weight: 8,
+              arbitrary: arbitraries.anyValue(op.body).map((value) => ({ raw: JSON.stringify(value) ?? 'null', type: 'application/json' })),
+            },
             { weight: 1, arbitrary: fc.constantFrom('{"a":', '[', '\u0000', '').map((raw) => ({ raw, type: 'application/json' })) },
             { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((raw) => ({ raw, type: 'text/plain' })) },
           );
@@ -128,9 +135,10 @@ describe('fuzz: every route, generated requests', () => {
       let url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => path[name] ?? 'x');
       const search = new URLSearchParams();
       for (const [name, value] of Object.entries(query)) {
-        for (const one of [value].flat()) search.append(name, typeof one === 'string' ? one : JSON.stringify(one) ?? '');
+        for (const one of [value].flat()) search.append(name, typeof one === 'string' ? one : (JSON.stringify(one) ?? ''));
       }
-      if (op.security[0] === 'publishableKey' && credential !== null && (wellFormed || !search.has('apiKey'))) search.set('apiKey', credential);
+      if (op.security[0] === 'publishableKey' && credential !== null && (wellFormed || !search.has('apiKey')))
+        search.set('apiKey', credential);
       if ([...search].length > 0) url += `?${search}`;
       const headers: Record<string, string> = {};
       if (credential !== null && op.security[0] === 'serviceKey') headers['x-service-key'] = credential;
@@ -144,7 +152,12 @@ describe('fuzz: every route, generated requests', () => {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
     try {
-      const response = await fetch(`${e2e.url}${req.url}`, { method: req.method, headers: req.headers, body: req.body, signal: abort.signal });
+      const response = await fetch(`${e2e.url}${req.url}`, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        signal: abort.signal,
+      });
       const type = response.headers.get('content-type') ?? '';
       // A live event stream never ends: its status and headers are the answer.
       if (type.includes('text/event-stream') && req.method === 'GET') {
@@ -180,7 +193,8 @@ describe('fuzz: every route, generated requests', () => {
         );
       }
       // The generated requests get past authentication and validation, not only into 4xx.
-      if (process.env.FUZZ_DEBUG) console.log(operations.filter((op) => !answered.has(`${op.method} ${op.path}`)).map((op) => `${op.method} ${op.path}`));
+      if (process.env.FUZZ_DEBUG)
+        console.log(operations.filter((op) => !answered.has(`${op.method} ${op.path}`)).map((op) => `${op.method} ${op.path}`));
       expect(answered.size).toBeGreaterThan(operations.length / 2);
     },
     Math.max(60_000, RUNS * 70 * 500),

@@ -38,7 +38,8 @@ export class SchemaArbitraries {
     for (const key of ['anyOf', 'oneOf'] as const) {
       if (Array.isArray(schema[key])) return fc.oneof(...schema[key].map((s: JsonSchema) => this.valid(s, depth + 1, strict)));
     }
-    if (Array.isArray(schema.allOf)) return this.valid(Object.assign({}, ...schema.allOf.map((s: JsonSchema) => this.resolve(s))), depth + 1, strict);
+    if (Array.isArray(schema.allOf))
+      return this.valid(Object.assign({}, ...schema.allOf.map((s: JsonSchema) => this.resolve(s))), depth + 1, strict);
     const types: string[] = [schema.type ?? []].flat();
     if (types.length > 1) return fc.oneof(...types.map((type) => this.valid({ ...schema, type }, depth, strict)));
     switch (types[0]) {
@@ -60,16 +61,16 @@ export class SchemaArbitraries {
       case 'object':
       case undefined: {
         const properties: Record<string, JsonSchema> = schema.properties ?? {};
-        if (Object.keys(properties).length === 0) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 });
-        const record = fc.record(
-          Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, member(value)])),
-          { requiredKeys: (schema.required ?? []).filter((key: string) => key in properties) },
-        );
+        if (Object.keys(properties).length === 0)
+          return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 });
+        const record = fc.record(Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, member(value)])), {
+          requiredKeys: (schema.required ?? []).filter((key: string) => key in properties),
+        });
         if (strict) return record;
         // Now and then an unknown key on top.
-        return fc.tuple(record, fc.option(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 })), { freq: 5 })).map(
-          ([value, extra]) => (extra ? { ...value, [extra[0]]: extra[1] } : value),
-        );
+        return fc
+          .tuple(record, fc.option(fc.tuple(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 1 })), { freq: 5 }))
+          .map(([value, extra]) => (extra ? { ...value, [extra[0]]: extra[1] } : value));
       }
       default:
         return fc.jsonValue({ maxDepth: 2 });
@@ -80,7 +81,8 @@ export class SchemaArbitraries {
   invalid(raw: JsonSchema | undefined): fc.Arbitrary<unknown> {
     const schema = this.resolve(raw) ?? {};
     const options: fc.Arbitrary<unknown>[] = [fc.jsonValue({ maxDepth: 2 }), fc.constant(null), text()];
-    if (typeof schema.maxLength === 'number' && schema.maxLength < MAX_OVERSIZE) options.push(fc.constant('x'.repeat(schema.maxLength + 1)));
+    if (typeof schema.maxLength === 'number' && schema.maxLength < MAX_OVERSIZE)
+      options.push(fc.constant('x'.repeat(schema.maxLength + 1)));
     if (typeof schema.maximum === 'number') options.push(fc.constantFrom(schema.maximum + 1, 1e308, 0.5));
     if (typeof schema.minimum === 'number') options.push(fc.constant(schema.minimum - 1));
     return fc.oneof(...options);

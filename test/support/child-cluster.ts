@@ -50,13 +50,20 @@ export const startChildCluster = async (env: Record<string, string> = {}): Promi
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitFor(() => /Try it:/.test(text()), 180_000, () => `cluster did not start:\n${text()}`, child);
+    await waitFor(
+      () => /Try it:/.test(text()),
+      180_000,
+      () => `cluster did not start:\n${text()}`,
+      child,
+    );
   } catch (error) {
     await cleanUp();
     throw error;
   }
   const value = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(text())![1]!;
-  const urls = [value('API base URL'), ...[...text().matchAll(/Also gateway\s+(\S+)/g)].map((m) => m[1]!)].map((u) => u.replace(/\/v2$/, ''));
+  const urls = [value('API base URL'), ...[...text().matchAll(/Also gateway\s+(\S+)/g)].map((m) => m[1]!)].map((u) =>
+    u.replace(/\/v2$/, ''),
+  );
   const pid = (name: string): number => {
     const all = [...text().matchAll(new RegExp(`(?:^\\s+${name}\\s+pid (\\d+)|^${name} restarted, pid (\\d+))`, 'gm'))];
     const last = all.at(-1);
@@ -73,7 +80,11 @@ export const startChildCluster = async (env: Record<string, string> = {}): Promi
     output,
     pid,
     async restarted(name, previousPid, timeoutMs = 60_000) {
-      await waitFor(() => pid(name) !== previousPid, timeoutMs, () => `${name} was not restarted:\n${text()}`);
+      await waitFor(
+        () => pid(name) !== previousPid,
+        timeoutMs,
+        () => `${name} was not restarted:\n${text()}`,
+      );
       return pid(name);
     },
     stop: cleanUp,
@@ -99,5 +110,9 @@ const waitFor = async (done: () => boolean, timeoutMs: number, message: () => st
 /** kill -9 of one process, and waits (bounded) until it is really gone. */
 export const killHard = async (pid: number): Promise<void> => {
   process.kill(pid, 'SIGKILL');
-  await waitFor(() => !isAlive(pid), 5_000, () => `process ${pid} still alive after SIGKILL`);
+  await waitFor(
+    () => !isAlive(pid),
+    5_000,
+    () => `process ${pid} still alive after SIGKILL`,
+  );
 };

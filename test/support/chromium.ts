@@ -22,7 +22,14 @@ export const browserSuiteTitle = (title: string, available: boolean): string =>
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 
 /** Where screenshots go (gitignored); look at them after a run. */

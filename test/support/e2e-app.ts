@@ -86,7 +86,12 @@ export class AdminClient {
       allowedOrigins: options.allowedOrigins ?? [],
     });
     const privateKey = await this.call('POST', `/projects/${project.id}/keys`, { type: 'private', name: 'backend' });
-    return { project, publishableKey: publishable.key as string, publishableKeyId: publishable.id as string, privateKey: privateKey.key as string };
+    return {
+      project,
+      publishableKey: publishable.key as string,
+      publishableKeyId: publishable.id as string,
+      privateKey: privateKey.key as string,
+    };
   }
 }
 

@@ -13,7 +13,11 @@ export class RecordingChatModel implements ChatModel {
     const last = [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const text = `Reply ${this.requests.length} to "${last}"`;
     for (const word of text.split(/(?<= )/)) yield { type: 'delta', delta: word };
-    yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 } };
+    yield {
+      type: 'finish',
+      finishReason: 'stop',
+      usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 },
+    };
   }
 
   /** The conversation turns (not the system prompt) of the latest request. */
@@ -22,6 +26,9 @@ export class RecordingChatModel implements ChatModel {
   }
 
   lastSystemPrompt(): string {
-    return (this.requests.at(-1)?.messages ?? []).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    return (this.requests.at(-1)?.messages ?? [])
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
   }
 }

@@ -1,4 +1,4 @@
-import { type UIMessage, type UIMessageChunk, parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema } from 'ai';
+import { parseJsonEventStream, readUIMessageStream, type UIMessage, type UIMessageChunk, uiMessageChunkSchema } from 'ai';
 
 export interface ParsedUiStream {
   chunks: UIMessageChunk[];

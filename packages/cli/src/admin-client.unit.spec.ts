@@ -31,5 +31,4 @@ describe('AdminClient', () => {
     expect(calls[0]?.init.headers).toEqual({ authorization: 'Bearer secret', 'content-type': 'application/json' });
     expect(JSON.parse(String(calls[0]?.init.body))).toEqual({ question: 'q', answer: 'a' });
   });
-
 });

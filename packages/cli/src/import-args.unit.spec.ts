@@ -22,12 +22,35 @@ describe('parseImportArgs', () => {
 
   it('prefers --token and reads every option', () => {
     const parsed = parseImportArgs(
-      ['./docs', '--project', PROJECT, '--url', 'https://palaver.example', '--token', 't', '--base-url', 'https://site.example/docs', '--concurrency', '8', '--dry-run', '--skip-invalid'],
+      [
+        './docs',
+        '--project',
+        PROJECT,
+        '--url',
+        'https://palaver.example',
+        '--token',
+        't',
+        '--base-url',
+        'https://site.example/docs',
+        '--concurrency',
+        '8',
+        '--dry-run',
+        '--skip-invalid',
+      ],
       { ADMIN_TOKEN: 'from-env' },
     );
     expect(parsed).toEqual({
       kind: 'run',
-      args: { projectId: PROJECT, url: 'https://palaver.example', token: 't', baseUrl: 'https://site.example/docs', concurrency: 8, dryRun: true, skipInvalid: true, target: './docs' },
+      args: {
+        projectId: PROJECT,
+        url: 'https://palaver.example',
+        token: 't',
+        baseUrl: 'https://site.example/docs',
+        concurrency: 8,
+        dryRun: true,
+        skipInvalid: true,
+        target: './docs',
+      },
     });
   });
 

@@ -41,9 +41,14 @@ describe('readFolder', () => {
     expect(sources.invalid).toEqual([]);
     expect(sources.skipped).toEqual([]);
     const byPath = Object.fromEntries(documents(sources.items).map((d) => [d.path, d]));
-    expect(Object.keys(byPath).sort()).toEqual(
-      ['front.md', 'guides/deep/faq.txt', 'guides/setup guide.markdown', 'intro.md', 'pages/about.html', 'pages/pricing.html'],
-    );
+    expect(Object.keys(byPath).sort()).toEqual([
+      'front.md',
+      'guides/deep/faq.txt',
+      'guides/setup guide.markdown',
+      'intro.md',
+      'pages/about.html',
+      'pages/pricing.html',
+    ]);
     expect(byPath['intro.md']).toEqual({
       title: 'Getting started',
       url: 'https://site.example/docs/intro',
@@ -121,12 +126,24 @@ describe('readNdjson', () => {
       JSON.stringify({ title: 'Warranty', url: 'https://shop.example/warranty', content: 'Two years.' }),
       '',
       JSON.stringify({ question: 'Do you ship abroad?', answer: 'Yes, to every EU country.', createdBy: { name: 'Sam', image: null } }),
-      JSON.stringify({ title: 'Aurora X2', url: 'https://shop.example/p/ax2', path: '/p/ax2', content: 'Headphones.', productId: 'AX2', price: 199, currency: 'EUR' }),
+      JSON.stringify({
+        title: 'Aurora X2',
+        url: 'https://shop.example/p/ax2',
+        path: '/p/ax2',
+        content: 'Headphones.',
+        productId: 'AX2',
+        price: 199,
+        currency: 'EUR',
+      }),
     ]);
     const sources = await readSources(file, {});
     expect(sources.invalid).toEqual([]);
     expect(sources.items).toEqual([
-      { kind: 'document', source: 'knowledge.ndjson:1', body: { title: 'Warranty', url: 'https://shop.example/warranty', content: 'Two years.' } },
+      {
+        kind: 'document',
+        source: 'knowledge.ndjson:1',
+        body: { title: 'Warranty', url: 'https://shop.example/warranty', content: 'Two years.' },
+      },
       {
         kind: 'qna',
         source: 'knowledge.ndjson:3',
@@ -135,7 +152,15 @@ describe('readNdjson', () => {
       {
         kind: 'document',
         source: 'knowledge.ndjson:4',
-        body: { title: 'Aurora X2', url: 'https://shop.example/p/ax2', path: '/p/ax2', content: 'Headphones.', productId: 'AX2', price: 199, currency: 'EUR' },
+        body: {
+          title: 'Aurora X2',
+          url: 'https://shop.example/p/ax2',
+          path: '/p/ax2',
+          content: 'Headphones.',
+          productId: 'AX2',
+          price: 199,
+          currency: 'EUR',
+        },
       },
     ]);
   });
@@ -151,7 +176,13 @@ describe('readNdjson', () => {
     ]);
     const sources = await readNdjson(file);
     expect(sources.items.map((i) => i.source)).toEqual(['knowledge.ndjson:1']);
-    expect(sources.invalid.map((p) => p.source)).toEqual(['knowledge.ndjson:2', 'knowledge.ndjson:3', 'knowledge.ndjson:4', 'knowledge.ndjson:5', 'knowledge.ndjson:6']);
+    expect(sources.invalid.map((p) => p.source)).toEqual([
+      'knowledge.ndjson:2',
+      'knowledge.ndjson:3',
+      'knowledge.ndjson:4',
+      'knowledge.ndjson:5',
+      'knowledge.ndjson:6',
+    ]);
     const reasons = sources.invalid.map((p) => p.reason);
     expect(reasons[0]).toMatch(/^not valid JSON/);
     expect(reasons[1]).toMatch(/^document: url: /);

@@ -1,21 +1,20 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
-  FOLDER_EXTENSIONS,
-  type ImportItem,
-  type ImportSources,
-  type SourceProblem,
   documentUrl,
+  FOLDER_EXTENSIONS,
   fileDocument,
   fileItem,
+  type ImportItem,
+  type ImportSources,
   isKnowledgeFile,
   parseNdjson,
+  type SourceProblem,
 } from './knowledge-items';
 
-export { FOLDER_EXTENSIONS, type ImportItem, type ImportSources, type SourceProblem, documentUrl, fileDocument, parseNdjson };
+export { documentUrl, FOLDER_EXTENSIONS, fileDocument, type ImportItem, type ImportSources, parseNdjson, type SourceProblem };
 
-export const readNdjson = async (file: string): Promise<ImportSources> =>
-  parseNdjson(await readFile(file, 'utf8'), basename(file));
+export const readNdjson = async (file: string): Promise<ImportSources> => parseNdjson(await readFile(file, 'utf8'), basename(file));
 
 /** Every regular file below `dir`, relative, sorted; hidden files and folders (`.git`, ...) are left out. */
 const listFiles = async (dir: string, prefix = ''): Promise<string[]> => {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocumentRecord, Qna, pagedList } from '@palaver/contracts';
+import { DocumentRecord, pagedList, Qna } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalProxy } from './testing/local-proxy';
 import { ADMIN_TOKEN, type RunningApp, startRunningApp } from './testing/running-app';
@@ -57,14 +57,17 @@ const ndjsonFile = async (name: string, lines: unknown[]): Promise<string> => {
   return file;
 };
 
-const documentsOf = async (projectId: string) => DocumentList.parse(await running.admin('GET', `/projects/${projectId}/documents?limit=100`));
+const documentsOf = async (projectId: string) =>
+  DocumentList.parse(await running.admin('GET', `/projects/${projectId}/documents?limit=100`));
 
 describe('pnpm import-knowledge (the CLI entry point)', () => {
   it('imports a folder, reports the skipped empty file and exits 0', async () => {
     const { projectId } = await running.createProject();
     const folder = join(dir, 'folder');
     await writeTree(folder, { 'guide/install.md': '# Install\n\nRun the installer.', 'notes.txt': 'Plain notes.', 'blank.md': '\n' });
-    const run = await runCli(['--project', projectId, '--url', running.url, '--base-url', 'https://site.example/docs', folder], { ADMIN_TOKEN });
+    const run = await runCli(['--project', projectId, '--url', running.url, '--base-url', 'https://site.example/docs', folder], {
+      ADMIN_TOKEN,
+    });
 
     expect(run.code, run.stderr).toBe(0);
     expect(lastLine(run.stdout)).toBe('Summary: imported 2 (2 documents, 0 Q&A), skipped 1, failed 0');
@@ -105,7 +108,9 @@ describe('pnpm import-knowledge (the CLI entry point)', () => {
     const { projectId } = await running.createProject();
     const proxy = await startLocalProxy(running.url, {
       intercept: (request, index) =>
-        request.method === 'POST' && index === 2 ? { status: 500, body: { error: { message: 'disk full', code: 'INTERNAL_SERVER_ERROR' } } } : undefined,
+        request.method === 'POST' && index === 2
+          ? { status: 500, body: { error: { message: 'disk full', code: 'INTERNAL_SERVER_ERROR' } } }
+          : undefined,
     });
     try {
       const file = await ndjsonFile('two.ndjson', [
@@ -148,7 +153,11 @@ describe('pnpm import-knowledge (the CLI entry point)', () => {
     try {
       const file = await ndjsonFile(
         'many.ndjson',
-        Array.from({ length: 20 }, (_, i) => ({ title: `Page ${i + 1}`, url: `https://site.example/${i + 1}`, content: `page number ${i + 1}` })),
+        Array.from({ length: 20 }, (_, i) => ({
+          title: `Page ${i + 1}`,
+          url: `https://site.example/${i + 1}`,
+          content: `page number ${i + 1}`,
+        })),
       );
       const run = await runCli(['--project', projectId, '--url', proxy.url, '--concurrency', '1', file], { ADMIN_TOKEN }, (child) => {
         const timer = setInterval(() => {
@@ -161,7 +170,9 @@ describe('pnpm import-knowledge (the CLI entry point)', () => {
       });
 
       expect(run.code, run.stderr).toBe(130);
-      const summary = /^Summary: imported (\d+) \(\d+ documents?, 0 Q&A\), skipped 0, failed 0, interrupted (\d+) \(not imported\)$/.exec(lastLine(run.stdout));
+      const summary = /^Summary: imported (\d+) \(\d+ documents?, 0 Q&A\), skipped 0, failed 0, interrupted (\d+) \(not imported\)$/.exec(
+        lastLine(run.stdout),
+      );
       expect(summary, run.stdout).not.toBeNull();
       const imported = Number(summary?.[1]);
       expect(imported).toBeGreaterThanOrEqual(2);

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DocumentRecord, Qna, SearchResponse, pagedList } from '@palaver/contracts';
+import { DocumentRecord, pagedList, Qna, SearchResponse } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminApiError, AdminClient } from './admin-client';
 import { readSources } from './import-sources';
@@ -45,7 +45,14 @@ describe('importing into a running Palaver through the admin API', () => {
     await writeFile(
       ndjson,
       [
-        JSON.stringify({ title: 'Aurora X2 Headphones', url: 'https://shop.example/p/ax2', content: 'Wireless noise-cancelling headphones with 30 hours of battery.', productId: 'AX2', price: 199, currency: 'EUR' }),
+        JSON.stringify({
+          title: 'Aurora X2 Headphones',
+          url: 'https://shop.example/p/ax2',
+          content: 'Wireless noise-cancelling headphones with 30 hours of battery.',
+          productId: 'AX2',
+          price: 199,
+          currency: 'EUR',
+        }),
         JSON.stringify({ question: 'What are your opening hours?', answer: 'Monday to Friday, 9:00 to 17:00.' }),
         JSON.stringify({ question: 'Can I pay by invoice?', answer: 'Yes, for business customers.' }),
       ].join('\n'),
@@ -70,12 +77,21 @@ describe('importing into a running Palaver through the admin API', () => {
     expect(byPath['about.html']).toMatchObject({ title: 'About the company', url: 'https://shop.example/docs/about' });
     expect(byPath['/p/ax2']).toMatchObject({ title: 'Aurora X2 Headphones', productId: 'AX2', price: 199 });
     expect(documents.data.map((d) => d.id).sort()).toEqual(
-      report.imported.filter((i) => i.item.kind === 'document').map((i) => i.id).sort(),
+      report.imported
+        .filter((i) => i.item.kind === 'document')
+        .map((i) => i.id)
+        .sort(),
     );
 
     expect((await search(publishableKey, 'how long is the warranty'))[0]?.title).toBe('Warranty');
-    expect((await search(publishableKey, 'mechanical keyboards Lisbon'))[0]).toMatchObject({ title: 'About the company', path: 'about.html' });
-    expect((await search(publishableKey, 'noise cancelling headphones'))[0]).toMatchObject({ title: 'Aurora X2 Headphones', productId: 'AX2' });
+    expect((await search(publishableKey, 'mechanical keyboards Lisbon'))[0]).toMatchObject({
+      title: 'About the company',
+      path: 'about.html',
+    });
+    expect((await search(publishableKey, 'noise cancelling headphones'))[0]).toMatchObject({
+      title: 'Aurora X2 Headphones',
+      productId: 'AX2',
+    });
 
     const qnas = QnaList.parse(await running.admin('GET', `/projects/${projectId}/qnas?limit=100`));
     expect(qnas.data.map((q) => [q.question, q.answer]).sort()).toEqual([
@@ -87,9 +103,11 @@ describe('importing into a running Palaver through the admin API', () => {
   it('reports what the server refuses as failed items, with the reason', async () => {
     const { projectId } = await running.createProject();
     const client = new AdminClient({ url: running.url, token: ADMIN_TOKEN });
-    const report = await importItems(client, [
-      { kind: 'document', source: 'x.ndjson:1', body: { title: 'Fine', url: 'https://site.example/fine', content: 'ok' } },
-    ], { projectId: '00000000-0000-4000-8000-000000000000' });
+    const report = await importItems(
+      client,
+      [{ kind: 'document', source: 'x.ndjson:1', body: { title: 'Fine', url: 'https://site.example/fine', content: 'ok' } }],
+      { projectId: '00000000-0000-4000-8000-000000000000' },
+    );
     expect(report.imported).toEqual([]);
     expect(report.failed).toHaveLength(1);
     expect(report.failed[0]?.reason).toMatch(/^404 PROJECT_NOT_FOUND: /);
@@ -103,7 +121,9 @@ describe('importing into a running Palaver through the admin API', () => {
     await expect(
       new AdminClient({ url: running.url, token: ADMIN_TOKEN }).getProject('00000000-0000-4000-8000-000000000000'),
     ).rejects.toMatchObject({ status: 404, code: 'PROJECT_NOT_FOUND' });
-    const unreachable = await new AdminClient({ url: 'http://127.0.0.1:1', token: ADMIN_TOKEN }).getProject(projectId).catch((e: unknown) => e);
+    const unreachable = await new AdminClient({ url: 'http://127.0.0.1:1', token: ADMIN_TOKEN })
+      .getProject(projectId)
+      .catch((e: unknown) => e);
     expect(unreachable).toBeInstanceOf(AdminApiError);
     expect(unreachable).toMatchObject({ status: 0, message: expect.stringMatching(/^cannot reach http:\/\/127\.0\.0\.1:1: /) });
   });
@@ -122,9 +142,18 @@ describe('importing into a running Palaver through the admin API', () => {
       const client = new AdminClient({ url: proxy.url, token: ADMIN_TOKEN });
       const retries: { attempt: number; delayMs: number; reason: string }[] = [];
       const started = Date.now();
-      const report = await importItems(client, [
-        { kind: 'document', source: 'x.ndjson:1', body: { title: 'Retried page', url: 'https://site.example/retried', content: 'Sent twice, stored once.' } },
-      ], { projectId }, { onRetry: (_item, retry) => retries.push(retry) });
+      const report = await importItems(
+        client,
+        [
+          {
+            kind: 'document',
+            source: 'x.ndjson:1',
+            body: { title: 'Retried page', url: 'https://site.example/retried', content: 'Sent twice, stored once.' },
+          },
+        ],
+        { projectId },
+        { onRetry: (_item, retry) => retries.push(retry) },
+      );
       const elapsed = Date.now() - started;
 
       expect(retries).toEqual([{ attempt: 1, delayMs: 1000, reason: '429 RATE_LIMITED: too many requests' }]);

@@ -9,9 +9,7 @@ export interface KnowledgeWriter {
   createQna(projectId: string, body: QnaBody, signal?: AbortSignal): Promise<{ id: string }>;
 }
 
-export type ImportOutcome =
-  | { item: ImportItem; ok: true; id: string }
-  | { item: ImportItem; ok: false; reason: string };
+export type ImportOutcome = { item: ImportItem; ok: true; id: string } | { item: ImportItem; ok: false; reason: string };
 
 export interface ImportCallbacks {
   /** After each item that got a final answer (imported or failed). */

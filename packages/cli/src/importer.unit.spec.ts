@@ -2,7 +2,7 @@ import type { DocumentBody, QnaBody } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
 import { AdminApiError } from './admin-client';
 import type { ImportItem } from './import-sources';
-import { type ImportOutcome, type KnowledgeWriter, importItems } from './importer';
+import { type ImportOutcome, importItems, type KnowledgeWriter } from './importer';
 
 const doc = (n: number): ImportItem => ({
   kind: 'document',
@@ -43,13 +43,31 @@ describe('importItems', () => {
     const fake = fakeWriter();
     const items = [doc(1), qna(2), doc(3), doc(4), qna(5), doc(6), doc(7)];
     const progress: number[] = [];
-    const report = await importItems(fake.writer, items, { projectId: 'p1', concurrency: 3 }, {
-      onItemDone: (_outcome, { done, total }) => progress.push(done * 100 + total),
-    });
+    const report = await importItems(
+      fake.writer,
+      items,
+      { projectId: 'p1', concurrency: 3 },
+      {
+        onItemDone: (_outcome, { done, total }) => progress.push(done * 100 + total),
+      },
+    );
     expect(fake.maxInFlight()).toBe(3);
-    expect(fake.calls.filter((c) => c.kind === 'qna').map((c) => c.key).sort()).toEqual(['Q2?', 'Q5?']);
+    expect(
+      fake.calls
+        .filter((c) => c.kind === 'qna')
+        .map((c) => c.key)
+        .sort(),
+    ).toEqual(['Q2?', 'Q5?']);
     expect(fake.calls.every((c) => c.projectId === 'p1')).toBe(true);
-    expect(report.imported.map((i) => i.id).sort()).toEqual(['id-Doc 1', 'id-Doc 3', 'id-Doc 4', 'id-Doc 6', 'id-Doc 7', 'id-Q2?', 'id-Q5?']);
+    expect(report.imported.map((i) => i.id).sort()).toEqual([
+      'id-Doc 1',
+      'id-Doc 3',
+      'id-Doc 4',
+      'id-Doc 6',
+      'id-Doc 7',
+      'id-Q2?',
+      'id-Q5?',
+    ]);
     expect(report.failed).toEqual([]);
     expect(report.interrupted).toEqual([]);
     expect(progress).toEqual([107, 207, 307, 407, 507, 607, 707]);
@@ -65,10 +83,15 @@ describe('importItems', () => {
     });
     const retries: { source: string; attempt: number; delayMs: number }[] = [];
     const outcomes: ImportOutcome[] = [];
-    const report = await importItems(fake.writer, [doc(1), doc(2), doc(3), doc(4)], { projectId: 'p', concurrency: 4, backoffMs: 10, maxAttempts: 3 }, {
-      onRetry: (item, { attempt, delayMs }) => retries.push({ source: item.source, attempt, delayMs }),
-      onItemDone: (outcome) => outcomes.push(outcome),
-    });
+    const report = await importItems(
+      fake.writer,
+      [doc(1), doc(2), doc(3), doc(4)],
+      { projectId: 'p', concurrency: 4, backoffMs: 10, maxAttempts: 3 },
+      {
+        onRetry: (item, { attempt, delayMs }) => retries.push({ source: item.source, attempt, delayMs }),
+        onItemDone: (outcome) => outcomes.push(outcome),
+      },
+    );
     expect(fake.attempts.get('Doc 1')).toBe(2);
     expect(fake.attempts.get('Doc 2')).toBe(3);
     expect(fake.attempts.get('Doc 3')).toBe(1);
@@ -94,7 +117,12 @@ describe('importItems', () => {
   it('caps a long Retry-After', async () => {
     const fake = fakeWriter((_key, attempt) => (attempt === 1 ? new AdminApiError(429, 'busy', undefined, 3_600_000) : null));
     const delays: number[] = [];
-    const report = await importItems(fake.writer, [doc(1)], { projectId: 'p', maxRetryDelayMs: 15 }, { onRetry: (_i, r) => delays.push(r.delayMs) });
+    const report = await importItems(
+      fake.writer,
+      [doc(1)],
+      { projectId: 'p', maxRetryDelayMs: 15 },
+      { onRetry: (_i, r) => delays.push(r.delayMs) },
+    );
     expect(delays).toEqual([15]);
     expect(report.imported).toHaveLength(1);
   });
@@ -105,9 +133,14 @@ describe('importItems', () => {
     const fake = fakeWriter((key) => (key === 'Doc 1' ? new AdminApiError(429, 'busy', undefined, 60_000) : null));
     const items = [doc(1), doc(2), doc(3), doc(4), doc(5)];
     const started = Date.now();
-    const report = await importItems(fake.writer, items, { projectId: 'p', concurrency: 2, signal: stop.signal }, {
-      onRetry: () => stop.abort(),
-    });
+    const report = await importItems(
+      fake.writer,
+      items,
+      { projectId: 'p', concurrency: 2, signal: stop.signal },
+      {
+        onRetry: () => stop.abort(),
+      },
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(report.imported.map((i) => i.item.source)).toEqual(['docs.ndjson:2']);
     expect(report.failed).toEqual([]);

@@ -5,9 +5,7 @@ import { markdownTitle, stripFrontMatter } from './markdown-text';
 
 // Pure functions (no node: imports), shared by the CLI and the dashboard's upload in the browser.
 
-export type ImportItem =
-  | { kind: 'document'; source: string; body: DocumentBody }
-  | { kind: 'qna'; source: string; body: QnaBody };
+export type ImportItem = { kind: 'document'; source: string; body: DocumentBody } | { kind: 'qna'; source: string; body: QnaBody };
 
 /** An input that will not be sent; `source` is `file:line` for NDJSON, the relative path for folders. */
 export interface SourceProblem {
@@ -99,7 +97,6 @@ export const fileDocument = (relativePath: string, raw: string): { title: string
   return { title: fileTitle(relativePath), content: raw.trim() };
 };
 
-
 /** One file as a document item, or why it is skipped (empty) or invalid. */
 export const fileItem = (
   relativePath: string,
@@ -109,11 +106,15 @@ export const fileItem = (
   const source = toPosix(relativePath);
   const { title, content } = fileDocument(relativePath, raw);
   if (!content) return { kind: 'skipped', problem: { source, reason: 'empty file' } };
-  const parsed = DocumentBody.safeParse({ title: title.slice(0, TITLE_MAX), url: documentUrl(baseUrl, relativePath), path: source, content });
+  const parsed = DocumentBody.safeParse({
+    title: title.slice(0, TITLE_MAX),
+    url: documentUrl(baseUrl, relativePath),
+    path: source,
+    content,
+  });
   if (!parsed.success) return { kind: 'invalid', problem: { source, reason: describeIssues(parsed.error) } };
   return { kind: 'item', item: { kind: 'document', source, body: parsed.data } };
 };
 
 /** Whether a file name is of a type a folder import reads. */
-export const isKnowledgeFile = (name: string): boolean =>
-  (FOLDER_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase());
+export const isKnowledgeFile = (name: string): boolean => (FOLDER_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase());

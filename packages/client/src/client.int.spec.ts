@@ -1,4 +1,4 @@
-import { type UIMessage, readUIMessageStream } from 'ai';
+import { readUIMessageStream, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, startE2eApp } from '../../../test/support/e2e-app';
 import { PalaverClient } from './client';
@@ -43,7 +43,10 @@ describe('PalaverClient and palaverTransport against the running app', () => {
   it('streams a reply whose text-start names the stored message, which takes feedback and closes', async () => {
     const client = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-2' });
     const { id } = await client.createConversation();
-    const reply = await client.streamMessage(id, { content: 'When are you open?', pageContext: { url: 'https://shop.example/p', title: 'P' } });
+    const reply = await client.streamMessage(id, {
+      content: 'When are you open?',
+      pageContext: { url: 'https://shop.example/p', title: 'P' },
+    });
     if (reply.type !== 'stream') throw new Error('expected a stream');
     const chunks: PalaverUiChunk[] = await collect(reply.chunks);
     expect(chunks.map((chunk) => chunk.type)).toEqual(
@@ -120,7 +123,13 @@ describe('PalaverClient and palaverTransport against the running app', () => {
       onConversation: (chatId, conversationId) => seen.push([chatId, conversationId]),
     });
     const user: UIMessage = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'When are you open?' }] };
-    const stream = await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user], abortSignal: undefined });
+    const stream = await transport.sendMessages({
+      trigger: 'submit-message',
+      chatId: 'chat-1',
+      messageId: undefined,
+      messages: [user],
+      abortSignal: undefined,
+    });
     let message: UIMessage | undefined;
     for await (const snapshot of readUIMessageStream({ stream })) message = snapshot;
 
@@ -133,7 +142,13 @@ describe('PalaverClient and palaverTransport against the running app', () => {
 
     // The second message goes to the same conversation.
     await collect(
-      await transport.sendMessages({ trigger: 'submit-message', chatId: 'chat-1', messageId: undefined, messages: [user, message!, user], abortSignal: undefined }),
+      await transport.sendMessages({
+        trigger: 'submit-message',
+        chatId: 'chat-1',
+        messageId: undefined,
+        messages: [user, message!, user],
+        abortSignal: undefined,
+      }),
     );
     const all = await transport.client.listMessages(conversationId);
     expect(all.data.filter((m) => m.role === 'user')).toHaveLength(2);

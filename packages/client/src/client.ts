@@ -13,7 +13,7 @@ import type {
   SearchResponse,
   Visitor,
 } from '@palaver/contracts';
-import { PalaverNetworkError, errorFromResponse, PalaverApiError } from './errors';
+import { errorFromResponse, PalaverApiError, PalaverNetworkError } from './errors';
 import { type PalaverUiChunk, readJsonEventStream, readUiMessageStream } from './ui-stream';
 
 export interface PalaverClientOptions {
@@ -126,7 +126,10 @@ export class PalaverClient {
    * completed replies, handoff, release, close. Read with fetch, since EventSource cannot send
    * the session token. `after` (an event id) resumes; without it the history comes first.
    */
-  async conversationEvents(conversationId: string, options: { after?: string | null; signal?: AbortSignal } = {}): Promise<ReadableStream<ConversationLiveEvent>> {
+  async conversationEvents(
+    conversationId: string,
+    options: { after?: string | null; signal?: AbortSignal } = {},
+  ): Promise<ReadableStream<ConversationLiveEvent>> {
     const response = await this.sessionFetch('GET', `/v2/conversations/${encodeURIComponent(conversationId)}/events`, {
       query: { after: options.after },
       signal: options.signal,

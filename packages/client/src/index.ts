@@ -1,5 +1,5 @@
-export { PalaverClient, type PalaverClientOptions, type List, type SendMessageInput, type StreamedReply, type JsonReply } from './client';
-export { PalaverApiError, PalaverNetworkError } from './errors';
+export { type JsonReply, type List, PalaverClient, type PalaverClientOptions, type SendMessageInput, type StreamedReply } from './client';
 export { storedDeviceId } from './device-id';
-export { readUiMessageStream, storedMessageId, type PalaverUiChunk, type PalaverProviderMetadata, type PalaverSource } from './ui-stream';
-export { palaverTransport, type PalaverTransport, type PalaverTransportOptions } from './transport';
+export { PalaverApiError, PalaverNetworkError } from './errors';
+export { type PalaverTransport, type PalaverTransportOptions, palaverTransport } from './transport';
+export { type PalaverProviderMetadata, type PalaverSource, type PalaverUiChunk, readUiMessageStream, storedMessageId } from './ui-stream';

@@ -13,10 +13,7 @@ export const queryInt = (min: number, max?: number) => {
 };
 
 /** offset: default 0, at least 0; `null` (or the literal string "null") means the default. */
-export const QueryOffset = z.preprocess(
-  (v) => (v === null || v === 'null' || v === '' ? undefined : v),
-  queryInt(0).default(0),
-);
+export const QueryOffset = z.preprocess((v) => (v === null || v === 'null' || v === '' ? undefined : v), queryInt(0).default(0));
 
 /** Text that must say something: whitespace alone is a 422 (`reason` says why). */
 export const nonBlank = <S extends z.ZodString>(schema: S) =>

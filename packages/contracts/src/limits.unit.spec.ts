@@ -6,8 +6,10 @@ import { ListQnasQuery } from './v2/qna';
 import { SearchQuery } from './v2/search';
 import { InitIdentityBody } from './v2/visitor';
 
-const accepts = (schema: z.ZodType, input: unknown) => expect(schema.safeParse(input).success, JSON.stringify(input).slice(0, 80)).toBe(true);
-const rejects = (schema: z.ZodType, input: unknown) => expect(schema.safeParse(input).success, JSON.stringify(input).slice(0, 80)).toBe(false);
+const accepts = (schema: z.ZodType, input: unknown) =>
+  expect(schema.safeParse(input).success, JSON.stringify(input).slice(0, 80)).toBe(true);
+const rejects = (schema: z.ZodType, input: unknown) =>
+  expect(schema.safeParse(input).success, JSON.stringify(input).slice(0, 80)).toBe(false);
 const chars = (n: number) => 'x'.repeat(n);
 
 /** Every row of the spec's Limits table, on both sides of each bound. Query values arrive as strings. */

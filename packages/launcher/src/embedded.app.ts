@@ -1,5 +1,5 @@
 import { buildGateway, resolveAdminToken } from '@palaver/gateway';
-import { type Config, type Infrastructure, type RunningService, createInfrastructure } from '@palaver/platform';
+import { type Config, createInfrastructure, type Infrastructure, type RunningService } from '@palaver/platform';
 import type { FastifyInstance } from 'fastify';
 import { type DemoCredentials, seedDemo } from './demo.seed';
 import { startAllServices } from './start-all-services';

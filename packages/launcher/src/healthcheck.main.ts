@@ -1,11 +1,5 @@
 import 'reflect-metadata';
-import {
-  AnalyticsMessages,
-  ConversationMessages,
-  IdentityMessages,
-  InferenceMessages,
-  SearchMessages,
-} from '@palaver/contracts';
+import { AnalyticsMessages, ConversationMessages, IdentityMessages, InferenceMessages, SearchMessages } from '@palaver/contracts';
 import { createInfrastructure, loadConfig } from '@palaver/platform';
 
 /**

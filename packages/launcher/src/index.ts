@@ -1,3 +1,3 @@
-export { startEmbeddedApp, type EmbeddedApp } from './embedded.app';
+export { type DemoCredentials, seedDemo } from './demo.seed';
+export { type EmbeddedApp, startEmbeddedApp } from './embedded.app';
 export { startAllServices } from './start-all-services';
-export { seedDemo, type DemoCredentials } from './demo.seed';

@@ -8,13 +8,7 @@ import { startSearchService } from '@palaver/search';
 /** Every service, each a Nest microservice on the shared transport. */
 export const startAllServices = async (infra: Infrastructure): Promise<RunningService[]> => {
   const running: RunningService[] = [];
-  for (const start of [
-    startIdentityService,
-    startSearchService,
-    startConversationService,
-    startInferenceService,
-    startAnalyticsService,
-  ]) {
+  for (const start of [startIdentityService, startSearchService, startConversationService, startInferenceService, startAnalyticsService]) {
     running.push(await start(infra));
   }
   return running;

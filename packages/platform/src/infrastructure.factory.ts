@@ -85,7 +85,9 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     );
     const jobs: JobQueue = await open('jobs', async () =>
       config.REDIS_URL
-        ? new (await import('./job-queue/bullmq.job-queue')).BullMqJobQueue(config.REDIS_URL, { lockDurationMs: config.JOB_STALL_TIMEOUT_MS })
+        ? new (await import('./job-queue/bullmq.job-queue')).BullMqJobQueue(config.REDIS_URL, {
+            lockDurationMs: config.JOB_STALL_TIMEOUT_MS,
+          })
         : new InProcessJobQueue(),
     );
     const pubsub: PubSub = await open('pubsub', async () =>

@@ -1,6 +1,5 @@
-import type { DynamicModule } from '@nestjs/common';
+import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { INestMicroservice } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import type { Infrastructure } from './infrastructure';
 

@@ -1,4 +1,4 @@
-import { type MountOptions, type WidgetHandle, mount } from './mount';
+import { type MountOptions, mount, type WidgetHandle } from './mount';
 
 declare global {
   interface Window {

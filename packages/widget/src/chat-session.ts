@@ -1,5 +1,14 @@
-import { type PalaverClient, type PalaverSource, type PalaverUiChunk, PalaverApiError, storedMessageId } from '@palaver/client';
-import type { ChatWidgetConfig, Conversation, ConversationLiveEvent, Feedback, HumanAgent, Message, PageContext, QuickPrompt } from '@palaver/contracts';
+import { PalaverApiError, type PalaverClient, type PalaverSource, type PalaverUiChunk, storedMessageId } from '@palaver/client';
+import type {
+  ChatWidgetConfig,
+  Conversation,
+  ConversationLiveEvent,
+  Feedback,
+  HumanAgent,
+  Message,
+  PageContext,
+  QuickPrompt,
+} from '@palaver/contracts';
 import { type Notice, noticeFor } from './error-notice';
 
 export type Role = Message['role'];
@@ -175,23 +184,41 @@ export class ChatSession {
     if (notice?.retryAt && notice.retryAt > Date.now()) return false;
     const userKey = localKey();
     const replyKey = localKey();
-    const pending: WidgetMessage = { key: userKey, id: null, role: 'user', text, status: 'complete', feedback: null, agent: null, sources: [] };
+    const pending: WidgetMessage = {
+      key: userKey,
+      id: null,
+      role: 'user',
+      text,
+      status: 'complete',
+      feedback: null,
+      agent: null,
+      sources: [],
+    };
     this.set({ sending: true, notice: null, messages: [...this.state.messages, pending] });
     try {
       const conversationId = await this.ensureConversation();
       const reply = await client.streamMessage(conversationId, { content: text, pageContext: this.options.pageContext() });
       if (reply.type === 'queued') {
-        this.set({ humanAgent: this.state.humanAgent ?? { name: null, image: null }, notice: { text: 'A team member will answer here.', info: true } });
+        this.set({
+          humanAgent: this.state.humanAgent ?? { name: null, image: null },
+          notice: { text: 'A team member will answer here.', info: true },
+        });
         return true;
       }
       this.set({
-        messages: [...this.state.messages, { key: replyKey, id: null, role: 'assistant', text: '', status: 'streaming', feedback: null, agent: null, sources: [] }],
+        messages: [
+          ...this.state.messages,
+          { key: replyKey, id: null, role: 'assistant', text: '', status: 'streaming', feedback: null, agent: null, sources: [] },
+        ],
       });
       let answer = '';
       for await (const chunk of reply.chunks as unknown as AsyncIterable<PalaverUiChunk>) {
         if (chunk.type === 'text-start') {
           const palaver = (chunk.providerMetadata as { palaver?: { sources?: PalaverSource[] } } | undefined)?.palaver;
-          this.updateMessage(replyKey, { id: storedMessageId(chunk) ?? null, sources: Array.isArray(palaver?.sources) ? palaver.sources : [] });
+          this.updateMessage(replyKey, {
+            id: storedMessageId(chunk) ?? null,
+            sources: Array.isArray(palaver?.sources) ? palaver.sources : [],
+          });
         } else if (chunk.type === 'text-delta') {
           answer += String(chunk.delta);
           this.updateMessage(replyKey, { text: answer });
@@ -262,7 +289,10 @@ export class ChatSession {
     });
     const sameMessages =
       messages.length === this.state.messages.length &&
-      messages.every((m, i) => m.id === this.state.messages[i]?.id && m.text === this.state.messages[i]?.text && m.feedback === this.state.messages[i]?.feedback);
+      messages.every(
+        (m, i) =>
+          m.id === this.state.messages[i]?.id && m.text === this.state.messages[i]?.text && m.feedback === this.state.messages[i]?.feedback,
+      );
     const humanAgent = conversation.isHumanHandled ? (conversation.humanAgent ?? { name: null, image: null }) : null;
     const closed = conversation.status === 'closed';
     if (sameMessages && closed === this.state.closed && JSON.stringify(humanAgent) === JSON.stringify(this.state.humanAgent)) return;
@@ -326,7 +356,9 @@ export class ChatSession {
       const messages = [...this.state.messages];
       const byId = messages.findIndex((known) => known.id === message.id);
       // The visitor's own message, shown before the server named it.
-      const pending = messages.findIndex((known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text);
+      const pending = messages.findIndex(
+        (known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text,
+      );
       const streaming = messages.some((known) => known.id === message.id && known.status === 'streaming');
       if (byId >= 0 && !streaming) messages[byId] = merged(message, messages[byId]!);
       else if (byId < 0 && pending >= 0) messages[pending] = merged(message, messages[pending]!);

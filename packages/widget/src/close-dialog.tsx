@@ -20,12 +20,25 @@ export const CloseDialog = ({ onConfirm, onCancel }: { onConfirm: (reason: strin
         <h3 id="palaver-close-title">End this conversation?</h3>
         {REASONS.map((option, index) => (
           <label key={option}>
-            <input type="radio" name="palaver-reason" value={option} checked={reason === option} ref={index === 0 ? first : undefined} onChange={() => setReason(option)} />
+            <input
+              type="radio"
+              name="palaver-reason"
+              value={option}
+              checked={reason === option}
+              ref={index === 0 ? first : undefined}
+              onChange={() => setReason(option)}
+            />
             {option}
           </label>
         ))}
         {reason === 'Other' && (
-          <textarea aria-label="Reason" rows={2} maxLength={1000} value={other} onInput={(event) => setOther((event.target as HTMLTextAreaElement).value)} />
+          <textarea
+            aria-label="Reason"
+            rows={2}
+            maxLength={1000}
+            value={other}
+            onInput={(event) => setOther((event.target as HTMLTextAreaElement).value)}
+          />
         )}
         <div class="palaver-dialog-actions">
           <button type="button" class="palaver-button" onClick={onCancel}>

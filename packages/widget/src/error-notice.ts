@@ -36,7 +36,8 @@ export const noticeFor = (error: unknown, now = Date.now()): Notice => {
         return { text: error.status >= 500 ? 'Something went wrong on our side. Please try again.' : error.message };
     }
   }
-  if (error instanceof PalaverNetworkError || isOffline()) return { text: 'You appear to be offline. Check your connection and try again.' };
+  if (error instanceof PalaverNetworkError || isOffline())
+    return { text: 'You appear to be offline. Check your connection and try again.' };
   return { text: 'Something went wrong. Please try again.' };
 };
 

@@ -46,7 +46,10 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
           <Typing />
         </div>
       ) : (
-        <div class="palaver-bubble" dangerouslySetInnerHTML={{ __html: renderMarkdown(message.text || (message.status === 'error' ? 'No answer.' : '')) }} />
+        <div
+          class="palaver-bubble"
+          dangerouslySetInnerHTML={{ __html: renderMarkdown(message.text || (message.status === 'error' ? 'No answer.' : '')) }}
+        />
       )}
       {message.sources.length > 0 && (
         <p class="palaver-sources">
@@ -67,10 +70,22 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
       )}
       {canRate && (
         <div class="palaver-actions">
-          <button type="button" class="palaver-feedback" aria-label="Helpful" aria-pressed={message.feedback === 'like'} onClick={() => onFeedback(message, 'like')}>
+          <button
+            type="button"
+            class="palaver-feedback"
+            aria-label="Helpful"
+            aria-pressed={message.feedback === 'like'}
+            onClick={() => onFeedback(message, 'like')}
+          >
             <ThumbUpIcon />
           </button>
-          <button type="button" class="palaver-feedback" aria-label="Not helpful" aria-pressed={message.feedback === 'dislike'} onClick={() => onFeedback(message, 'dislike')}>
+          <button
+            type="button"
+            class="palaver-feedback"
+            aria-label="Not helpful"
+            aria-pressed={message.feedback === 'dislike'}
+            onClick={() => onFeedback(message, 'dislike')}
+          >
             <ThumbDownIcon />
           </button>
         </div>
@@ -97,7 +112,13 @@ export const MessageList = (props: Props) => {
       {!visitorSpoke && props.quickPrompts.length > 0 && (
         <div class="palaver-prompts" role="group" aria-label="Suggested questions">
           {props.quickPrompts.map((prompt) => (
-            <button type="button" class="palaver-prompt" key={prompt.id} disabled={!props.canSend} onClick={() => props.onPrompt(prompt.prompt)}>
+            <button
+              type="button"
+              class="palaver-prompt"
+              key={prompt.id}
+              disabled={!props.canSend}
+              onClick={() => props.onPrompt(prompt.prompt)}
+            >
               {prompt.title}
             </button>
           ))}

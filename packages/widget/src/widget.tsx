@@ -19,7 +19,9 @@ const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([
 /** Keeps Tab inside the open panel (the panel is a modal dialog). */
 const trapFocus = (event: KeyboardEvent, container: HTMLElement) => {
   if (event.key !== 'Tab') return;
-  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((item) => item.offsetParent !== null || item === document.activeElement);
+  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (item) => item.offsetParent !== null || item === document.activeElement,
+  );
   if (items.length === 0) return;
   const root = container.getRootNode() as ShadowRoot;
   const active = root.activeElement;
@@ -151,14 +153,26 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
           }}
         >
           <div class="palaver-header">
-            {avatar ? <img class="palaver-avatar" src={avatar} alt="" /> : <span class="palaver-avatar" aria-hidden="true">{title.slice(0, 1).toUpperCase()}</span>}
+            {avatar ? (
+              <img class="palaver-avatar" src={avatar} alt="" />
+            ) : (
+              <span class="palaver-avatar" aria-hidden="true">
+                {title.slice(0, 1).toUpperCase()}
+              </span>
+            )}
             <div class="palaver-header-text">
               <h2 class="palaver-title" id="palaver-title">
                 {title}
               </h2>
               <p class="palaver-subtitle">{agent ? 'Team member' : 'AI assistant'}</p>
             </div>
-            <button type="button" class="palaver-icon-button" aria-label="New conversation" title="New conversation" onClick={() => session.newConversation()}>
+            <button
+              type="button"
+              class="palaver-icon-button"
+              aria-label="New conversation"
+              title="New conversation"
+              onClick={() => session.newConversation()}
+            >
               <PlusIcon />
             </button>
             <button

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { type AnalyticsEvent, AnalyticsMessages, type ConversationEvent, eventSubject, type StoredEvent } from '@palaver/contracts';
+import { createTestInfrastructure, type RunningService } from '@palaver/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  AnalyticsMessages,
-  type AnalyticsEvent,
-  type ConversationEvent,
-  type StoredEvent,
-  eventSubject,
-} from '@palaver/contracts';
-import { type RunningService, createTestInfrastructure } from '@palaver/platform';
 import { startAnalyticsService } from './index';
 
 type TestInfrastructure = Awaited<ReturnType<typeof createTestInfrastructure>>;

@@ -1,8 +1,8 @@
 import { type Infrastructure, type RunningService, startService } from '@palaver/platform';
 import { AnalyticsModule } from './analytics.module';
 
-export { ANALYTICS_CONSUMER } from './consumers/feedback.consumer';
 export { AnalyticsModule } from './analytics.module';
+export { ANALYTICS_CONSUMER } from './consumers/feedback.consumer';
 
 /** Answers AnalyticsMessages and consumes conversation events from the durable stream while running. */
 export const startAnalyticsService = (infra: Infrastructure): Promise<RunningService> =>

@@ -1,10 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type {
-  AdminConversation,
-  AdminConversationFilter,
-  ConversationAdminMessages,
-  DislikedAnswer,
-} from '@palaver/contracts';
+import type { AdminConversation, AdminConversationFilter, ConversationAdminMessages, DislikedAnswer } from '@palaver/contracts';
 import type { Filter } from '@palaver/platform';
 import type { z } from 'zod';
 import { conversationNotFound } from './domain/conversation.errors';
@@ -24,9 +19,7 @@ const filterOf = (projectId: string, f: AdminConversationFilter): Filter => ({
   ...(f.status ? { status: f.status } : {}),
   ...(f.humanHandled !== undefined ? { isHumanHandled: f.humanHandled } : {}),
   ...(f.visitorId ? { visitorId: f.visitorId } : {}),
-  ...(f.from || f.to
-    ? { lastInteractionAt: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lt: f.to } : {}) } }
-    : {}),
+  ...(f.from || f.to ? { lastInteractionAt: { ...(f.from ? { $gte: f.from } : {}), ...(f.to ? { $lt: f.to } : {}) } } : {}),
 });
 
 const toAdminConversation = (doc: ConversationDoc, extra: Parameters<typeof toConversation>[1] = {}): AdminConversation => ({

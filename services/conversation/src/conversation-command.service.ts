@@ -13,9 +13,9 @@ import {
 } from '@palaver/contracts';
 import { type JobQueue, logger, Ports } from '@palaver/platform';
 import type { z } from 'zod';
+import { ConversationExecutor, type Executed } from './conversation.executor';
 import { conversationNotFound, messageForbidden, messageNotFound } from './domain/conversation.errors';
 import { historyBefore, recentHistory } from './domain/conversation.history';
-import { ConversationExecutor, type Executed } from './conversation.executor';
 import { messageIdOf } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { documentsOf, toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';

@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Conversation, ConversationMessages, Message } from '@palaver/contracts';
 import type { Filter, Sort } from '@palaver/platform';
 import type { z } from 'zod';
-import { conversationForbidden, conversationNotFound } from './domain/conversation.errors';
 import { ConversationRepository } from './conversation.repository';
+import { conversationForbidden, conversationNotFound } from './domain/conversation.errors';
 import { type ConversationDoc, ReadModel } from './projections/read-model';
+import { toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
 import { liveEventsOf } from './queries/live-events';
 import { toChat, toChatSummary } from './queries/surface-b.presenter';
-import { toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
 
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
 type Res<K extends keyof typeof ConversationMessages> = z.input<(typeof ConversationMessages)[K]['response']>;
@@ -40,9 +40,7 @@ export class ConversationQueryService {
     ]);
     const lastIds = docs.flatMap((d) => (d.lastMessageId ? [d.lastMessageId] : []));
     const lastMessages =
-      lastIds.length === 0
-        ? []
-        : await this.readModel.messages.find({ projectId: req.projectId, _id: { $in: lastIds } });
+      lastIds.length === 0 ? [] : await this.readModel.messages.find({ projectId: req.projectId, _id: { $in: lastIds } });
     const byId = new Map(lastMessages.map((m) => [m._id, m]));
     const data = docs.map((doc) => {
       const last = doc.lastMessageId ? byId.get(doc.lastMessageId) : undefined;

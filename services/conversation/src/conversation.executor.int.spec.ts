@@ -85,7 +85,13 @@ describe('ConversationExecutor', () => {
         },
       ]);
     const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, otherProcess, 8) });
-    const result = await racing.executor.execute({ type: 'Close', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, closeReason: null });
+    const result = await racing.executor.execute({
+      type: 'Close',
+      conversationId: CONVERSATION,
+      projectId: PROJECT,
+      visitorId: VISITOR,
+      closeReason: null,
+    });
     expect(appendedByOthers).toBe(8);
     expect(result.appended.map((e) => e.type)).toEqual(['ConversationClosed']);
   });

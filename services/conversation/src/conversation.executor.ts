@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@palaver/contracts';
-import { type Clock, type Config, Ports, VersionConflictError, logger } from '@palaver/platform';
+import { type Clock, type Config, logger, Ports, VersionConflictError } from '@palaver/platform';
+import { ConversationRepository } from './conversation.repository';
+import type { StoredConversationEvent } from './conversation.stream';
 import type { ConversationCommand } from './domain/conversation.commands';
 import { decide } from './domain/conversation.decider';
 import { type ConversationState, fold } from './domain/conversation.state';
-import { ConversationRepository } from './conversation.repository';
-import type { StoredConversationEvent } from './conversation.stream';
 import { OutboxRelay } from './outbox/outbox.relay';
-import { ReadModelProjector } from './projections/read-model.projector';
 import { PerKeyQueue } from './per-key-queue';
+import { ReadModelProjector } from './projections/read-model.projector';
 
 /** Attempts against other processes appending to the same stream, with jittered backoff between. */
 const MAX_ATTEMPTS = 10;

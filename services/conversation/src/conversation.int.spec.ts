@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   ALL_CONVERSATION_EVENTS,
   AppError,
-  ConversationMessages as M,
   eventSubject,
   GENERATE_REPLY_JOB,
   type GenerateReplyJob,
   INFERENCE_QUEUE,
+  ConversationMessages as M,
   type StoredEvent,
   ZERO_USAGE,
 } from '@palaver/contracts';
@@ -229,7 +229,11 @@ describe('conversation service', () => {
     });
     const failed = (await listMessages(id, { status: 'error' })).data;
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ id: second.assistantMessageId, error: 'The model is unavailable', parts: [{ type: 'text', text: 'Well, ' }] });
+    expect(failed[0]).toMatchObject({
+      id: second.assistantMessageId,
+      error: 'The model is unavailable',
+      parts: [{ type: 'text', text: 'Well, ' }],
+    });
 
     const unknown = await failure(complete(id, randomUUID(), 'x'));
     expect(unknown.code).toBe('MESSAGE_NOT_FOUND');
@@ -317,7 +321,14 @@ describe('conversation service', () => {
     for (const call of [
       get(id, otherProject),
       send(M.listMessages, { ...scope(otherProject), conversationId: id, query: {} as never }),
-      send(M.postMessage, { ...scope(otherProject), conversationId: id, content: 'x', pageContext: null, assistantMessageId: randomUUID(), assistantId: null }),
+      send(M.postMessage, {
+        ...scope(otherProject),
+        conversationId: id,
+        content: 'x',
+        pageContext: null,
+        assistantMessageId: randomUUID(),
+        assistantId: null,
+      }),
       send(M.close, { ...scope(otherProject), conversationId: id, closeReason: null }),
       send(M.handoff, { ...otherProject, conversationId: id, humanAgent: { name: null, image: null } }),
     ]) {
@@ -328,7 +339,14 @@ describe('conversation service', () => {
     for (const call of [
       get(id, otherVisitor),
       send(M.listMessages, { ...scope(otherVisitor), conversationId: id, query: {} as never }),
-      send(M.postMessage, { ...scope(otherVisitor), conversationId: id, content: 'x', pageContext: null, assistantMessageId: randomUUID(), assistantId: null }),
+      send(M.postMessage, {
+        ...scope(otherVisitor),
+        conversationId: id,
+        content: 'x',
+        pageContext: null,
+        assistantMessageId: randomUUID(),
+        assistantId: null,
+      }),
       send(M.close, { ...scope(otherVisitor), conversationId: id, closeReason: null }),
     ]) {
       expect((await failure(call)).code).toBe('FORBIDDEN');
@@ -406,8 +424,18 @@ describe('conversation service', () => {
     await send(M.setFeedback, { ...scope(), messageId: outcome.assistantMessageId, feedback: 'like' });
     await send(M.close, { ...scope(), conversationId: id, closeReason: null });
 
-    const types = ['ConversationStarted', 'UserMessagePosted', 'AssistantReplyStarted', 'AssistantReplyCompleted', 'MessageFeedbackGiven', 'ConversationClosed'];
-    await eventually(() => received.length, (n) => n >= types.length);
+    const types = [
+      'ConversationStarted',
+      'UserMessagePosted',
+      'AssistantReplyStarted',
+      'AssistantReplyCompleted',
+      'MessageFeedbackGiven',
+      'ConversationClosed',
+    ];
+    await eventually(
+      () => received.length,
+      (n) => n >= types.length,
+    );
     await subscription.stop();
     expect(received.map((m) => m.subject)).toEqual(types.map(eventSubject));
     const payloads = received.map((m) => m.payload as StoredEvent);
@@ -444,7 +472,10 @@ describe('conversation service', () => {
     const conversation = await get(conversationId);
     expect(conversation.title).toBe('Written before a crash');
     expect(conversation.messages!.map((m) => m.id)).toEqual([messageId]);
-    await eventually(() => received.length, (n) => n >= 2);
+    await eventually(
+      () => received.length,
+      (n) => n >= 2,
+    );
     await subscription.stop();
     expect(received.map((m) => m.subject)).toEqual([eventSubject('ConversationStarted'), eventSubject('UserMessagePosted')]);
   });

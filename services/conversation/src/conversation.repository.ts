@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ConversationEvent } from '@palaver/contracts';
 import { type EventStore, Ports } from '@palaver/platform';
-import { type ConversationState, fold } from './domain/conversation.state';
 import { isConversationEvent, type StoredConversationEvent, streamIdOf } from './conversation.stream';
+import { type ConversationState, fold } from './domain/conversation.state';
 
 export interface LoadedConversation {
   state: ConversationState;

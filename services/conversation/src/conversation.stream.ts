@@ -4,8 +4,7 @@ const PREFIX = 'conversation-';
 
 export const streamIdOf = (conversationId: string): string => `${PREFIX}${conversationId}`;
 
-export const conversationIdOf = (streamId: string): string =>
-  streamId.startsWith(PREFIX) ? streamId.slice(PREFIX.length) : streamId;
+export const conversationIdOf = (streamId: string): string => (streamId.startsWith(PREFIX) ? streamId.slice(PREFIX.length) : streamId);
 
 export type StoredConversationEvent = StoredEvent<ConversationEvent>;
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type AgentConversation, type AgentEvent, type ConversationMessages, type HumanAgentRef } from '@palaver/contracts';
+import { type AgentConversation, type AgentEvent, AppError, type ConversationMessages, type HumanAgentRef } from '@palaver/contracts';
 import type { z } from 'zod';
-import { conversationNotFound } from './domain/conversation.errors';
 import { ConversationExecutor } from './conversation.executor';
+import { conversationNotFound } from './domain/conversation.errors';
 import { AgentFeed } from './projections/agent-feed';
 import { type ConversationDoc, ReadModel } from './projections/read-model';
 import { toAgentConversation } from './queries/agent.presenter';
@@ -71,9 +71,7 @@ export class HandoffService {
     const entries = await this.feed.after(req.projectId, req.after, req.limit);
     const data = await Promise.all(
       entries.map(async (entry): Promise<AgentEvent> => {
-        const message = entry.messageId
-          ? await this.readModel.messages.findOne({ _id: entry.messageId, projectId: req.projectId })
-          : null;
+        const message = entry.messageId ? await this.readModel.messages.findOne({ _id: entry.messageId, projectId: req.projectId }) : null;
         return {
           id: String(entry.seq),
           type: entry.type,
@@ -107,10 +105,7 @@ export class HandoffService {
   }
 
   private async present(doc: ConversationDoc): Promise<AgentConversation> {
-    const messages = await this.readModel.messages.find(
-      { projectId: doc.projectId, conversationId: doc._id },
-      { sort: { seq: 1 } },
-    );
+    const messages = await this.readModel.messages.find({ projectId: doc.projectId, conversationId: doc._id }, { sort: { seq: 1 } });
     return toAgentConversation(doc, messages);
   }
 }

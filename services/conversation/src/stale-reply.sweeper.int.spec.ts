@@ -1,5 +1,5 @@
 import { GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
-import { ManualClock, createTestInfrastructure, type TestInfrastructure } from '@palaver/platform';
+import { createTestInfrastructure, ManualClock, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_REPLY_ERROR, StaleReplySweeper } from './stale-reply.sweeper';
 import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';

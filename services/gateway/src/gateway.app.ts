@@ -7,20 +7,20 @@ import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
-import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { registerJsonBodyParser } from './http/json-body';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
+import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
-import { agentRoutes } from './routes/agent/agents.routes';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
-import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
-import { dashboardRoutes } from './routes/dashboard.routes';
+import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
+import { agentRoutes } from './routes/agent/agents.routes';
+import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
@@ -56,7 +56,10 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     return reply.status(status).send(body);
   });
   const metrics = registerMetrics(app);
-  const identity = new IdentityCache(deps.services, { ...DEFAULT_IDENTITY_CACHE, sessionIdleTtlSeconds: deps.config.SESSION_IDLE_TTL_SECONDS });
+  const identity = new IdentityCache(deps.services, {
+    ...DEFAULT_IDENTITY_CACHE,
+    sessionIdleTtlSeconds: deps.config.SESSION_IDLE_TTL_SECONDS,
+  });
   await identity.start(deps.pubsub);
   app.addHook('onClose', () => identity.stop());
   await registerCors(app, deps, identity);

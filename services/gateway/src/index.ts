@@ -1,3 +1,3 @@
+export { resolveAdminToken } from './auth/admin-token.store';
 export { buildGateway } from './gateway.app';
 export type { GatewayDeps } from './gateway.deps';
-export { resolveAdminToken } from './auth/admin-token.store';

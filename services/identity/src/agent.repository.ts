@@ -1,7 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { AgentRecord } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Stored, fromDocument, toDocument } from './document-mapping';
+import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 /** An agent at rest: the listed record and the SHA-256 of its token (never the token). */
 export type AgentDocument = Stored<AgentRecord> & { hash: string };

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { type AgentInfo, type AgentRecord, AppError, type CreateAgentBody, type CreatedAgent } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { AgentRepository } from './agent.repository';
 import { AGENT_TOKEN_RANDOM_BYTES, formatAgentToken, isAgentToken } from './domain/agent-token';
 import { keyHint } from './domain/api-key';
@@ -45,8 +45,7 @@ export class AgentService {
   /** Idempotent: revoking a revoked agent answers it with its first revocation time. */
   async revoke(projectId: string, agentId: string): Promise<AgentRecord> {
     const revoked =
-      (await this.agents.revoke(projectId, agentId, this.clock.now().toISOString())) ??
-      (await this.agents.findById(projectId, agentId));
+      (await this.agents.revoke(projectId, agentId, this.clock.now().toISOString())) ?? (await this.agents.findById(projectId, agentId));
     if (!revoked) throw new AppError('NOT_FOUND', `agent ${agentId} not found`, { resource: 'agent', agentId });
     return revoked;
   }

@@ -1,16 +1,14 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { AssistantRecord } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Stored, fromDocument, toDocument } from './document-mapping';
+import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 @Injectable()
 export class AssistantRepository {
   private readonly assistants: Collection<Stored<AssistantRecord>>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.assistants = documents.collection<Stored<AssistantRecord>>('assistants', [
-      { keys: { projectId: 1, createdAt: 1 } },
-    ]);
+    this.assistants = documents.collection<Stored<AssistantRecord>>('assistants', [{ keys: { projectId: 1, createdAt: 1 } }]);
   }
 
   async insert(assistant: AssistantRecord): Promise<void> {

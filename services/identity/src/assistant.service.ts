@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type AssistantRecord, type CreateAssistantBody, type UpdateAssistantBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { AssistantRepository } from './assistant.repository';
 import { newAssistant } from './domain/assistant';
 import { ProjectService } from './project.service';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type Customer, type UpsertCustomerBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { ProjectService } from './project.service';
 import { type VisitorDocument, VisitorRepository } from './visitor.repository';
 

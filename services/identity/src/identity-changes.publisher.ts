@@ -1,6 +1,6 @@
-import { IDENTITY_CHANGES_CHANNEL, type IdentityChange } from '@palaver/contracts';
-import { type PubSub, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { IDENTITY_CHANGES_CHANNEL, type IdentityChange } from '@palaver/contracts';
+import { Ports, type PubSub } from '@palaver/platform';
 
 /**
  * Announces, after the change is stored, what makes the gateways' cached credentials stale. Awaited

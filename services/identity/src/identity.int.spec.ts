@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, IdentityMessages as M, type ProjectRecord, type RequestOf, type ServiceMessage } from '@palaver/contracts';
-import { ManualClock, type RunningService, createTestInfrastructure } from '@palaver/platform';
+import { createTestInfrastructure, ManualClock, type RunningService } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';
 
@@ -43,8 +43,7 @@ const publishableKey = async (project: ProjectRecord, allowedOrigins: string[] =
     body: { type: 'publishable', name: 'widget', assistantId: project.defaultAssistantId!, allowedOrigins },
   });
 
-const privateKey = (project: ProjectRecord) =>
-  send(M.createKey, { projectId: project.id, body: { type: 'private', name: 'server' } });
+const privateKey = (project: ProjectRecord) => send(M.createKey, { projectId: project.id, body: { type: 'private', name: 'server' } });
 
 describe('identity service: projects', () => {
   it('answers health', async () => {
@@ -147,10 +146,7 @@ describe('identity service: assistants', () => {
       body: { name: 'Sales', instructions: 'Sell.', model: 'gpt-4o-mini' },
     });
     expect(sales).toMatchObject({ projectId: project.id, name: 'Sales', instructions: 'Sell.', model: 'gpt-4o-mini' });
-    expect((await send(M.listAssistants, { projectId: project.id })).data.map((a) => a.id)).toEqual([
-      project.defaultAssistantId,
-      sales.id,
-    ]);
+    expect((await send(M.listAssistants, { projectId: project.id })).data.map((a) => a.id)).toEqual([project.defaultAssistantId, sales.id]);
     expect(await send(M.getAssistant, { projectId: project.id, assistantId: sales.id })).toEqual(sales);
     const err = await rejection(send(M.getAssistant, { projectId: other.id, assistantId: sales.id }));
     expect(err.code).toBe('ASSISTANT_NOT_FOUND');
@@ -240,9 +236,7 @@ describe('identity service: keys', () => {
     expect(wrongType2.code).toBe('FORBIDDEN');
     expect(wrongType2.message).toContain('publishable key');
 
-    const elsewhere = await rejection(
-      send(M.resolveKey, { key: pk.key, origin: 'https://evil.example.com', type: 'publishable' }),
-    );
+    const elsewhere = await rejection(send(M.resolveKey, { key: pk.key, origin: 'https://evil.example.com', type: 'publishable' }));
     expect(elsewhere.code).toBe('FORBIDDEN');
 
     const unknown = `sk_${'A'.repeat(43)}`;
@@ -250,9 +244,7 @@ describe('identity service: keys', () => {
       expect((await rejection(send(M.resolveKey, { key, origin: null, type: 'private' }))).code).toBe('UNAUTHORIZED');
     }
     await send(M.revokeKey, { projectId: project.id, keyId: sk.id });
-    expect((await rejection(send(M.resolveKey, { key: sk.key, origin: null, type: 'private' }))).code).toBe(
-      'UNAUTHORIZED',
-    );
+    expect((await rejection(send(M.resolveKey, { key: sk.key, origin: null, type: 'private' }))).code).toBe('UNAUTHORIZED');
   });
 
   it('lets any origin through an unrestricted or * key', async () => {
@@ -269,8 +261,7 @@ describe('identity service: keys', () => {
     const shop = await publishableKey(project, ['https://shop.example.com']);
     const blog = await publishableKey(project, ['https://*.blog.test']);
     await privateKey(project);
-    const allowed = async (origin: string, apiKey: string | null = null) =>
-      (await send(M.checkOrigin, { origin, apiKey })).allowed;
+    const allowed = async (origin: string, apiKey: string | null = null) => (await send(M.checkOrigin, { origin, apiKey })).allowed;
 
     expect(await allowed('https://shop.example.com')).toBe(true);
     expect(await allowed('https://news.blog.test')).toBe(true);
@@ -410,9 +401,7 @@ describe('identity service: visitors and sessions', () => {
     const project = await newProject();
     const pk = await publishableKey(project);
     const kept = await publishableKey(project);
-    const sessions = await Promise.all(
-      ['d1', 'd2'].map((saVid) => send(M.initVisitor, { apiKey: pk.key, saVid, origin: null })),
-    );
+    const sessions = await Promise.all(['d1', 'd2'].map((saVid) => send(M.initVisitor, { apiKey: pk.key, saVid, origin: null })));
     const other = await send(M.initVisitor, { apiKey: kept.key, saVid: 'd1', origin: null });
     await send(M.revokeKey, { projectId: project.id, keyId: pk.id });
     for (const { sessionToken } of sessions) {

@@ -1,10 +1,10 @@
-import { type Infrastructure, portProviders } from '@palaver/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { type Infrastructure, portProviders } from '@palaver/platform';
 import { AgentRepository } from './agent.repository';
 import { AgentService } from './agent.service';
 import { AssistantRepository } from './assistant.repository';
-import { CustomerService } from './customer.service';
 import { AssistantService } from './assistant.service';
+import { CustomerService } from './customer.service';
 import { IdentityHandler } from './handlers/identity.handler';
 import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { KeyRepository } from './key.repository';

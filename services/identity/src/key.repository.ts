@@ -1,7 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { KeyRecord } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Stored, fromDocument, toDocument } from './document-mapping';
+import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 /**
  * A key at rest: the listed record plus the SHA-256 of the full key (never the key itself) and

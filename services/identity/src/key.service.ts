@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, type CreateKeyBody, type CreatedKey, type KeyInfo, type KeyRecord, type KeyType } from '@palaver/contracts';
-import { type Clock, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { AppError, type CreatedKey, type CreateKeyBody, type KeyInfo, type KeyRecord, type KeyType } from '@palaver/contracts';
+import { type Clock, Ports } from '@palaver/platform';
 import { AssistantService } from './assistant.service';
-import { KEY_PREFIX, KEY_RANDOM_BYTES, formatKey, keyHint, parseKeyType } from './domain/api-key';
+import { formatKey, KEY_PREFIX, KEY_RANDOM_BYTES, keyHint, parseKeyType } from './domain/api-key';
 import { admittingEntries, isOriginAllowed, originMatchEntries } from './domain/origin-policy';
 import { hashSecret } from './domain/secret-hash';
 import { IdentityChangesPublisher } from './identity-changes.publisher';
@@ -64,8 +64,7 @@ export class KeyService {
   /** Idempotent: revoking a revoked key answers it with its first revocation time. */
   async revoke(projectId: string, keyId: string): Promise<KeyRecord> {
     const revoked =
-      (await this.keys.revoke(projectId, keyId, this.clock.now().toISOString())) ??
-      (await this.keys.findById(projectId, keyId));
+      (await this.keys.revoke(projectId, keyId, this.clock.now().toISOString())) ?? (await this.keys.findById(projectId, keyId));
     if (!revoked) throw new AppError('KEY_NOT_FOUND', `key ${keyId} not found`, { keyId });
     await this.changes.announce({ kind: 'key-revoked', projectId, keyId });
     return revoked;

@@ -1,7 +1,7 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { ProjectRecord } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
-import { type Stored, fromDocument, toDocument } from './document-mapping';
+import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 @Injectable()
 export class ProjectRepository {

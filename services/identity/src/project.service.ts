@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type CreateProjectBody, type ProjectRecord, type UpdateProjectBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { AssistantRepository } from './assistant.repository';
 import { defaultAssistant } from './domain/assistant';
 import { newProject, projectPatchSet } from './domain/project';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type SessionInfo } from '@palaver/contracts';
 import { type Clock, type Config, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
-import { isDueForExtension, isLapsed, withIdleExpiry } from './domain/session';
-import { SESSION_TOKEN_RANDOM_BYTES, formatSessionToken, isWellFormedSessionToken } from './domain/session-token';
 import { hashSecret } from './domain/secret-hash';
+import { isDueForExtension, isLapsed, withIdleExpiry } from './domain/session';
+import { formatSessionToken, isWellFormedSessionToken, SESSION_TOKEN_RANDOM_BYTES } from './domain/session-token';
 import { KeyService } from './key.service';
 import { SessionStore } from './session.store';
 

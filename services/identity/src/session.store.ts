@@ -1,5 +1,5 @@
-import { type KeyValueStore, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { type KeyValueStore, Ports } from '@palaver/platform';
 import { StoredSession } from './domain/session';
 
 /** Sessions in the key-value store under the SHA-256 of their token, so a leaked store reveals no token. */

@@ -1,6 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Visitor } from '@palaver/contracts';
 import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 
 /** A visitor at rest: the v2 fields, its project and the device id it was created for. */
 export interface VisitorDocument {
@@ -31,9 +31,7 @@ export class VisitorRepository {
   private readonly visitors: Collection<VisitorDocument>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.visitors = documents.collection<VisitorDocument>('visitors', [
-      { keys: { projectId: 1, saVid: 1 }, unique: true },
-    ]);
+    this.visitors = documents.collection<VisitorDocument>('visitors', [{ keys: { projectId: 1, saVid: 1 }, unique: true }]);
   }
 
   /** The project's visitor with this device id (a customer's appUserId is its device id). */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type Visitor } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { KeyService } from './key.service';
 import { SessionService } from './session.service';
-import { VisitorRepository, toVisitor } from './visitor.repository';
+import { toVisitor, VisitorRepository } from './visitor.repository';
 
 @Injectable()
 export class VisitorService {
@@ -16,11 +16,7 @@ export class VisitorService {
   ) {}
 
   /** The anonymous visitor of this device in the key's project (created on first sight), with a fresh session. */
-  async init(
-    apiKey: string,
-    saVid: string,
-    origin: string | null,
-  ): Promise<{ created: boolean; sessionToken: string; visitor: Visitor }> {
+  async init(apiKey: string, saVid: string, origin: string | null): Promise<{ created: boolean; sessionToken: string; visitor: Visitor }> {
     const key = await this.keys.resolve(apiKey, origin, 'publishable');
     const { visitor, created } = await this.visitors.findOrInsert({
       _id: randomUUID(),

@@ -1,6 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { GENERATE_COMPLETION_JOB, type GenerateCompletionJob, INFERENCE_QUEUE } from '@palaver/contracts';
 import { type JobQueue, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { INFERENCE_JOB_ATTEMPTS } from './inference.settings';
 
 @Injectable()

@@ -1,6 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { describeFailure } from './domain/reply-failure';
 import { ReplyPromptService } from './reply-prompt.service';
 import { ReplyReportService } from './reply-report.service';

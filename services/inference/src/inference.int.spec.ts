@@ -1,32 +1,32 @@
 import { randomUUID } from 'node:crypto';
+import { Controller, type DynamicModule, Inject, Module } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AppError,
   type AssistantRecord,
   ConversationMessages,
   GENERATE_REPLY_JOB,
   type GenerateReplyJob,
-  INFERENCE_QUEUE,
   IdentityMessages,
+  INFERENCE_QUEUE,
   InferenceMessages,
   type Retrieval,
+  replyChannel,
   SearchMessages,
   type TokenChunk,
-  replyChannel,
 } from '@palaver/contracts';
 import {
   type ChatModel,
   type ChatRequest,
+  createTestInfrastructure,
+  handle,
   type Infrastructure,
   LocalResponder,
   type ModelChunk,
   type RunningService,
-  type TestInfrastructure,
-  createTestInfrastructure,
-  handle,
   startService,
+  type TestInfrastructure,
 } from '@palaver/platform';
-import { Controller, type DynamicModule, Inject, Module } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startInferenceService } from './index';
 
@@ -339,7 +339,12 @@ describe('inference service', () => {
     expect(ack).toEqual({ ok: true });
     const end = await ended;
 
-    expect(chunks.filter((c) => c.type === 'delta').map((c) => (c.type === 'delta' ? c.delta : '')).join('')).toBe(OPENING_HOURS);
+    expect(
+      chunks
+        .filter((c) => c.type === 'delta')
+        .map((c) => (c.type === 'delta' ? c.delta : ''))
+        .join(''),
+    ).toBe(OPENING_HOURS);
     expect(end).toMatchObject({ type: 'finish', text: OPENING_HOURS, finishReason: 'stop' });
     expect(doubles.requests('retrieve')).toMatchObject([{ query: 'What are your opening hours?' }]);
     expect(doubles.requests('completeReply')).toEqual([]);

@@ -1,5 +1,5 @@
-import { type Infrastructure, portProviders } from '@palaver/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { type Infrastructure, portProviders } from '@palaver/platform';
 import { CompletionService } from './completion.service';
 import { GenerateCompletionProcessor } from './generate-completion.processor';
 import { GenerateReplyProcessor } from './generate-reply.processor';

@@ -1,6 +1,6 @@
-import { GENERATE_COMPLETION_JOB, GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
-import { type Job, type JobQueue, type JobWorker, Ports, logger } from '@palaver/platform';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { GENERATE_COMPLETION_JOB, GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
+import { type Job, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
 import { GenerateCompletionProcessor } from './generate-completion.processor';
 import { GenerateReplyProcessor } from './generate-reply.processor';
 import { WORKER_CONCURRENCY } from './inference.settings';

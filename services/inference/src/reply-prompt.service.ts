@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import {
   AppError,
   type ChatMessage,
@@ -7,8 +8,7 @@ import {
   type Retrieval,
   SearchMessages,
 } from '@palaver/contracts';
-import { type ChatRequest, Ports, type ServiceClient, lastUserMessage, logger } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { type ChatRequest, lastUserMessage, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { buildPrompt } from './domain/prompt.builder';
 import { RETRIEVAL_LIMITS, RETRIEVAL_QUERY_MAX_CHARS } from './inference.settings';
 

@@ -1,7 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, ConversationMessages, type RequestOf, type ServiceMessage } from '@palaver/contracts';
 import { Ports, type ServiceClient } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { REPORT_RETRY_DELAYS_MS } from './inference.settings';
 
 /** Tells the conversation service how a reply ended. Both commands are idempotent, so they are retried. */

@@ -1,6 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type FinishReason, type ReplySource, type Usage } from '@palaver/contracts';
 import { type ChatModel, type ChatRequest, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { groundingSources } from './domain/reply-sources';
 import { TokenChannel } from './token-channel.service';
 

@@ -1,6 +1,6 @@
-import { type TokenChunk, replyChannel } from '@palaver/contracts';
-import { type PubSub, Ports, logger } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { replyChannel, type TokenChunk } from '@palaver/contracts';
+import { logger, Ports, type PubSub } from '@palaver/platform';
 
 /**
  * Publishes a reply's fragments on its pub/sub channel. Publishing is best effort: a lost

@@ -44,7 +44,18 @@ describe('documents across a crash mid-upload', () => {
       {
         id: pointId(orphanId, version, 0),
         vector: vector!,
-        payload: { projectId, documentId: orphanId, version, kind: 'chunk', chunkIndex: 0, headings: [], title: 'Orphan', url: 'https://shop.example/orphan', path: '/orphan', content: text },
+        payload: {
+          projectId,
+          documentId: orphanId,
+          version,
+          kind: 'chunk',
+          chunkIndex: 0,
+          headings: [],
+          title: 'Orphan',
+          url: 'https://shop.example/orphan',
+          path: '/orphan',
+          content: text,
+        },
       },
     ]);
     const search = await h.send(M.search, { projectId, q: 'Zanzibar hovercraft parcels', size: 10 });
@@ -74,7 +85,11 @@ describe('documents across a crash mid-upload', () => {
     await creating;
     expect((await h.send(M.listDocuments, { projectId, limit: 10, offset: 0 })).total).toBe(0);
     const [probe] = await h.infra.embedder.embed(['x'], 'query');
-    const points = await h.infra.vectors.search(KNOWLEDGE_COLLECTION, probe!.map(() => 0), { limit: 100, filter: { projectId, kind: 'chunk' } });
+    const points = await h.infra.vectors.search(
+      KNOWLEDGE_COLLECTION,
+      probe!.map(() => 0),
+      { limit: 100, filter: { projectId, kind: 'chunk' } },
+    );
     expect(points).toEqual([]);
   });
 });

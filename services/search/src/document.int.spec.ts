@@ -4,7 +4,7 @@ import { ManualClock } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KNOWLEDGE_COLLECTION } from './knowledge.vectors';
 import { FIXTURE_PAGES } from './testing/knowledge.fixture';
-import { type SearchHarness, rejection, startSearchHarness } from './testing/search.harness';
+import { rejection, type SearchHarness, startSearchHarness } from './testing/search.harness';
 
 let h: SearchHarness;
 let clock: ManualClock;
@@ -23,7 +23,11 @@ afterEach(async () => {
 /** Every chunk point of the project's documents, read back through the vector index. */
 const chunkPoints = async (project: string) => {
   const [probe] = await h.infra.embedder.embed(['x'], 'query');
-  return h.infra.vectors.search(KNOWLEDGE_COLLECTION, probe!.map(() => 0), { limit: 10_000, filter: { projectId: project, kind: 'chunk' } });
+  return h.infra.vectors.search(
+    KNOWLEDGE_COLLECTION,
+    probe!.map(() => 0),
+    { limit: 10_000, filter: { projectId: project, kind: 'chunk' } },
+  );
 };
 
 const search = async (q: string, project = projectId) => (await h.send(M.search, { projectId: project, q, size: 50 })).results;
@@ -142,7 +146,7 @@ describe('search service: documents', () => {
     expect(await chunkPoints(projectId)).toHaveLength(0);
   });
 
-  it('lists a project\'s documents newest first, paged, with the total', async () => {
+  it("lists a project's documents newest first, paged, with the total", async () => {
     const created = [];
     for (const body of Object.values(FIXTURE_PAGES)) {
       created.push(await h.send(M.createDocument, { projectId, body }));

@@ -1,6 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { DocumentRecord } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 
 type StoredDocument = Omit<DocumentRecord, 'id'> & { _id: string; version: string };
 
@@ -61,10 +61,10 @@ export class DocumentRepository {
 
   /** The project's documents with their versions, by id, after `afterId` (keyset paging for a full scan). */
   async pageByIdAfter(projectId: string, afterId: string | null, limit: number): Promise<VersionedDocument[]> {
-    const docs = await this.documents.find(
-      afterId === null ? { projectId } : { projectId, _id: { $gt: afterId } },
-      { sort: { _id: 1 }, limit },
-    );
+    const docs = await this.documents.find(afterId === null ? { projectId } : { projectId, _id: { $gt: afterId } }, {
+      sort: { _id: 1 },
+      limit,
+    });
     return docs.map((doc) => ({ record: fromStored(doc), version: doc.version }));
   }
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type DocumentBody, type DocumentRecord, type UpdateDocumentBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { DocumentRepository } from './document.repository';
 import { type ChunkPayload, productFieldsOf } from './domain/knowledge-payload';
 import { defaultPath, documentChunks } from './domain/knowledge-text';
 import { pointId } from './domain/point-id';
-import { DocumentRepository } from './document.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
 import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
@@ -163,5 +163,4 @@ export class DocumentService {
   }
 }
 
-const notFound = (documentId: string): AppError =>
-  new AppError('DOCUMENT_NOT_FOUND', 'no such document in this project', { documentId });
+const notFound = (documentId: string): AppError => new AppError('DOCUMENT_NOT_FOUND', 'no such document in this project', { documentId });

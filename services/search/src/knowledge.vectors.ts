@@ -1,5 +1,5 @@
-import { type Embedder, Ports, type VectorIndex, type VectorPoint } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { type Embedder, Ports, type VectorIndex, type VectorPoint } from '@palaver/platform';
 import type { ChunkPayload, Hit, QnaPayload } from './domain/knowledge-payload';
 
 /** One vector collection holds a project's document chunks and Q&A entries, told apart by `kind`. */
@@ -68,12 +68,7 @@ export class KnowledgeVectors {
   }
 
   /** The best chunks, or only the chunks `ids` (by point id) when given. */
-  async searchChunks(
-    projectId: string,
-    vector: number[],
-    limit: number,
-    ids?: readonly string[],
-  ): Promise<Array<Hit<ChunkPayload>>> {
+  async searchChunks(projectId: string, vector: number[], limit: number, ids?: readonly string[]): Promise<Array<Hit<ChunkPayload>>> {
     return this.search<ChunkPayload>(projectId, 'chunk', vector, limit, ids);
   }
 

@@ -1,9 +1,9 @@
-import type { DocumentRecord } from '@palaver/contracts';
-import { type Clock, Ports, analyzeText, logger } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import type { DocumentRecord } from '@palaver/contracts';
+import { analyzeText, type Clock, logger, Ports } from '@palaver/platform';
+import { DocumentRepository, type VersionedDocument } from './document.repository';
 import { Bm25Index } from './domain/bm25.index';
 import { pointId } from './domain/point-id';
-import { DocumentRepository, type VersionedDocument } from './document.repository';
 import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
 
 /** How often a project's revision is read to learn of writes made by other instances. */

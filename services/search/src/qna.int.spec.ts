@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SearchMessages as M, Qna } from '@palaver/contracts';
 import { ManualClock } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SearchHarness, rejection, startSearchHarness } from './testing/search.harness';
+import { rejection, type SearchHarness, startSearchHarness } from './testing/search.harness';
 
 let h: SearchHarness;
 let clock: ManualClock;
@@ -165,7 +165,11 @@ describe('search service: listing Q&A entries', () => {
       expect(reply.ok, JSON.stringify(query).slice(0, 60)).toBe(false);
       if (!reply.ok) expect(reply.error.code).toBe('VALIDATION_ERROR');
     }
-    for (const body of [{ question: '', answer: 'x' }, { question: 'x', answer: '' }, { question: 'x'.repeat(2001), answer: 'x' }]) {
+    for (const body of [
+      { question: '', answer: 'x' },
+      { question: 'x', answer: '' },
+      { question: 'x'.repeat(2001), answer: 'x' },
+    ]) {
       expect((await h.sendRaw(M.createQna, { projectId, body })).ok).toBe(false);
     }
   });

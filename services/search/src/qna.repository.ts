@@ -1,6 +1,6 @@
+import { Inject, Injectable } from '@nestjs/common';
 import type { Qna } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 
 type StoredQna = Omit<Qna, 'id' | 'object'> & { _id: string; projectId: string };
 
@@ -32,12 +32,7 @@ export class QnaRepository {
   }
 
   /** Most recently updated first; `filter` narrows within the project (see `qnaQuestionFilter`). */
-  async list(
-    projectId: string,
-    filter: Record<string, unknown>,
-    limit: number,
-    offset: number,
-  ): Promise<{ total: number; data: Qna[] }> {
+  async list(projectId: string, filter: Record<string, unknown>, limit: number, offset: number): Promise<{ total: number; data: Qna[] }> {
     const query = { ...filter, projectId };
     const [total, docs] = await Promise.all([
       this.qnas.count(query),

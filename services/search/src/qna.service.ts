@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type ListQnasQuery, type Qna, type QnaBody, type UpdateQnaBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { Inject, Injectable } from '@nestjs/common';
 import { QNA_FIELDS } from './domain/knowledge-payload';
 import { qnaEmbeddingText } from './domain/knowledge-text';
 import { pointId } from './domain/point-id';

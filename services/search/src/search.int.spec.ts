@@ -219,7 +219,10 @@ describe('search service: term weighting (local embedder)', () => {
       ['Hamster care', 'How to keep your hamster healthy: bedding, food, play.'],
       ['Your account', 'Sign up for an account to follow your orders.'],
     ] as const) {
-      await h.send(M.createDocument, { projectId: otherProjectId, body: { title, url: `https://pets.example.com/${title.length}`, content } });
+      await h.send(M.createDocument, {
+        projectId: otherProjectId,
+        body: { title, url: `https://pets.example.com/${title.length}`, content },
+      });
     }
     const mine = await h.send(M.search, { projectId, q: 'account hamster', size: 5 });
     const theirs = await h.send(M.search, { projectId: otherProjectId, q: 'account hamster', size: 5 });
@@ -254,7 +257,10 @@ describe('search service: with an embedder that has no term weighting', () => {
       const [chunk] = await local.embed([page!.text], 'document');
       const retrieval = await harness.send(M.retrieve, { projectId, query: 'account hamster', qnaLimit: 1, chunkLimit: 5 });
       const settings = retrieval.chunks.find((c) => c.title === 'Account settings');
-      expect(settings!.score).toBeCloseTo(query!.reduce((sum, v, i) => sum + v * chunk![i]!, 0), 6);
+      expect(settings!.score).toBeCloseTo(
+        query!.reduce((sum, v, i) => sum + v * chunk![i]!, 0),
+        6,
+      );
       expect(await harness.infra.documents.collection('search_term_stats').count({})).toBe(0);
     } finally {
       await harness.close();

@@ -1,10 +1,10 @@
-import { type Infrastructure, portProviders } from '@palaver/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { type Infrastructure, portProviders } from '@palaver/platform';
 import { DocumentRepository } from './document.repository';
 import { DocumentService } from './document.service';
 import { SearchHandler } from './handlers/search.handler';
-import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
+import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
 import { LexicalIndex } from './lexical.index';
 import { QnaRepository } from './qna.repository';
 import { QnaService } from './qna.service';

@@ -1,8 +1,8 @@
-import type { Retrieval, SearchResult } from '@palaver/contracts';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Retrieval, SearchResult } from '@palaver/contracts';
+import { DocumentRepository } from './document.repository';
 import { type ChunkPayload, type Hit, QNA_FIELDS, retrievedChunksOf, retrievedQnasOf, searchResultsOf } from './domain/knowledge-payload';
 import { type Fused, fuseScores } from './domain/score-fusion';
-import { DocumentRepository } from './document.repository';
 import { KnowledgeVectors } from './knowledge.vectors';
 import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
@@ -64,10 +64,7 @@ export class SearchService {
 
   /** Candidates of both retrievers with both scores, in fused order; `wanted`: results the caller needs. */
   private async rankChunks(projectId: string, q: string, depth: number, wanted: number): Promise<Array<Fused<ChunkPayload>>> {
-    const [lexicalHits, vector] = await Promise.all([
-      this.lexical.search(projectId, q, depth),
-      this.chunkQueryVector(projectId, q),
-    ]);
+    const [lexicalHits, vector] = await Promise.all([this.lexical.search(projectId, q, depth), this.chunkQueryVector(projectId, q)]);
     const documentScore = new Map(lexicalHits.map((h) => [h.documentId, h.score]));
     const candidateIds = lexicalHits.flatMap((h) => h.chunkIds).slice(0, MAX_RESCORED_CHUNKS);
     const scanAll = !this.vectors.lexicalEmbedder || lexicalHits.length < wanted;
@@ -99,7 +96,9 @@ export class SearchService {
    */
   private async liveVersions(projectId: string, hits: ReadonlyArray<Hit<ChunkPayload>>): Promise<Map<string, string>> {
     const live = await this.lexical.versions(projectId, [...new Set(hits.map((h) => h.payload.documentId))]);
-    const doubtful = [...new Set(hits.filter((h) => live.get(h.payload.documentId) !== h.payload.version).map((h) => h.payload.documentId))];
+    const doubtful = [
+      ...new Set(hits.filter((h) => live.get(h.payload.documentId) !== h.payload.version).map((h) => h.payload.documentId)),
+    ];
     if (doubtful.length > 0) {
       const stored = await this.documents.liveVersions(projectId, doubtful);
       for (const id of doubtful) {

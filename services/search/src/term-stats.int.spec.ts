@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { SearchMessages as M } from '@palaver/contracts';
 import { type Collection, ManualClock } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { documentChunks } from './domain/knowledge-text';
-import { type TermCounts, contributionOf, statsShardOf, sumCounts } from './domain/term-statistics';
 import { DocumentRepository } from './document.repository';
-import { FIXTURE_PAGES } from './testing/knowledge.fixture';
-import { type SearchHarness, startSearchHarness } from './testing/search.harness';
+import { documentChunks } from './domain/knowledge-text';
+import { contributionOf, statsShardOf, sumCounts, type TermCounts } from './domain/term-statistics';
 import { type StoredTermStats, TermStatsRepository, termStatsId } from './term-stats.repository';
 import { TERM_STATS_SHARDS, TermStatsService } from './term-stats.service';
+import { FIXTURE_PAGES } from './testing/knowledge.fixture';
+import { type SearchHarness, startSearchHarness } from './testing/search.harness';
 
 let h: SearchHarness;
 let clock: ManualClock;
@@ -31,8 +31,7 @@ afterEach(async () => {
 const weighting = () => h.infra.embedder.termWeighting!;
 
 /** Another instance of the statistics over the same store, as a second search process would be. */
-const secondInstance = () =>
-  new TermStatsService(h.infra.embedder, new TermStatsRepository(h.infra.documents), documents, h.infra.clock);
+const secondInstance = () => new TermStatsService(h.infra.embedder, new TermStatsRepository(h.infra.documents), documents, h.infra.clock);
 
 const withoutZeros = (df: Record<string, number>) => Object.fromEntries(Object.entries(df).filter(([, n]) => n !== 0));
 
@@ -40,9 +39,7 @@ const withoutZeros = (df: Record<string, number>) => Object.fromEntries(Object.e
 const expected = async (project: string): Promise<{ counts: TermCounts; live: Record<string, string> }> => {
   const docs = await documents.pageByIdAfter(project, null, 10_000);
   const counts = sumCounts(
-    docs.map(({ record }) =>
-      contributionOf(documentChunks(record.title, record.content).map(({ text }) => weighting().termBuckets(text))),
-    ),
+    docs.map(({ record }) => contributionOf(documentChunks(record.title, record.content).map(({ text }) => weighting().termBuckets(text)))),
   );
   return { counts, live: Object.fromEntries(docs.map(({ record, version }) => [record.id, version])) };
 };

@@ -1,5 +1,5 @@
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
 import type { TermCounts } from './domain/term-statistics';
 
 /**

@@ -1,9 +1,9 @@
-import type { DocumentRecord } from '@palaver/contracts';
-import { type Clock, type Embedder, Ports, type TermWeighting, logger } from '@palaver/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import { documentChunks } from './domain/knowledge-text';
-import { type TermCounts, contributionOf, countsDelta, idfWeights, statsShardOf, sumCounts } from './domain/term-statistics';
+import type { DocumentRecord } from '@palaver/contracts';
+import { type Clock, type Embedder, logger, Ports, type TermWeighting } from '@palaver/platform';
 import { DocumentRepository, type VersionedDocument } from './document.repository';
+import { documentChunks } from './domain/knowledge-text';
+import { contributionOf, countsDelta, idfWeights, statsShardOf, sumCounts, type TermCounts } from './domain/term-statistics';
 import { TermStatsRepository } from './term-stats.repository';
 
 /**
@@ -75,20 +75,14 @@ export class TermStatsService {
     if (!weighting) return;
     this.touch(projectId);
     try {
-      const delta = countsDelta(
-        before && this.contribution(before.record, weighting),
-        after && this.contribution(after.record, weighting),
-      );
+      const delta = countsDelta(before && this.contribution(before.record, weighting), after && this.contribution(after.record, weighting));
       const from = before?.version ?? null;
       const to = after?.version ?? null;
       const shard = statsShardOf(documentId, TERM_STATS_SHARDS);
       if (await this.stats.move(projectId, shard, weighting.scheme, documentId, from, to, delta)) return;
       // Not at `from`: nothing to do if the shard holds the document as it is now (this change or
       // a later one was counted already); otherwise the counts are off, and are recounted.
-      const [current, live] = await Promise.all([
-        this.stats.find(projectId, shard),
-        this.documents.find(projectId, documentId),
-      ]);
+      const [current, live] = await Promise.all([this.stats.find(projectId, shard), this.documents.find(projectId, documentId)]);
       if (current?.scheme === weighting.scheme && (current.live[documentId] ?? null) === (live?.version ?? null)) return;
       await this.rebuild(projectId, weighting);
     } catch (err) {

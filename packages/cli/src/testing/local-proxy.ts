@@ -1,4 +1,4 @@
-import { type IncomingMessage, createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CannedAnswer {

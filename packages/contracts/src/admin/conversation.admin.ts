@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QueryOffset, Timestamp, Uuid, queryInt } from '../common';
+import { QueryOffset, queryInt, Timestamp, Uuid } from '../common';
 import { Conversation, ConversationStatus } from '../v2/conversation';
 
 /** "true"/"false" in a query string; a boolean once parsed (the same schema checks the bus message). */

@@ -105,7 +105,10 @@ export type KeyRecord = z.infer<typeof KeyRecord>;
 /** An origin as a browser sends it (scheme://host[:port]) or `*` for any. */
 export const AllowedOrigin = z.union([
   z.literal('*'),
-  z.string().max(MAX_URL).regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
+  z
+    .string()
+    .max(MAX_URL)
+    .regex(/^https?:\/\/[^/\s?#]+$/, 'must be an origin such as https://example.com'),
 ]);
 
 export const CreateKeyBody = z.discriminatedUnion('type', [

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgentRef, Timestamp, Uuid, nonBlank, queryInt } from '../common';
+import { HumanAgentRef, nonBlank, queryInt, Timestamp, Uuid } from '../common';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
 
@@ -12,8 +12,7 @@ export const HANDOFF_NOTICE = 'I have asked a member of our team to join. An age
 /** The tool a real model may call to queue the conversation for a person (project handoff setting on). */
 export const HANDOFF_TOOL = {
   name: 'request_human_agent',
-  description:
-    'Hand the conversation to a human member of the team when the visitor asks for a person or needs help you cannot give.',
+  description: 'Hand the conversation to a human member of the team when the visitor asks for a person or needs help you cannot give.',
 } as const;
 
 export const CreateAgentBody = z.object({

@@ -82,7 +82,6 @@ export type StoredEvent<E extends { type: string; data: unknown } = { type: stri
 };
 
 /** Subject on the durable event stream: `conversation.evt.<kebab-type>.v1`. */
-export const eventSubject = (type: string): string =>
-  `conversation.evt.${type.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.v1`;
+export const eventSubject = (type: string): string => `conversation.evt.${type.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()}.v1`;
 
 export const ALL_CONVERSATION_EVENTS = 'conversation.evt.>';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Uuid } from '../common';
 import { AdminConversation, AdminListConversationsQuery, DislikedAnswer } from '../admin/conversation.admin';
+import { Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { defineMessage } from './define';
 

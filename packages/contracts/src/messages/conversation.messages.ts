@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { AgentConversation, AgentEvent } from '../agents/agent';
+import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { HandoffSource } from '../events/conversation.events';
-import { ConversationLiveEvent } from '../v2/conversation-events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
 import { ChatMessage, FinishReason, Usage } from '../v2/completion';
-import {
-  CloseConversationResponse,
-  Conversation,
-  ListConversationsQuery,
-  ListMessagesQuery,
-} from '../v2/conversation';
+import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMessagesQuery } from '../v2/conversation';
+import { ConversationLiveEvent } from '../v2/conversation-events';
 import { pagedList, plainList } from '../v2/list';
 import { Feedback, FeedbackResponse, Message, PageContext, ReplySource } from '../v2/message';
 import { Ack, defineMessage } from './define';
@@ -35,11 +30,7 @@ export const ConversationMessages = {
     VisitorScope.extend({ pageUrl: z.string().nullable(), conversationId: Uuid.optional() }),
     Conversation,
   ),
-  list: defineMessage(
-    'conversation.qry.list.v1',
-    VisitorScope.extend({ query: ListConversationsQuery }),
-    pagedList(Conversation),
-  ),
+  list: defineMessage('conversation.qry.list.v1', VisitorScope.extend({ query: ListConversationsQuery }), pagedList(Conversation)),
   get: defineMessage('conversation.qry.get.v1', VisitorScope.extend({ conversationId: Uuid }), Conversation),
   listMessages: defineMessage(
     'conversation.qry.list-messages.v1',

@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { Uuid } from '../common';
 import {
   AssistantRecord,
   CreateAssistantBody,
+  CreatedKey,
   CreateKeyBody,
   CreateProjectBody,
-  CreatedKey,
   KeyRecord,
   KeyType,
   ProjectRecord,
   UpdateAssistantBody,
   UpdateProjectBody,
 } from '../admin/project.admin';
-import { Visitor } from '../v2/visitor';
 import { AgentInfo, AgentRecord, CreateAgentBody, CreatedAgent } from '../agents/agent';
+import { Uuid } from '../common';
 import { AppUserId, Customer, UpsertCustomerBody } from '../surface-b/surface-b';
+import { Visitor } from '../v2/visitor';
 import { Ack, defineMessage } from './define';
 
 /** Origin header of the browser request, when there was one; keys with allowed origins check it. */
@@ -38,17 +38,9 @@ export const IdentityMessages = {
     z.object({ created: z.boolean(), sessionToken: z.string(), visitor: Visitor }),
   ),
   /** Resolves a session token and extends its idle timeout. UNAUTHORIZED when unknown, expired or its key revoked. */
-  resolveSession: defineMessage(
-    'identity.qry.resolve-session.v1',
-    z.object({ token: z.string(), origin: Origin }),
-    SessionInfo,
-  ),
+  resolveSession: defineMessage('identity.qry.resolve-session.v1', z.object({ token: z.string(), origin: Origin }), SessionInfo),
   /** UNAUTHORIZED for an unknown or revoked key; FORBIDDEN for the wrong type or a disallowed origin. */
-  resolveKey: defineMessage(
-    'identity.qry.resolve-key.v1',
-    z.object({ key: z.string(), origin: Origin, type: KeyType }),
-    KeyInfo,
-  ),
+  resolveKey: defineMessage('identity.qry.resolve-key.v1', z.object({ key: z.string(), origin: Origin, type: KeyType }), KeyInfo),
   /** For CORS preflight: is this origin allowed by any live publishable key (or by the given key)? */
   checkOrigin: defineMessage(
     'identity.qry.check-origin.v1',
@@ -59,11 +51,7 @@ export const IdentityMessages = {
   getProject: defineMessage('identity.qry.get-project.v1', z.object({ projectId: Uuid }), ProjectRecord),
   listProjects: defineMessage('identity.qry.list-projects.v1', z.object({}), z.object({ data: z.array(ProjectRecord) })),
   createProject: defineMessage('identity.cmd.create-project.v1', CreateProjectBody, ProjectRecord),
-  updateProject: defineMessage(
-    'identity.cmd.update-project.v1',
-    z.object({ projectId: Uuid, patch: UpdateProjectBody }),
-    ProjectRecord,
-  ),
+  updateProject: defineMessage('identity.cmd.update-project.v1', z.object({ projectId: Uuid, patch: UpdateProjectBody }), ProjectRecord),
   /** ASSISTANT_NOT_FOUND when the id is not one of the project's; null id gives the project's default. */
   getAssistant: defineMessage(
     'identity.qry.get-assistant.v1',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { QueryOffset, Uuid, queryInt } from '../common';
 import { DocumentBody, DocumentRecord, QnaBody, UpdateDocumentBody, UpdateQnaBody } from '../admin/knowledge.admin';
+import { QueryOffset, queryInt, Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { ListQnasQuery, Qna } from '../v2/qna';
 import { SearchResult } from '../v2/search';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Timestamp, Uuid, queryInt } from '../common';
-import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
+import { queryInt, Timestamp, Uuid } from '../common';
 import { Feedback, MessageMetadata, MessageRole, MessageStatus, TextPart } from '../v2/message';
+import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 /** Surface B page sizes: default 10, 1 to 100 (the spec leaves them open). */
 export const SURFACE_B_PAGE_SIZE = { default: 10, min: 1, max: 100 } as const;
@@ -115,7 +115,10 @@ export const PreviousMessage = z.object({
 export const ChatPostBody = z.object({
   message: z.object({
     role: z.literal('user'),
-    parts: z.array(z.object({ type: z.literal('text'), text: z.string().max(10_000) })).min(1).max(20),
+    parts: z
+      .array(z.object({ type: z.literal('text'), text: z.string().max(10_000) }))
+      .min(1)
+      .max(20),
   }),
   streaming: z.boolean().default(true),
   messageId: Uuid.nullable().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Uuid, nonBlank } from '../common';
+import { nonBlank, Uuid } from '../common';
 
 export const Usage = z.object({
   inputTokens: z.number(),

@@ -9,5 +9,4 @@ export const pagedList = <T extends z.ZodType>(item: T) =>
     data: z.array(item),
   });
 
-export const plainList = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal('list'), data: z.array(item) });
+export const plainList = <T extends z.ZodType>(item: T) => z.object({ object: z.literal('list'), data: z.array(item) });

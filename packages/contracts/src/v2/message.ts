@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgent, MAX_URL, Timestamp, Uuid, nonBlank } from '../common';
+import { HumanAgent, MAX_URL, nonBlank, Timestamp, Uuid } from '../common';
 
 export const MessageRole = z.enum(['assistant', 'human_agent', 'user']);
 export type MessageRole = z.infer<typeof MessageRole>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_NAME, MAX_URL, QueryOffset, Timestamp, Uuid, queryInt } from '../common';
+import { MAX_NAME, MAX_URL, QueryOffset, queryInt, Timestamp, Uuid } from '../common';
 
 export const QnaAuthor = z.object({ name: z.string().max(MAX_NAME).nullable(), image: z.string().max(MAX_URL).nullable() });
 

@@ -1,5 +1,5 @@
-import { ErrorBoundary, LocationProvider, Route, Router, lazy, useLocation, useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
+import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation, useRoute } from 'preact-iso';
 import { ErrorNotice, Loading } from './components/ui';
 import { onSignedOut } from './lib/api';
 import { ProjectProvider, useProject } from './lib/project-context';
@@ -65,7 +65,9 @@ const ProjectArea = () => {
   return (
     <ProjectProvider
       projectId={projectId}
-      fallback={({ loading, error, reload }) => (loading ? <Loading label="Loading the project…" /> : <ErrorNotice error={error} onRetry={reload} />)}
+      fallback={({ loading, error, reload }) =>
+        loading ? <Loading label="Loading the project…" /> : <ErrorNotice error={error} onRetry={reload} />
+      }
     >
       <div class="with-sidebar">
         <ProjectNav />

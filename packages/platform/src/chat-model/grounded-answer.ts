@@ -28,8 +28,7 @@ export const DEFAULT_GROUNDED_ANSWER_OPTIONS: GroundedAnswerOptions = {
   minCoverage: 0.5,
 };
 
-export const DONT_KNOW_ANSWER =
-  "I'm sorry, I don't know the answer to that. Please contact our team, they will be glad to help you.";
+export const DONT_KNOW_ANSWER = "I'm sorry, I don't know the answer to that. Please contact our team, they will be glad to help you.";
 export const GREETING_ANSWER = 'Hello! How can I help you today?';
 export const THANKS_ANSWER = "You're welcome! Is there anything else I can help you with?";
 
@@ -71,8 +70,7 @@ const smallTalkAnswer = (question: string): string | null => {
   const ws = words(question);
   if (ws.length === 0) return null;
   if (ws.every((w) => GREETING_WORDS.has(w))) return GREETING_ANSWER;
-  if (ws.every((w) => THANKS_WORDS.has(w)) && ws.some((w) => w.startsWith('thank') || w === 'thx' || w === 'cheers'))
-    return THANKS_ANSWER;
+  if (ws.every((w) => THANKS_WORDS.has(w)) && ws.some((w) => w.startsWith('thank') || w === 'thx' || w === 'cheers')) return THANKS_ANSWER;
   return null;
 };
 
@@ -96,24 +94,28 @@ const passageAnswer = (
   const asked = questionStems(question);
   if (asked.size === 0) return null;
   const passages: Passage[] = [
-    ...grounding.qnas.map((q): Passage => ({
-      kind: 'qna',
-      answer: q.answer,
-      about: contentStems(q.question),
-      body: contentStems(q.answer),
-      score: q.score,
-      product: false,
-    })),
+    ...grounding.qnas.map(
+      (q): Passage => ({
+        kind: 'qna',
+        answer: q.answer,
+        about: contentStems(q.question),
+        body: contentStems(q.answer),
+        score: q.score,
+        product: false,
+      }),
+    ),
     ...grounding.chunks
       .filter((c) => c.score >= options.chunkThreshold)
-      .map((c): Passage => ({
-        kind: 'chunk',
-        chunk: c,
-        about: contentStems([c.title, ...(c.headings ?? [])].join('\n')),
-        body: contentStems(c.content),
-        score: c.score,
-        product: c.productId !== undefined,
-      })),
+      .map(
+        (c): Passage => ({
+          kind: 'chunk',
+          chunk: c,
+          about: contentStems([c.title, ...(c.headings ?? [])].join('\n')),
+          body: contentStems(c.content),
+          score: c.score,
+          product: c.productId !== undefined,
+        }),
+      ),
   ];
   const named = new Set(
     passages.flatMap((p) => (p.product && [...p.about].some((t) => asked.has(t)) ? [...p.about].filter((t) => asked.has(t)) : [])),
@@ -132,7 +134,10 @@ const passageAnswer = (
   if (!best) return null;
   const { p } = best;
   if (p.kind === 'qna') return { text: p.answer, chunk: null };
-  return { text: `${chunkSentences(p.chunk.content, focus.size > 0 ? focus : asked, options)}\n\nSource: ${sourceOf(p.chunk)}`, chunk: p.chunk };
+  return {
+    text: `${chunkSentences(p.chunk.content, focus.size > 0 ? focus : asked, options)}\n\nSource: ${sourceOf(p.chunk)}`,
+    chunk: p.chunk,
+  };
 };
 
 /**

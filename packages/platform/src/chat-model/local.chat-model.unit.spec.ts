@@ -148,16 +148,22 @@ describe('LocalResponder', () => {
   });
 
   it('answers with a Q&A entry below the verbatim threshold when it holds the question, and cites no page', async () => {
-    const { text, chunks } = await run(new LocalResponder(), ask('What time do you open on Saturday?', { ...knowledge, qnas: [{ ...knowledge.qnas[0]!, score: 0.5 }] }));
+    const { text, chunks } = await run(
+      new LocalResponder(),
+      ask('What time do you open on Saturday?', { ...knowledge, qnas: [{ ...knowledge.qnas[0]!, score: 0.5 }] }),
+    );
     expect(text).toBe('We are open Monday to Friday, 9am to 6pm, and Saturday 10am to 2pm.');
     expect(chunks[0]).toEqual({ type: 'sources', sources: [] });
   });
 
   it('does not answer from a passage holding under half the question (one shared word of four)', async () => {
-    const { text } = await run(new LocalResponder(), ask('Can I pick up my order in Berlin?', {
-      qnas: [{ id: uuid(3), question: 'How do I track my order?', answer: 'Open your order page.', score: 0.45 }],
-      chunks: [],
-    }));
+    const { text } = await run(
+      new LocalResponder(),
+      ask('Can I pick up my order in Berlin?', {
+        qnas: [{ id: uuid(3), question: 'How do I track my order?', answer: 'Open your order page.', score: 0.45 }],
+        chunks: [],
+      }),
+    );
     expect(text).toBe(DONT_KNOW_ANSWER);
   });
 

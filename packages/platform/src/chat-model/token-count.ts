@@ -20,11 +20,9 @@ export const countTokens = (text: string): number => {
   return count;
 };
 
-export const countMessageTokens = (message: ChatMessage): number =>
-  countTokens(message.content) + MESSAGE_OVERHEAD_TOKENS;
+export const countMessageTokens = (message: ChatMessage): number => countTokens(message.content) + MESSAGE_OVERHEAD_TOKENS;
 
-export const countPromptTokens = (messages: readonly ChatMessage[]): number =>
-  messages.reduce((sum, m) => sum + countMessageTokens(m), 0);
+export const countPromptTokens = (messages: readonly ChatMessage[]): number => messages.reduce((sum, m) => sum + countMessageTokens(m), 0);
 
 /**
  * The text within `maxTokens` tokens: unchanged when it fits, else cut and ended with an

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Query } from 'mingo';
-import { update as applyModifier } from 'mingo/updater';
 import type { Modifier } from 'mingo/updater';
+import { update as applyModifier } from 'mingo/updater';
 import { resolve } from 'mingo/util';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
-import { DuplicateKeyError } from './document-store.port';
 import type { Collection, DocumentStore, Filter, FindOptions, IndexSpec, Sort, Update, WithId } from './document-store.port';
+import { DuplicateKeyError } from './document-store.port';
 
 type Doc = WithId & Record<string, unknown>;
 type LogOp = { op: 'put'; doc: Doc } | { op: 'del'; id: string };
@@ -125,7 +125,8 @@ class EmbeddedCollection implements Collection<Doc> {
 
   async insertOne(doc: Doc): Promise<void> {
     const stored = toStored(doc);
-    if (typeof stored._id !== 'string' || stored._id === '') throw new TypeError(`insertOne into ${this.name}: _id must be a non-empty string`);
+    if (typeof stored._id !== 'string' || stored._id === '')
+      throw new TypeError(`insertOne into ${this.name}: _id must be a non-empty string`);
     await this.write(() => {
       if (this.docs.has(stored._id)) throw new DuplicateKeyError(this.name, ['_id']);
       return { changes: [{ before: null, after: stored }], result: undefined };
@@ -379,7 +380,8 @@ const seedFromFilter = (filter: Filter): Record<string, unknown> => {
   // mingo refuses to $set an _id (immutable), so it is placed directly.
   const { _id, ...rest } = equalities;
   const seed: Record<string, unknown> = _id === undefined ? {} : { _id };
-  if (Object.keys(rest).length > 0) applyModifier(seed, { $set: rest } as Modifier<Record<string, unknown>>, undefined, undefined, { cloneMode: 'deep' });
+  if (Object.keys(rest).length > 0)
+    applyModifier(seed, { $set: rest } as Modifier<Record<string, unknown>>, undefined, undefined, { cloneMode: 'deep' });
   return seed;
 };
 

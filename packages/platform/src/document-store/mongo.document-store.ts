@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Db, Document, Collection as DriverCollection, Filter as DriverFilter, UpdateFilter } from 'mongodb';
 import { MongoClient, MongoServerError } from 'mongodb';
-import type { Collection as DriverCollection, Db, Document, Filter as DriverFilter, UpdateFilter } from 'mongodb';
-import { DuplicateKeyError } from './document-store.port';
 import type { Collection, DocumentStore, Filter, FindOptions, IndexSpec, Update, WithId } from './document-store.port';
+import { DuplicateKeyError } from './document-store.port';
 import { mongoClientOptions, withRetries } from './mongo-options';
 
 /**

@@ -173,8 +173,7 @@ export const lightStem = (word: string): string => {
   return w;
 };
 
-const undouble = (w: string): string =>
-  /([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w;
+const undouble = (w: string): string => (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w) ? w.slice(0, -1) : w);
 
 /**
  * Words that mean the same thing in a support knowledge base. Each group folds onto the stem

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LocalEmbedder, analyzeText, lightStem, termBucket } from './local.embedder';
+import { analyzeText, LocalEmbedder, lightStem, termBucket } from './local.embedder';
 
 const dot = (a: number[], b: number[]): number => a.reduce((sum, v, i) => sum + v * b[i]!, 0);
 const norm = (a: number[]): number => Math.sqrt(dot(a, a));
@@ -26,7 +26,10 @@ const rank = async (embedder: LocalEmbedder, question: string): Promise<string[]
     'document',
   );
   const [q] = await embedder.embed([question], 'query');
-  return names.map((n, i) => ({ n, s: dot(q!, docs[i]!) })).sort((a, b) => b.s - a.s).map((x) => x.n);
+  return names
+    .map((n, i) => ({ n, s: dot(q!, docs[i]!) }))
+    .sort((a, b) => b.s - a.s)
+    .map((x) => x.n);
 };
 
 describe('LocalEmbedder', () => {
@@ -137,8 +140,7 @@ describe('LocalEmbedder term weighting', () => {
     const [returns, shipping] = await embedder.embed([pages.returns, pages.shipping], 'document');
     const question = 'refund for a late delivery';
     const [refund] = weighting.termBuckets('refund');
-    const towards = async (heavy: number | undefined) =>
-      weighting.embedWeightedQuery(question, (bucket) => (bucket === heavy ? 8 : 1));
+    const towards = async (heavy: number | undefined) => weighting.embedWeightedQuery(question, (bucket) => (bucket === heavy ? 8 : 1));
     const refundHeavy = await towards(refund);
     expect(norm(refundHeavy)).toBeCloseTo(1, 10);
     expect(dot(refundHeavy, returns!)).toBeGreaterThan(dot(refundHeavy, shipping!));

@@ -50,9 +50,7 @@ describe('OpenAiEmbedder against an OpenAI-compatible server', () => {
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'BAD_GATEWAY', details: { service: 'embeddings' } });
     expect((err as AppError).message).toContain('8 dimensions');
-    expect(await embedder({ requestDimensions: false, dimensions: 8 }).embed(['hello'], 'query')).toEqual([
-      fakeEmbedding('hello', 8),
-    ]);
+    expect(await embedder({ requestDimensions: false, dimensions: 8 }).embed(['hello'], 'query')).toEqual([fakeEmbedding('hello', 8)]);
   });
 
   it('fails with BAD_GATEWAY when the endpoint answers an error', async () => {

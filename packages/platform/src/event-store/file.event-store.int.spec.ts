@@ -38,7 +38,13 @@ describe('FileEventStore on disk', () => {
     const kept = await store.append('s', 0, [event('A'), event('B')]);
     await store.close();
     const file = join(dir, 'events.jsonl');
-    const torn = JSON.stringify({ t: 'append', events: [{ ...event('C'), streamId: 's', version: 3 }, { ...event('D'), streamId: 's', version: 4 }] });
+    const torn = JSON.stringify({
+      t: 'append',
+      events: [
+        { ...event('C'), streamId: 's', version: 3 },
+        { ...event('D'), streamId: 's', version: 4 },
+      ],
+    });
     await appendFile(file, torn.slice(0, Math.floor(torn.length * 0.7)));
 
     const reopened = await FileEventStore.open(dir);

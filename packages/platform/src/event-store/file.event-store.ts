@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import type { StoredEvent } from '@palaver/contracts';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
+import type { EventStore, NewEvent } from './event-store.port';
 import { VersionConflictError } from './event-store.port';
 import { toStoredEvents } from './stored-event';
-import type { EventStore, NewEvent } from './event-store.port';
 
 /**
  * One line per append call (all its events), so a torn write loses the whole append and never a

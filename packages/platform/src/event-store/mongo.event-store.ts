@@ -1,10 +1,10 @@
-import { MongoClient, MongoServerError } from 'mongodb';
-import type { Collection, Db } from 'mongodb';
 import type { StoredEvent } from '@palaver/contracts';
+import type { Collection, Db } from 'mongodb';
+import { MongoClient, MongoServerError } from 'mongodb';
+import { mongoClientOptions, withRetries } from '../document-store/mongo-options';
+import type { EventStore, NewEvent } from './event-store.port';
 import { VersionConflictError } from './event-store.port';
 import { toStoredEvents } from './stored-event';
-import type { EventStore, NewEvent } from './event-store.port';
-import { mongoClientOptions, withRetries } from '../document-store/mongo-options';
 
 /** One document per event; `_id` is the event id. */
 interface EventDocument {
@@ -109,7 +109,10 @@ export class MongoEventStore implements EventStore {
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
     this.assertOpen();
-    const docs = await this.events.find({ streamId, version: { $gte: fromVersion } }).sort({ version: 1 }).toArray();
+    const docs = await this.events
+      .find({ streamId, version: { $gte: fromVersion } })
+      .sort({ version: 1 })
+      .toArray();
     return docs.map(toStoredEvent);
   }
 

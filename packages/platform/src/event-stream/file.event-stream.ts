@@ -4,7 +4,13 @@ import { logger } from '../logger/logger';
 import { writeFileAtomic } from '../storage/durable-file';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
-import { type DeadLetter, DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
+import {
+  DEFAULT_MAX_DELIVERIES,
+  type DeadLetter,
+  type EventStream,
+  type StreamMessage,
+  type StreamSubscription,
+} from './event-stream.port';
 import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;

@@ -1,9 +1,15 @@
-import { AckPolicy, DeliverPolicy, DiscardPolicy, connect, nanos } from 'nats';
 import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection } from 'nats';
+import { AckPolicy, connect, DeliverPolicy, DiscardPolicy, nanos } from 'nats';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import { natsReconnectOptions, trackNatsStatus } from '../transport/nats-options';
-import { type DeadLetter, DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
+import {
+  DEFAULT_MAX_DELIVERIES,
+  type DeadLetter,
+  type EventStream,
+  type StreamMessage,
+  type StreamSubscription,
+} from './event-stream.port';
 import { assertValidDurable, assertValidFilter, assertValidSubject, redeliveryDelay } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
@@ -84,7 +90,10 @@ export class JetStreamEventStream implements EventStream {
     if (this.closed) throw new Error('event stream is closed');
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
-    await this.js.publish(subject, encoder.encode(JSON.stringify(payload ?? null)), { msgID: msgId, expect: { streamName: this.streamName } });
+    await this.js.publish(subject, encoder.encode(JSON.stringify(payload ?? null)), {
+      msgID: msgId,
+      expect: { streamName: this.streamName },
+    });
   }
 
   async subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
@@ -135,7 +144,9 @@ export class JetStreamEventStream implements EventStream {
       try {
         await this.jsm.consumers.update(this.streamName, durable, { filter_subject: filter, ack_wait: config.ack_wait });
       } catch (error) {
-        throw new Error(`durable consumer ${durable} has filter ${existing.config.filter_subject}; changing it to ${filter} failed: ${(error as Error).message}`);
+        throw new Error(
+          `durable consumer ${durable} has filter ${existing.config.filter_subject}; changing it to ${filter} failed: ${(error as Error).message}`,
+        );
       }
     }
   }

@@ -2,7 +2,7 @@ import { type Job as BullJob, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import { DEFAULT_BACKOFF_MS, checkJobId, checkQueueName } from './job-options';
+import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
 
 export interface BullMqJobQueueOptions {
@@ -52,11 +52,7 @@ export class BullMqJobQueue implements JobQueue {
     });
   }
 
-  async process(
-    queue: string,
-    handler: (job: Job) => Promise<void>,
-    options: { concurrency?: number } = {},
-  ): Promise<JobWorker> {
+  async process(queue: string, handler: (job: Job) => Promise<void>, options: { concurrency?: number } = {}): Promise<JobWorker> {
     if (this.closed) throw new Error('job queue is closed');
     checkQueueName(queue);
     const worker = new Worker(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../logger/logger';
+import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
-import { DEFAULT_BACKOFF_MS, checkJobId, checkQueueName } from './job-options';
 
 interface QueuedJob {
   id: string;
@@ -58,11 +58,7 @@ export class InProcessJobQueue implements JobQueue {
     this.pump(queue);
   }
 
-  async process(
-    queue: string,
-    handler: (job: Job) => Promise<void>,
-    options: { concurrency?: number } = {},
-  ): Promise<JobWorker> {
+  async process(queue: string, handler: (job: Job) => Promise<void>, options: { concurrency?: number } = {}): Promise<JobWorker> {
     if (this.closed) throw new Error('job queue is closed');
     checkQueueName(queue);
     const processor: Processor = {

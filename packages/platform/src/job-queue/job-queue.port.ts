@@ -21,11 +21,7 @@ export interface JobWorker {
 /** Work queue (BullMQ in distributed mode). */
 export interface JobQueue {
   enqueue(queue: string, name: string, data: unknown, options?: EnqueueOptions): Promise<void>;
-  process(
-    queue: string,
-    handler: (job: Job) => Promise<void>,
-    options?: { concurrency?: number },
-  ): Promise<JobWorker>;
+  process(queue: string, handler: (job: Job) => Promise<void>, options?: { concurrency?: number }): Promise<JobWorker>;
   /**
    * Whether the job with this id still exists: waiting, running, or waiting to retry. False once
    * it finished or failed for good, and for every job of an in-process queue after a restart.

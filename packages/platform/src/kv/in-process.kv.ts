@@ -165,7 +165,9 @@ export class InProcessKeyValueStore implements KeyValueStore {
   /** The live keys as log records, for a compaction. */
   private snapshot(): LogOp[] {
     return [...this.entries].map(([key, entry]) =>
-      entry.expiresAt === undefined ? { op: 'set', key, value: entry.value } : { op: 'set', key, value: entry.value, expiresAt: entry.expiresAt },
+      entry.expiresAt === undefined
+        ? { op: 'set', key, value: entry.value }
+        : { op: 'set', key, value: entry.value, expiresAt: entry.expiresAt },
     );
   }
 

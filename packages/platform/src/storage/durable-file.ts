@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { randomUUID } from 'node:crypto';
 
 /** Makes a created, renamed or removed directory entry durable. */
 export const fsyncDir = async (dir: string): Promise<void> => {

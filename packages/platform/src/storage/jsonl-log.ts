@@ -1,5 +1,5 @@
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsyncDir } from './durable-file';
 import { SerialQueue } from './serial-queue';

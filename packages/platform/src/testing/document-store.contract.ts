@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DuplicateKeyError } from '../document-store/document-store.port';
 import type { Collection, DocumentStore, WithId } from '../document-store/document-store.port';
+import { DuplicateKeyError } from '../document-store/document-store.port';
 
 export interface DocumentStoreFixture {
   /** Opens the store under test; called again after `close()` it reopens the same data. */
@@ -22,9 +22,23 @@ type Person = WithId & {
 };
 
 const people: Person[] = [
-  { _id: 'p1', name: 'Ada', age: 36, tags: ['math', 'code'], address: { city: 'London', zip: 'N1' }, createdAt: '2024-01-03T00:00:00.000Z' },
+  {
+    _id: 'p1',
+    name: 'Ada',
+    age: 36,
+    tags: ['math', 'code'],
+    address: { city: 'London', zip: 'N1' },
+    createdAt: '2024-01-03T00:00:00.000Z',
+  },
   { _id: 'p2', name: 'Alan', age: 41, tags: ['code'], address: { city: 'Manchester', zip: 'M1' }, createdAt: '2024-01-01T00:00:00.000Z' },
-  { _id: 'p3', name: 'Grace', age: 85, tags: ['navy', 'code'], address: { city: 'New York', zip: '10001' }, createdAt: '2024-01-02T00:00:00.000Z' },
+  {
+    _id: 'p3',
+    name: 'Grace',
+    age: 85,
+    tags: ['navy', 'code'],
+    address: { city: 'New York', zip: '10001' },
+    createdAt: '2024-01-02T00:00:00.000Z',
+  },
   { _id: 'p4', name: 'Edsger', age: 72, tags: [], address: { city: 'Austin', zip: '73301' }, createdAt: '2024-01-05T00:00:00.000Z' },
   { _id: 'p5', name: 'barbara', age: 41, address: { city: 'Boston', zip: '02101' }, createdAt: '2024-01-04T00:00:00.000Z' },
 ];
@@ -197,7 +211,12 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
     describe('update operators', () => {
       it('$set sets top-level and nested fields (creating missing parents); $unset removes fields', async () => {
         const col = await seeded();
-        expect(await col.updateOne({ _id: 'p1' }, { $set: { name: 'Ada L.', 'address.city': 'Paris', 'prefs.theme': 'dark' }, $unset: { tags: '' } })).toEqual({
+        expect(
+          await col.updateOne(
+            { _id: 'p1' },
+            { $set: { name: 'Ada L.', 'address.city': 'Paris', 'prefs.theme': 'dark' }, $unset: { tags: '' } },
+          ),
+        ).toEqual({
           matched: 1,
           upserted: false,
         });
@@ -302,7 +321,11 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
 
       it('takes $eq and $and equalities, ignores other operators, and gives the new document an _id when the filter has none', async () => {
         const col = store.collection<Person>('people');
-        await col.updateOne({ $and: [{ projectId: 'p' }, { email: { $eq: 'a@b.c' } }], age: { $gt: 3 } }, { $set: { name: 'N' } }, { upsert: true });
+        await col.updateOne(
+          { $and: [{ projectId: 'p' }, { email: { $eq: 'a@b.c' } }], age: { $gt: 3 } },
+          { $set: { name: 'N' } },
+          { upsert: true },
+        );
         const [doc] = await col.find({});
         expect(doc).toMatchObject({ projectId: 'p', email: 'a@b.c', name: 'N' });
         expect(doc).not.toHaveProperty('age');
@@ -326,7 +349,10 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
       it('findOneAndUpdate as a sequence allocator: concurrent calls get distinct values', async () => {
         const col = store.collection<WithId & { next: number }>('sequences');
         const values = await Promise.all(
-          Array.from({ length: 10 }, async () => (await col.findOneAndUpdate({ _id: 'seq' }, { $inc: { next: 1 } }, { upsert: true }))!.next),
+          Array.from(
+            { length: 10 },
+            async () => (await col.findOneAndUpdate({ _id: 'seq' }, { $inc: { next: 1 } }, { upsert: true }))!.next,
+          ),
         );
         expect([...values].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
       });
@@ -386,10 +412,12 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
         await col.insertOne({ _id: 'b', email: 'b@x', projectId: 'p', name: 'B' });
         await expect(col.updateOne({ _id: 'b' }, { $set: { email: 'a@x' } })).rejects.toBeInstanceOf(DuplicateKeyError);
         await expect(col.updateMany({ _id: 'b' }, { $set: { projectId: 'p', name: 'A' } })).rejects.toBeInstanceOf(DuplicateKeyError);
-        await expect(col.updateOne({ _id: 'c' }, { $set: { email: 'a@x', projectId: 'z', name: 'Z' } }, { upsert: true })).rejects.toBeInstanceOf(
+        await expect(
+          col.updateOne({ _id: 'c' }, { $set: { email: 'a@x', projectId: 'z', name: 'Z' } }, { upsert: true }),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(col.replaceOne({ _id: 'b' }, { _id: 'b', email: 'a@x', projectId: 'y', name: 'Y' })).rejects.toBeInstanceOf(
           DuplicateKeyError,
         );
-        await expect(col.replaceOne({ _id: 'b' }, { _id: 'b', email: 'a@x', projectId: 'y', name: 'Y' })).rejects.toBeInstanceOf(DuplicateKeyError);
         expect(await col.find({}, { sort: { _id: 1 } })).toEqual([
           { _id: 'a', email: 'a@x', projectId: 'p', name: 'A' },
           { _id: 'b', email: 'b@x', projectId: 'p', name: 'B' },

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { countTokens } from '../chat-model/token-count';
 
@@ -236,8 +236,7 @@ const fnv1a = (text: string): number => {
   return hash;
 };
 
-const wordGroups = (text: string, size: number): string[] =>
-  text.match(new RegExp(String.raw`\s*(?:\S+\s*){1,${size}}`, 'gu')) ?? [];
+const wordGroups = (text: string, size: number): string[] => text.match(new RegExp(String.raw`\s*(?:\S+\s*){1,${size}}`, 'gu')) ?? [];
 
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {

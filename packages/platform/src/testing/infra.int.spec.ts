@@ -45,9 +45,7 @@ describe('infraAvailable', () => {
     delete process.env.REQUIRE_INFRA;
     const available = await infraAvailable('redis');
     expect(available).toBe(false);
-    expect(infraSuiteTitle('RedisPubSub', 'redis', available)).toBe(
-      `RedisPubSub (Redis at 127.0.0.1:${port} unreachable: skipped)`,
-    );
+    expect(infraSuiteTitle('RedisPubSub', 'redis', available)).toBe(`RedisPubSub (Redis at 127.0.0.1:${port} unreachable: skipped)`);
     expect(infraSuiteTitle('RedisPubSub', 'redis', true)).toBe('RedisPubSub');
   });
 

@@ -54,7 +54,22 @@ export const startPrivateNats = (): Promise<PrivateServer> =>
 export const startPrivateRedis = (): Promise<PrivateServer> =>
   privateServer('redis', (port, dir) => [
     REDIS_SERVER_BIN!,
-    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction'],
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
   ]);
 
 const privateServer = async (

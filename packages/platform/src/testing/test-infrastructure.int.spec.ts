@@ -7,7 +7,13 @@ describe('createTestInfrastructure', () => {
     expect(first.transport.kind).toBe('in-process');
     await first.documents.collection<{ _id: string; n: number }>('things').insertOne({ _id: 'a', n: 1 });
     await first.eventStore.append('s-1', 0, [
-      { eventId: '7d4c9c6e-4b7a-4f55-9a53-0d7c1a7c9b11', type: 'T', data: {}, projectId: '7d4c9c6e-4b7a-4f55-9a53-0d7c1a7c9b12', occurredAt: '2026-01-01T00:00:00.000Z' },
+      {
+        eventId: '7d4c9c6e-4b7a-4f55-9a53-0d7c1a7c9b11',
+        type: 'T',
+        data: {},
+        projectId: '7d4c9c6e-4b7a-4f55-9a53-0d7c1a7c9b12',
+        occurredAt: '2026-01-01T00:00:00.000Z',
+      },
     ]);
     await first.close();
 

@@ -25,7 +25,7 @@ export const handle = async <M extends ServiceMessage>(
     };
   }
   try {
-    return { ok: true, data: await run(parsed.data as z.output<M["request"]>) };
+    return { ok: true, data: await run(parsed.data as z.output<M['request']>) };
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: err.toJSON() };
     logger.error({ err, subject: message.subject }, 'handler failed');

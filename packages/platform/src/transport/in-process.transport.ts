@@ -13,9 +13,7 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   listen(callback: () => void): void {
     for (const [pattern, handler] of this.messageHandlers) {
       if (handler.isEventHandler) continue;
-      this.unregister.push(
-        this.bus.register(pattern, async (data) => lastValueFrom(this.transformToObservable(await handler(data)))),
-      );
+      this.unregister.push(this.bus.register(pattern, async (data) => lastValueFrom(this.transformToObservable(await handler(data)))));
     }
     callback();
   }

@@ -1,12 +1,6 @@
-import {
-  AppError,
-  ReplyEnvelope,
-  type RequestOf,
-  type ResponseOf,
-  type ServiceMessage,
-} from '@palaver/contracts';
+import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
+import { firstValueFrom, TimeoutError, timeout } from 'rxjs';
 import type { AnyClientProxy } from './transport';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
 
 /**
  * Typed request/reply to another service. The request is validated before it leaves and the

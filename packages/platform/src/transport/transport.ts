@@ -1,7 +1,7 @@
 import { ClientNats, type ClientProxy, type CustomTransportStrategy, ServerNats } from '@nestjs/microservices';
 import { InProcessBus } from './in-process.bus';
-import { natsReconnectOptions } from './nats-options';
 import { InProcessClient, InProcessServer } from './in-process.transport';
+import { natsReconnectOptions } from './nats-options';
 
 /**
  * A Nest client of any transport. Its status type parameter is invariant and differs per transport

@@ -171,11 +171,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
     await this.commit({ op: 'delete', collection, filter: copy(filter) });
   }
 
-  async search(
-    collection: string,
-    vector: number[],
-    options: VectorSearchOptions,
-  ): Promise<VectorHit[]> {
+  async search(collection: string, vector: number[], options: VectorSearchOptions): Promise<VectorHit[]> {
     const target = this.collections.get(collection);
     if (!target) return [];
     checkDimensions(collection, target.dimensions, vector.length, 'query');

@@ -73,11 +73,7 @@ export class QdrantVectorIndex implements VectorIndex {
     }
   }
 
-  async search(
-    collection: string,
-    vector: number[],
-    options: VectorSearchOptions,
-  ): Promise<VectorHit[]> {
+  async search(collection: string, vector: number[], options: VectorSearchOptions): Promise<VectorHit[]> {
     const dimensions = await this.dimensionsOf(collection);
     if (dimensions === undefined) return [];
     checkDimensions(collection, dimensions, vector.length, 'query');
@@ -129,10 +125,7 @@ export class QdrantVectorIndex implements VectorIndex {
 }
 
 const toFilter = (filter: PayloadFilter, ids?: readonly string[]) => ({
-  must: [
-    ...Object.entries(filter).map(([key, value]) => ({ key, match: { value } })),
-    ...(ids ? [{ has_id: [...ids] }] : []),
-  ],
+  must: [...Object.entries(filter).map(([key, value]) => ({ key, match: { value } })), ...(ids ? [{ has_id: [...ids] }] : [])],
 });
 
 const checkDimensions = (collection: string, expected: number, actual: number, what: string): void => {

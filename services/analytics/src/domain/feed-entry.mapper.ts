@@ -1,9 +1,4 @@
-import {
-  ConversationEventData,
-  StoredEventEnvelope,
-  type ConversationEvent,
-  type ConversationEventType,
-} from '@palaver/contracts';
+import { type ConversationEvent, ConversationEventData, type ConversationEventType, StoredEventEnvelope } from '@palaver/contracts';
 import type { FeedbackSubmission } from './feedback-summary.reducer';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { conversationIdOf, readConversationEvent } from './feed-entry.mapper';
 import { decodeCursor, encodeCursor } from './feed.cursor';
+import { conversationIdOf, readConversationEvent } from './feed-entry.mapper';
 
 const PROJECT = randomUUID();
 const CONVERSATION = randomUUID();
@@ -70,10 +70,12 @@ describe('readConversationEvent', () => {
 
   it('reports malformed events instead of throwing', () => {
     expect(readConversationEvent({ type: 'MessageFeedbackGiven' }).kind).toBe('invalid');
-    expect(readConversationEvent(stored('MessageFeedbackGiven', { messageId: MESSAGE, feedback: 'love', previous: null })).kind).toBe('invalid');
-    expect(
-      readConversationEvent(stored('ConversationClosed', { closeReason: null }, { streamId: 'conversation-without-id' })).kind,
-    ).toBe('invalid');
+    expect(readConversationEvent(stored('MessageFeedbackGiven', { messageId: MESSAGE, feedback: 'love', previous: null })).kind).toBe(
+      'invalid',
+    );
+    expect(readConversationEvent(stored('ConversationClosed', { closeReason: null }, { streamId: 'conversation-without-id' })).kind).toBe(
+      'invalid',
+    );
   });
 
   it('finds the conversation id in either stream id form', () => {

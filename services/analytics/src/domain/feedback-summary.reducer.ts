@@ -36,9 +36,7 @@ export const ZERO_COUNTS: DayCounts = { likes: 0, dislikes: 0, removals: 0 };
  * than what is already known (a redelivery or a stale event): the caller then changes nothing.
  */
 export const evolveLatest = (current: LatestFeedback | null, submission: FeedbackSubmission): LatestFeedback | null =>
-  current !== null && current.version >= submission.version
-    ? null
-    : { feedback: submission.feedback, version: submission.version };
+  current !== null && current.version >= submission.version ? null : { feedback: submission.feedback, version: submission.version };
 
 /** What one submission adds to its day. Clearing a message that had no feedback removes nothing. */
 export const dayDelta = (submission: FeedbackSubmission): DayCounts => ({
@@ -68,11 +66,7 @@ export const countLatest = (latest: Iterable<LatestFeedback>): { likes: number; 
 };
 
 /** The summary answer: days oldest first, days without submissions left out, removals summed over the days. */
-export const summarize = (
-  projectId: string,
-  latest: { likes: number; dislikes: number },
-  days: DayCountsOf[],
-): FeedbackSummary => {
+export const summarize = (projectId: string, latest: { likes: number; dislikes: number }, days: DayCountsOf[]): FeedbackSummary => {
   const byDay = days
     .filter((d) => d.likes + d.dislikes + d.removals > 0)
     .map(({ day, likes, dislikes, removals }) => ({ day, likes, dislikes, removals }))

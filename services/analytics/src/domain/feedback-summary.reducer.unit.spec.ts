@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type FeedbackSubmission,
-  type FeedbackSummaryState,
   dayDelta,
   evolveLatest,
+  type FeedbackSubmission,
+  type FeedbackSummaryState,
   initialFeedbackSummaryState,
   reduceFeedbackSummary,
   summarize,
@@ -16,7 +16,9 @@ const M1 = 'aaaaaaaa-0000-4000-8000-000000000001';
 const M2 = 'aaaaaaaa-0000-4000-8000-000000000002';
 
 let nextId = 0;
-const submission = (over: Partial<FeedbackSubmission> & Pick<FeedbackSubmission, 'feedback' | 'previous' | 'version'>): FeedbackSubmission => ({
+const submission = (
+  over: Partial<FeedbackSubmission> & Pick<FeedbackSubmission, 'feedback' | 'previous' | 'version'>,
+): FeedbackSubmission => ({
   eventId: `event-${++nextId}`,
   projectId: PROJECT,
   conversationId: 'cccccccc-0000-4000-8000-000000000001',

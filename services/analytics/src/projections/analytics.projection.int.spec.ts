@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '@palaver/contracts';
 import { createTestInfrastructure } from '@palaver/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../domain/feed.cursor';
-import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { FeedRepository } from '../repositories/feed.repository';
+import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
 import { FeedService } from '../services/feed.service';
 import { FeedbackSummaryService } from '../services/feedback-summary.service';
@@ -34,7 +34,12 @@ describe('analytics projection', () => {
   });
 
   let version = 0;
-  const feedback = (projectId: string, messageId: string, value: 'like' | 'dislike' | null, previous: 'like' | 'dislike' | null): StoredEvent => ({
+  const feedback = (
+    projectId: string,
+    messageId: string,
+    value: 'like' | 'dislike' | null,
+    previous: 'like' | 'dislike' | null,
+  ): StoredEvent => ({
     eventId: randomUUID(),
     streamId: `conversation-${randomUUID()}`,
     version: ++version,
@@ -82,7 +87,9 @@ describe('analytics projection', () => {
 
   it('skips a malformed event without failing', async () => {
     const projectId = randomUUID();
-    await expect(projection.apply({ ...feedback(projectId, randomUUID(), 'like', null), data: { feedback: 'love' } })).resolves.toBeUndefined();
+    await expect(
+      projection.apply({ ...feedback(projectId, randomUUID(), 'like', null), data: { feedback: 'love' } }),
+    ).resolves.toBeUndefined();
     await expect(projection.apply('not an event')).resolves.toBeUndefined();
     expect((await feed.listEvents({ projectId, limit: 10 })).data).toEqual([]);
   });

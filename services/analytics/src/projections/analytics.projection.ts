@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { logger } from '@palaver/platform';
 import { readConversationEvent } from '../domain/feed-entry.mapper';
-import { type FeedbackSubmission, dayDelta, utcDay } from '../domain/feedback-summary.reducer';
-import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
+import { dayDelta, type FeedbackSubmission, utcDay } from '../domain/feedback-summary.reducer';
 import { FeedRepository } from '../repositories/feed.repository';
+import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Feedback } from '@palaver/contracts';
 import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
-import { type FeedbackSubmission, evolveLatest } from '../domain/feedback-summary.reducer';
+import { evolveLatest, type FeedbackSubmission } from '../domain/feedback-summary.reducer';
 
 interface MessageFeedbackDoc {
   /** `<projectId>:<messageId>`: one document per message, never shared across projects. */

@@ -47,6 +47,4 @@ export interface DecisionContext {
   replyTimeoutMs: number;
 }
 
-export { REPLY_TIMED_OUT } from '@palaver/contracts';
-
-export { HANDOFF_NOTICE } from '@palaver/contracts';
+export { HANDOFF_NOTICE, REPLY_TIMED_OUT } from '@palaver/contracts';

@@ -1,14 +1,9 @@
 import { AppError, type ConversationEvent } from '@palaver/contracts';
 import type { ConversationCommand, DecisionContext } from './conversation.commands';
 import { HANDOFF_NOTICE, REPLY_TIMED_OUT } from './conversation.commands';
-import { asksForHuman } from './handoff-trigger';
 import { conflict, conversationForbidden, conversationNotFound, messageNotFound } from './conversation.errors';
-import {
-  type ConversationState,
-  type ExistingConversation,
-  findMessage,
-  streamingReply,
-} from './conversation.state';
+import { type ConversationState, type ExistingConversation, findMessage, streamingReply } from './conversation.state';
+import { asksForHuman } from './handoff-trigger';
 
 export { evolve, fold, initialState } from './conversation.state';
 

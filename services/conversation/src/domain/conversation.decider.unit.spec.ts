@@ -3,8 +3,11 @@ import { describe, expect, it } from 'vitest';
 import {
   ADA_ID,
   AGENT_1,
-  GRACE_ID,
   CONVERSATION,
+  context,
+  ev,
+  GRACE_ID,
+  given,
   OTHER_PROJECT,
   OTHER_VISITOR,
   PROJECT,
@@ -13,9 +16,6 @@ import {
   USER_1,
   USER_2,
   VISITOR,
-  context,
-  ev,
-  given,
 } from '../testing/conversation.fixtures';
 import type { ConversationCommand } from './conversation.commands';
 import { HANDOFF_NOTICE, REPLY_TIMED_OUT } from './conversation.commands';
@@ -78,7 +78,12 @@ const handoff = (humanAgent = ada, projectId = PROJECT): ConversationCommand => 
   humanAgent,
   mode: 'take',
 });
-const claim = (humanAgent: HumanAgentRef, mode: 'queue' | 'take' = 'queue'): ConversationCommand => ({ type: 'Claim', ...on, humanAgent, mode });
+const claim = (humanAgent: HumanAgentRef, mode: 'queue' | 'take' = 'queue'): ConversationCommand => ({
+  type: 'Claim',
+  ...on,
+  humanAgent,
+  mode,
+});
 const release = (humanAgentId: string | null = ADA_ID): ConversationCommand => ({ type: 'Release', ...on, humanAgentId });
 const request: ConversationCommand = { type: 'RequestHandoff', ...on, source: 'agent', messageId: null };
 const agentPost: ConversationCommand = {
@@ -91,13 +96,18 @@ const agentPost: ConversationCommand = {
 };
 
 /** A conversation whose first exchange is over. */
-const answered = [ev.started(), ev.userPosted(USER_1, 'What does it cost?'), ev.replyStarted(REPLY_1), ev.replyCompleted(REPLY_1, '10 EUR')];
+const answered = [
+  ev.started(),
+  ev.userPosted(USER_1, 'What does it cost?'),
+  ev.replyStarted(REPLY_1),
+  ev.replyCompleted(REPLY_1, '10 EUR'),
+];
 
 describe('Start', () => {
   it('starts a new conversation', () => {
-    given().when(start).then([
-      { type: 'ConversationStarted', data: { projectId: PROJECT, visitorId: VISITOR, pageUrl: 'https://shop.example/p/1' } },
-    ]);
+    given()
+      .when(start)
+      .then([{ type: 'ConversationStarted', data: { projectId: PROJECT, visitorId: VISITOR, pageUrl: 'https://shop.example/p/1' } }]);
   });
 
   it('refuses an id already taken', () => {
@@ -129,7 +139,9 @@ describe('PostUserMessage', () => {
   });
 
   it('is FORBIDDEN for another visitor of the project', () => {
-    given(...answered).when(post({ visitorId: OTHER_VISITOR })).thenFails('FORBIDDEN');
+    given(...answered)
+      .when(post({ visitorId: OTHER_VISITOR }))
+      .thenFails('FORBIDDEN');
   });
 
   it('is CONFLICT on a closed conversation', () => {
@@ -186,64 +198,80 @@ describe('CompleteReply and FailReply', () => {
   const streaming = [ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1)];
 
   it('completes a streaming reply', () => {
-    given(...streaming).when(complete()).then([
-      { type: 'AssistantReplyCompleted', data: { messageId: REPLY_1, text: 'Done.', finishReason: 'stop', usage: ZERO_USAGE } },
-    ]);
+    given(...streaming)
+      .when(complete())
+      .then([{ type: 'AssistantReplyCompleted', data: { messageId: REPLY_1, text: 'Done.', finishReason: 'stop', usage: ZERO_USAGE } }]);
   });
 
   it('fails a streaming reply, keeping the partial text', () => {
-    given(...streaming).when(fail()).then([
-      { type: 'AssistantReplyFailed', data: { messageId: REPLY_1, error: 'model unavailable', partialText: 'Part' } },
-    ]);
+    given(...streaming)
+      .when(fail())
+      .then([{ type: 'AssistantReplyFailed', data: { messageId: REPLY_1, error: 'model unavailable', partialText: 'Part' } }]);
   });
 
   it('still completes a reply after the visitor closed the conversation', () => {
-    given(...streaming, ev.closed()).when(complete()).then([
-      { type: 'AssistantReplyCompleted', data: { messageId: REPLY_1, text: 'Done.', finishReason: 'stop', usage: ZERO_USAGE } },
-    ]);
+    given(...streaming, ev.closed())
+      .when(complete())
+      .then([{ type: 'AssistantReplyCompleted', data: { messageId: REPLY_1, text: 'Done.', finishReason: 'stop', usage: ZERO_USAGE } }]);
   });
 
   it('does nothing for a reply already complete or failed', () => {
-    given(...answered).when(complete()).then([]);
-    given(...answered).when(fail()).then([]);
-    given(...streaming, ev.replyFailed(REPLY_1, REPLY_TIMED_OUT)).when(complete()).then([]);
-    given(...streaming, ev.replyFailed(REPLY_1, REPLY_TIMED_OUT)).when(fail()).then([]);
+    given(...answered)
+      .when(complete())
+      .then([]);
+    given(...answered)
+      .when(fail())
+      .then([]);
+    given(...streaming, ev.replyFailed(REPLY_1, REPLY_TIMED_OUT))
+      .when(complete())
+      .then([]);
+    given(...streaming, ev.replyFailed(REPLY_1, REPLY_TIMED_OUT))
+      .when(fail())
+      .then([]);
   });
 
   it('is MESSAGE_NOT_FOUND for an unknown or non-assistant message', () => {
-    given(...streaming).when(complete(REPLY_2)).thenFails('MESSAGE_NOT_FOUND', { messageId: REPLY_2 });
-    given(...streaming).when(fail(USER_1)).thenFails('MESSAGE_NOT_FOUND', { messageId: USER_1 });
+    given(...streaming)
+      .when(complete(REPLY_2))
+      .thenFails('MESSAGE_NOT_FOUND', { messageId: REPLY_2 });
+    given(...streaming)
+      .when(fail(USER_1))
+      .thenFails('MESSAGE_NOT_FOUND', { messageId: USER_1 });
   });
 
   it('is CONVERSATION_NOT_FOUND from another project', () => {
-    given(...streaming).when(complete(REPLY_1, OTHER_PROJECT)).thenFails('CONVERSATION_NOT_FOUND');
+    given(...streaming)
+      .when(complete(REPLY_1, OTHER_PROJECT))
+      .thenFails('CONVERSATION_NOT_FOUND');
   });
 });
 
 describe('SetFeedback', () => {
   it('records feedback on an assistant message', () => {
-    given(...answered).when(feedback(REPLY_1, 'like')).then([
-      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'like', previous: null } },
-    ]);
+    given(...answered)
+      .when(feedback(REPLY_1, 'like'))
+      .then([{ type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'like', previous: null } }]);
   });
 
   it('overwrites the previous value', () => {
-    given(...answered, ev.feedback(REPLY_1, 'like', null)).when(feedback(REPLY_1, 'dislike')).then([
-      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'dislike', previous: 'like' } },
-    ]);
+    given(...answered, ev.feedback(REPLY_1, 'like', null))
+      .when(feedback(REPLY_1, 'dislike'))
+      .then([{ type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'dislike', previous: 'like' } }]);
   });
 
   it('records the same value again (feedbackAt moves)', () => {
-    given(...answered, ev.feedback(REPLY_1, 'like', null)).when(feedback(REPLY_1, 'like')).then([
-      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'like', previous: 'like' } },
-    ]);
+    given(...answered, ev.feedback(REPLY_1, 'like', null))
+      .when(feedback(REPLY_1, 'like'))
+      .then([{ type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: 'like', previous: 'like' } }]);
   });
 
   it('removes feedback with null, and removing nothing records nothing', () => {
-    given(...answered, ev.feedback(REPLY_1, 'dislike', null)).when(feedback(REPLY_1, null)).then([
-      { type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: null, previous: 'dislike' } },
-    ]);
-    given(...answered).when(feedback(REPLY_1, null)).then([]);
+    given(...answered, ev.feedback(REPLY_1, 'dislike', null))
+      .when(feedback(REPLY_1, null))
+      .then([{ type: 'MessageFeedbackGiven', data: { messageId: REPLY_1, feedback: null, previous: 'dislike' } }]);
+    given(...answered)
+      .when(feedback(REPLY_1, null))
+      .then([]);
   });
 
   it('accepts feedback on a human agent message and in a closed conversation', () => {
@@ -253,59 +281,81 @@ describe('SetFeedback', () => {
   });
 
   it('is VALIDATION_ERROR on a user message', () => {
-    given(...answered).when(feedback(USER_1, 'like')).thenFails('VALIDATION_ERROR', { field: 'messageId' });
+    given(...answered)
+      .when(feedback(USER_1, 'like'))
+      .thenFails('VALIDATION_ERROR', { field: 'messageId' });
   });
 
   it('is MESSAGE_NOT_FOUND for a message not in the conversation', () => {
-    given(...answered).when(feedback(REPLY_2, 'like')).thenFails('MESSAGE_NOT_FOUND', { messageId: REPLY_2 });
+    given(...answered)
+      .when(feedback(REPLY_2, 'like'))
+      .thenFails('MESSAGE_NOT_FOUND', { messageId: REPLY_2 });
   });
 
   it('is FORBIDDEN for another visitor', () => {
-    given(...answered).when(feedback(REPLY_1, 'like', OTHER_VISITOR)).thenFails('FORBIDDEN');
+    given(...answered)
+      .when(feedback(REPLY_1, 'like', OTHER_VISITOR))
+      .thenFails('FORBIDDEN');
   });
 });
 
 describe('Close', () => {
   it('closes an open conversation with its reason', () => {
-    given(...answered).when(close('resolved')).then([{ type: 'ConversationClosed', data: { closeReason: 'resolved' } }]);
+    given(...answered)
+      .when(close('resolved'))
+      .then([{ type: 'ConversationClosed', data: { closeReason: 'resolved' } }]);
   });
 
   it('does nothing on a closed conversation', () => {
-    given(...answered, ev.closed()).when(close()).then([]);
+    given(...answered, ev.closed())
+      .when(close())
+      .then([]);
   });
 
   it('is FORBIDDEN for another visitor and CONVERSATION_NOT_FOUND when absent', () => {
-    given(...answered).when(close(null, OTHER_VISITOR)).thenFails('FORBIDDEN');
+    given(...answered)
+      .when(close(null, OTHER_VISITOR))
+      .thenFails('FORBIDDEN');
     given().when(close()).thenFails('CONVERSATION_NOT_FOUND');
   });
 });
 
 describe('Handoff by an admin call (agent without identity)', () => {
   it('hands the conversation to a human agent', () => {
-    given(...answered).when(handoff()).then([{ type: 'HumanHandoffClaimed', data: { humanAgent: ada } }]);
+    given(...answered)
+      .when(handoff())
+      .then([{ type: 'HumanHandoffClaimed', data: { humanAgent: ada } }]);
   });
 
   it('does nothing when that agent already handles it, reassigns to another', () => {
-    given(...answered, ev.handoff('Ada')).when(handoff()).then([]);
+    given(...answered, ev.handoff('Ada'))
+      .when(handoff())
+      .then([]);
     given(...answered, ev.handoff('Ada'))
       .when(handoff({ id: null, name: 'Grace', image: 'https://img.example/g.png' }))
       .then([{ type: 'HumanHandoffClaimed', data: { humanAgent: { id: null, name: 'Grace', image: 'https://img.example/g.png' } } }]);
   });
 
   it('is CONFLICT on a closed conversation and CONVERSATION_NOT_FOUND from another project', () => {
-    given(...answered, ev.closed()).when(handoff()).thenFails('CONFLICT', { conflictingField: 'status' });
-    given(...answered).when(handoff(ada, OTHER_PROJECT)).thenFails('CONVERSATION_NOT_FOUND');
+    given(...answered, ev.closed())
+      .when(handoff())
+      .thenFails('CONFLICT', { conflictingField: 'status' });
+    given(...answered)
+      .when(handoff(ada, OTHER_PROJECT))
+      .thenFails('CONVERSATION_NOT_FOUND');
   });
 });
 
 describe('PostAgentMessage', () => {
   it('posts as the agent handling the conversation', () => {
-    given(...answered, ev.handoff('Ada')).when(agentPost).then([
-      {
-        type: 'HumanAgentMessagePosted',
-        data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId: null },
-      },
-    ]);
+    given(...answered, ev.handoff('Ada'))
+      .when(agentPost)
+      .then([
+        {
+          type: 'HumanAgentMessagePosted',
+          data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId: null },
+        },
+      ]);
   });
 
   it('posts as the identified agent holding it, with its id', () => {
@@ -329,11 +379,15 @@ describe('PostAgentMessage', () => {
   });
 
   it('is CONFLICT before a handoff', () => {
-    given(...answered).when(agentPost).thenFails('CONFLICT', { resource: 'conversation', conflictingField: 'isHumanHandled' });
+    given(...answered)
+      .when(agentPost)
+      .thenFails('CONFLICT', { resource: 'conversation', conflictingField: 'isHumanHandled' });
   });
 
   it('is CONFLICT on a closed conversation', () => {
-    given(...answered, ev.handoff(), ev.closed()).when(agentPost).thenFails('CONFLICT', { conflictingField: 'status' });
+    given(...answered, ev.handoff(), ev.closed())
+      .when(agentPost)
+      .thenFails('CONFLICT', { conflictingField: 'status' });
   });
 });
 
@@ -366,29 +420,57 @@ describe('the handoff queue', () => {
   });
 
   it('requests once: asking again while it waits or is held records nothing', () => {
-    given(...answered).when(request).then([{ type: 'HumanHandoffRequested', data: { source: 'agent', messageId: null } }]);
-    given(...answered, ev.requested()).when(request).then([]);
-    given(...answered, ev.requested(), ev.claimed()).when(request).then([]);
-    given(...answered, ev.closed()).when(request).thenFails('CONFLICT', { conflictingField: 'status' });
+    given(...answered)
+      .when(request)
+      .then([{ type: 'HumanHandoffRequested', data: { source: 'agent', messageId: null } }]);
+    given(...answered, ev.requested())
+      .when(request)
+      .then([]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(request)
+      .then([]);
+    given(...answered, ev.closed())
+      .when(request)
+      .thenFails('CONFLICT', { conflictingField: 'status' });
   });
 
   it('claims a waiting conversation from the queue; a second claim is CONFLICT', () => {
-    given(...answered, ev.requested()).when(claim(adaAgent)).then([{ type: 'HumanHandoffClaimed', data: { humanAgent: adaAgent } }]);
-    given(...answered, ev.requested(), ev.claimed()).when(claim(graceAgent)).thenFails('CONFLICT', { conflictingField: 'handoff' });
-    given(...answered).when(claim(adaAgent)).thenFails('CONFLICT', { conflictingField: 'handoff' });
+    given(...answered, ev.requested())
+      .when(claim(adaAgent))
+      .then([{ type: 'HumanHandoffClaimed', data: { humanAgent: adaAgent } }]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(claim(graceAgent))
+      .thenFails('CONFLICT', { conflictingField: 'handoff' });
+    given(...answered)
+      .when(claim(adaAgent))
+      .thenFails('CONFLICT', { conflictingField: 'handoff' });
   });
 
   it('takes a conversation directly unless another agent holds it; taking it again records nothing', () => {
-    given(...answered).when(claim(adaAgent, 'take')).then([{ type: 'HumanHandoffClaimed', data: { humanAgent: adaAgent } }]);
-    given(...answered, ev.requested(), ev.claimed()).when(claim(adaAgent, 'take')).then([]);
-    given(...answered, ev.requested(), ev.claimed()).when(claim(graceAgent, 'take')).thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered)
+      .when(claim(adaAgent, 'take'))
+      .then([{ type: 'HumanHandoffClaimed', data: { humanAgent: adaAgent } }]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(claim(adaAgent, 'take'))
+      .then([]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(claim(graceAgent, 'take'))
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
   });
 
   it('releases to the assistant: only the holder (or an admin call); nothing when the AI has it', () => {
-    given(...answered, ev.requested(), ev.claimed()).when(release()).then([{ type: 'HumanHandoffReleased', data: { humanAgentId: ADA_ID } }]);
-    given(...answered, ev.requested(), ev.claimed()).when(release(GRACE_ID)).thenFails('CONFLICT', { conflictingField: 'humanAgent' });
-    given(...answered, ev.requested(), ev.claimed()).when(release(null)).then([{ type: 'HumanHandoffReleased', data: { humanAgentId: null } }]);
-    given(...answered).when(release()).then([]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(release())
+      .then([{ type: 'HumanHandoffReleased', data: { humanAgentId: ADA_ID } }]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(release(GRACE_ID))
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested(), ev.claimed())
+      .when(release(null))
+      .then([{ type: 'HumanHandoffReleased', data: { humanAgentId: null } }]);
+    given(...answered)
+      .when(release())
+      .then([]);
   });
 
   it('after a release the AI answers again', () => {
@@ -416,13 +498,21 @@ describe('RegenerateReply', () => {
   const regenerate = (messageId = REPLY_1): ConversationCommand => ({ type: 'RegenerateReply', ...scope, messageId, assistantId: null });
 
   it('restarts a finished assistant message under the same id', () => {
-    given(...answered).when(regenerate()).then([{ type: 'AssistantReplyRestarted', data: { messageId: REPLY_1, assistantId: null } }]);
+    given(...answered)
+      .when(regenerate())
+      .then([{ type: 'AssistantReplyRestarted', data: { messageId: REPLY_1, assistantId: null } }]);
   });
 
   it('is MESSAGE_NOT_FOUND for a user message, CONFLICT while streaming or human-handled', () => {
-    given(...answered).when(regenerate(USER_1)).thenFails('MESSAGE_NOT_FOUND');
-    given(ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1)).when(regenerate()).thenFails('CONFLICT', { conflictingField: 'status' });
-    given(...answered, ev.requested()).when(regenerate()).thenFails('CONFLICT', { conflictingField: 'isHumanHandled' });
+    given(...answered)
+      .when(regenerate(USER_1))
+      .thenFails('MESSAGE_NOT_FOUND');
+    given(ev.started(), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1))
+      .when(regenerate())
+      .thenFails('CONFLICT', { conflictingField: 'status' });
+    given(...answered, ev.requested())
+      .when(regenerate())
+      .thenFails('CONFLICT', { conflictingField: 'isHumanHandled' });
   });
 });
 

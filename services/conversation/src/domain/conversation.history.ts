@@ -8,8 +8,7 @@ export const HISTORY_LIMIT = 20;
  * and human-agent messages as `assistant`. Replies still streaming or without
  * any text are left out.
  */
-export const recentHistory = (state: ExistingConversation, limit = HISTORY_LIMIT): ChatMessage[] =>
-  historyOf(state.messages, limit);
+export const recentHistory = (state: ExistingConversation, limit = HISTORY_LIMIT): ChatMessage[] => historyOf(state.messages, limit);
 
 /** The history a regenerated reply answers: the messages before it. */
 export const historyBefore = (state: ExistingConversation, messageId: string, limit = HISTORY_LIMIT): ChatMessage[] => {

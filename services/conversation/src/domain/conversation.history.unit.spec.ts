@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_1, REPLY_1, REPLY_2, USER_1, USER_2, ev } from '../testing/conversation.fixtures';
+import { AGENT_1, ev, REPLY_1, REPLY_2, USER_1, USER_2 } from '../testing/conversation.fixtures';
 import { recentHistory } from './conversation.history';
 import { type ExistingConversation, fold } from './conversation.state';
 

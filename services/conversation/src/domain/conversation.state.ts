@@ -1,10 +1,4 @@
-import type {
-  ConversationEvent,
-  Feedback,
-  HumanAgentRef,
-  MessageRole,
-  MessageStatus,
-} from '@palaver/contracts';
+import type { ConversationEvent, Feedback, HumanAgentRef, MessageRole, MessageStatus } from '@palaver/contracts';
 import { conversationTitle } from './conversation.title';
 
 /** A conversation event with the time the store recorded it (a `StoredEvent` is one). */

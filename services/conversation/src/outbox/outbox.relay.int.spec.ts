@@ -65,9 +65,7 @@ describe('OutboxRelay', () => {
     const appended = await appendExchange(repository);
 
     await expect(relay.flush()).rejects.toThrow('stream unavailable');
-    expect((await infra.eventStore.pendingPublication(10)).map((e) => e.eventId)).toEqual(
-      appended.slice(1).map((e) => e.eventId),
-    );
+    expect((await infra.eventStore.pendingPublication(10)).map((e) => e.eventId)).toEqual(appended.slice(1).map((e) => e.eventId));
     // Projected up to the event that could not be published; that one again on retry is harmless.
     expect(await readModel.conversations.findOne({ _id: CONVERSATION, projectId: PROJECT })).toMatchObject({ version: 2 });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { eventSubject } from '@palaver/contracts';
 import type { StoredEvent } from '@palaver/contracts';
+import { eventSubject } from '@palaver/contracts';
 import { type EventStore, type EventStream, logger, Ports } from '@palaver/platform';
 import { isConversationEvent } from '../conversation.stream';
 import { ReadModelProjector } from '../projections/read-model.projector';

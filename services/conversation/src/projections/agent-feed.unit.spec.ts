@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADA_ID, AGENT_1, USER_1, USER_2, ev, stored } from '../testing/conversation.fixtures';
+import { ADA_ID, AGENT_1, ev, stored, USER_1, USER_2 } from '../testing/conversation.fixtures';
 import { agentFeedEntryOf } from './agent-feed';
 import { applyToConversation } from './conversation.projection';
 import type { ConversationDoc } from './read-model';

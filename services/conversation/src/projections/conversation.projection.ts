@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DuplicateKeyError } from '@palaver/platform';
-import { conversationTitle } from '../domain/conversation.title';
 import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
+import { conversationTitle } from '../domain/conversation.title';
 import { type ConversationDoc, ReadModel } from './read-model';
 
 /** Races with another relay resolve in a try or two; more means something else is wrong. */
@@ -11,10 +11,7 @@ const MAX_ATTEMPTS = 10;
  * The conversation document after `event`. Returns `doc` itself when the event is already in it
  * (its version is not newer) or when there is no document for it to change.
  */
-export const applyToConversation = (
-  doc: ConversationDoc | null,
-  event: StoredConversationEvent,
-): ConversationDoc | null => {
+export const applyToConversation = (doc: ConversationDoc | null, event: StoredConversationEvent): ConversationDoc | null => {
   if (event.type === 'ConversationStarted') {
     if (doc) return doc;
     return {

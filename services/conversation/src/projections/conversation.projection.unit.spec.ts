@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADA_ID, AGENT_1, CONVERSATION, PROJECT, REPLY_1, USER_1, USER_2, VISITOR, at, ev, stored } from '../testing/conversation.fixtures';
+import { ADA_ID, AGENT_1, at, CONVERSATION, ev, PROJECT, REPLY_1, stored, USER_1, USER_2, VISITOR } from '../testing/conversation.fixtures';
 import { applyToConversation } from './conversation.projection';
 import type { ConversationDoc } from './read-model';
 
@@ -54,7 +54,13 @@ describe('applyToConversation', () => {
 
   it('a completed reply is an interaction, feedback only an update', () => {
     const doc = project(
-      stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1_000), ev.replyStarted(REPLY_1, 1_000), ev.replyCompleted(REPLY_1, 'Hello', 2_000), ev.feedback(REPLY_1, 'like', null, 9_000)),
+      stored(
+        ev.started(0),
+        ev.userPosted(USER_1, 'Hi', 1_000),
+        ev.replyStarted(REPLY_1, 1_000),
+        ev.replyCompleted(REPLY_1, 'Hello', 2_000),
+        ev.feedback(REPLY_1, 'like', null, 9_000),
+      ),
     );
     expect(doc).toMatchObject({ lastInteractionAt: at(2_000), updatedAt: at(9_000), lastMessageId: REPLY_1 });
   });

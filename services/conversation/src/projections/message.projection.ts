@@ -51,11 +51,7 @@ export interface MessageOwner {
  * already in it or is about another message (or none), and null for a change to a message that
  * has no document.
  */
-export const applyToMessage = (
-  doc: MessageDoc | null,
-  event: StoredConversationEvent,
-  owner: MessageOwner,
-): MessageDoc | null => {
+export const applyToMessage = (doc: MessageDoc | null, event: StoredConversationEvent, owner: MessageOwner): MessageDoc | null => {
   if (doc && (event.version <= doc.version || messageIdOf(event) !== doc._id)) return doc;
   const created = (fields: Pick<MessageDoc, '_id' | 'role' | 'parts' | 'status' | 'metadata' | 'assistantId'>): MessageDoc =>
     doc ?? {

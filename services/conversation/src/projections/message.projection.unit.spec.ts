@@ -1,6 +1,6 @@
 import { ZERO_USAGE } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
-import { AGENT_1, CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR, at, dated, ev, stored } from '../testing/conversation.fixtures';
+import { AGENT_1, at, CONVERSATION, dated, ev, PROJECT, REPLY_1, stored, USER_1, VISITOR } from '../testing/conversation.fixtures';
 import { applyToMessage, messageIdOf } from './message.projection';
 import type { MessageDoc } from './read-model';
 
@@ -8,9 +8,7 @@ const owner = { visitorId: VISITOR };
 
 /** The document of `messageId` after all the events. */
 const project = (events: ReturnType<typeof stored>, messageId: string): MessageDoc | null =>
-  events
-    .filter((e) => messageIdOf(e) === messageId)
-    .reduce<MessageDoc | null>((doc, event) => applyToMessage(doc, event, owner), null);
+  events.filter((e) => messageIdOf(e) === messageId).reduce<MessageDoc | null>((doc, event) => applyToMessage(doc, event, owner), null);
 
 describe('applyToMessage', () => {
   it('creates a user message with the page context as metadata', () => {
@@ -70,7 +68,12 @@ describe('applyToMessage', () => {
   });
 
   it('marks a failed reply with its error, keeping the partial text', () => {
-    const events = stored(ev.started(0), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1), ev.replyFailed(REPLY_1, 'model down', 'Hel'));
+    const events = stored(
+      ev.started(0),
+      ev.userPosted(USER_1, 'Hi'),
+      ev.replyStarted(REPLY_1),
+      ev.replyFailed(REPLY_1, 'model down', 'Hel'),
+    );
     expect(project(events, REPLY_1)).toMatchObject({ status: 'error', error: 'model down', parts: [{ type: 'text', text: 'Hel' }] });
   });
 
@@ -103,7 +106,13 @@ describe('applyToMessage', () => {
   });
 
   it('does nothing for conversation-level events or a change to a message it does not hold', () => {
-    const events = stored(ev.started(0), ev.userPosted(USER_1, 'Hi'), ev.replyStarted(REPLY_1), ev.replyCompleted(REPLY_1, 'Hello'), ev.closed());
+    const events = stored(
+      ev.started(0),
+      ev.userPosted(USER_1, 'Hi'),
+      ev.replyStarted(REPLY_1),
+      ev.replyCompleted(REPLY_1, 'Hello'),
+      ev.closed(),
+    );
     expect(messageIdOf(events[0]!)).toBeNull();
     expect(messageIdOf(events[4]!)).toBeNull();
     expect(applyToMessage(null, events[3]!, owner)).toBeNull();

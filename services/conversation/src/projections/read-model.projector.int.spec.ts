@@ -1,6 +1,6 @@
 import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CONVERSATION, PROJECT, REPLY_1, USER_1, ev, stored } from '../testing/conversation.fixtures';
+import { CONVERSATION, ev, PROJECT, REPLY_1, stored, USER_1 } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';
 import { applyToConversation } from './conversation.projection';
 import { applyToMessage, messageIdOf } from './message.projection';

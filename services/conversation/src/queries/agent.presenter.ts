@@ -6,8 +6,7 @@ import { toMessage } from './conversation.presenter';
 export const UNANSWERED_LIMIT = 20;
 
 /** Documents written before the queue existed carry only isHumanHandled. */
-export const handoffStatusOf = (doc: ConversationDoc): HandoffStatus =>
-  doc.handoffStatus ?? (doc.isHumanHandled ? 'claimed' : 'none');
+export const handoffStatusOf = (doc: ConversationDoc): HandoffStatus => doc.handoffStatus ?? (doc.isHumanHandled ? 'claimed' : 'none');
 
 /** Visitor messages after the last human agent message (all of them when no agent answered yet). */
 export const unansweredMessages = (messages: readonly MessageDoc[]): MessageDoc[] => {

@@ -1,8 +1,8 @@
 import type { Conversation, Message } from '@palaver/contracts';
+import type { StoredConversationEvent } from '../conversation.stream';
 import { applyToConversation } from '../projections/conversation.projection';
 import { applyToMessage, messageIdOf } from '../projections/message.projection';
 import type { ConversationDoc, MessageDoc } from '../projections/read-model';
-import type { StoredConversationEvent } from '../conversation.stream';
 
 /** A message resource; messages shown inside a conversation also carry its title. */
 export const toMessage = (doc: MessageDoc, embeddedIn?: { title: string | null }): Message => ({
@@ -24,10 +24,7 @@ export const toMessage = (doc: MessageDoc, embeddedIn?: { title: string | null }
  * A conversation resource. `isHumanHandled` is always given (false until a handoff);
  * `humanAgent` only once an agent is assigned.
  */
-export const toConversation = (
-  doc: ConversationDoc,
-  extra: { messages?: Message[]; lastMessage?: Message | null } = {},
-): Conversation => ({
+export const toConversation = (doc: ConversationDoc, extra: { messages?: Message[]; lastMessage?: Message | null } = {}): Conversation => ({
   object: 'conversation',
   id: doc._id,
   createdAt: doc.createdAt,

@@ -1,6 +1,6 @@
 import { Conversation, Message } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
-import { AGENT_1, CONVERSATION, REPLY_1, USER_1, at, ev, stored } from '../testing/conversation.fixtures';
+import { AGENT_1, at, CONVERSATION, ev, REPLY_1, stored, USER_1 } from '../testing/conversation.fixtures';
 import { documentsOf, toConversation, toFullConversation, toMessage } from './conversation.presenter';
 
 const events = stored(

@@ -1,8 +1,8 @@
 import type { ConversationLiveEvent, ConversationLiveEventType } from '@palaver/contracts';
+import type { StoredConversationEvent } from '../conversation.stream';
 import { applyToConversation } from '../projections/conversation.projection';
 import { applyToMessage, messageIdOf } from '../projections/message.projection';
 import type { ConversationDoc, MessageDoc } from '../projections/read-model';
-import type { StoredConversationEvent } from '../conversation.stream';
 import { toConversation, toMessage } from './conversation.presenter';
 
 /** What a visitor is told of an event; null for events that change nothing they see (a reply starting). */

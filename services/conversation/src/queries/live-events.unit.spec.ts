@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADA_ID, AGENT_1, REPLY_1, USER_1, ev, stored } from '../testing/conversation.fixtures';
+import { ADA_ID, AGENT_1, ev, REPLY_1, stored, USER_1 } from '../testing/conversation.fixtures';
 import { liveEventsOf } from './live-events';
 
 const history = stored(
@@ -15,7 +15,7 @@ const history = stored(
 );
 
 describe('liveEventsOf', () => {
-  it("names each change a visitor sees, with the conversation and message as they stood right after it", () => {
+  it('names each change a visitor sees, with the conversation and message as they stood right after it', () => {
     const live = liveEventsOf(history, 0);
     expect(live.map((e) => [e.id, e.type])).toEqual([
       ['2', 'message.created'],
@@ -26,7 +26,12 @@ describe('liveEventsOf', () => {
       ['8', 'handoff.released'],
       ['9', 'conversation.closed'],
     ]);
-    expect(live[1]!.message).toMatchObject({ id: REPLY_1, role: 'assistant', status: 'complete', parts: [{ type: 'text', text: 'Hello!' }] });
+    expect(live[1]!.message).toMatchObject({
+      id: REPLY_1,
+      role: 'assistant',
+      status: 'complete',
+      parts: [{ type: 'text', text: 'Hello!' }],
+    });
     expect(live[3]!.conversation).toMatchObject({ isHumanHandled: true, humanAgent: { name: 'Ada', image: null } });
     expect(live[4]!.message).toMatchObject({ role: 'human_agent', metadata: { humanAgent: { name: 'Ada', image: null } } });
     expect(live[5]!.conversation.isHumanHandled).toBe(false);

@@ -1,9 +1,9 @@
 import { AppError, type ConversationEvent, type StoredEvent, ZERO_USAGE } from '@palaver/contracts';
 import { expect } from 'vitest';
+import { streamIdOf } from '../conversation.stream';
 import type { ConversationCommand, DecisionContext } from '../domain/conversation.commands';
 import { decide } from '../domain/conversation.decider';
 import { type DatedEvent, fold } from '../domain/conversation.state';
-import { streamIdOf } from '../conversation.stream';
 
 export const PROJECT = '00000000-0000-4000-8000-00000000000a';
 export const OTHER_PROJECT = '00000000-0000-4000-8000-00000000000b';
@@ -30,8 +30,7 @@ export const ev = {
     dated(at(t), { type: 'ConversationStarted', data: { projectId: PROJECT, visitorId: VISITOR, pageUrl } }),
   userPosted: (messageId: string, content: string, t = 0) =>
     dated(at(t), { type: 'UserMessagePosted', data: { messageId, content, pageContext: null } }),
-  replyStarted: (messageId: string, t = 0) =>
-    dated(at(t), { type: 'AssistantReplyStarted', data: { messageId, assistantId: null } }),
+  replyStarted: (messageId: string, t = 0) => dated(at(t), { type: 'AssistantReplyStarted', data: { messageId, assistantId: null } }),
   replyCompleted: (messageId: string, text: string, t = 0) =>
     dated(at(t), {
       type: 'AssistantReplyCompleted',
@@ -41,16 +40,14 @@ export const ev = {
     dated(at(t), { type: 'AssistantReplyFailed', data: { messageId, error, partialText } }),
   feedback: (messageId: string, feedback: 'like' | 'dislike' | null, previous: 'like' | 'dislike' | null, t = 0) =>
     dated(at(t), { type: 'MessageFeedbackGiven', data: { messageId, feedback, previous } }),
-  closed: (closeReason: string | null = null, t = 0) =>
-    dated(at(t), { type: 'ConversationClosed', data: { closeReason } }),
+  closed: (closeReason: string | null = null, t = 0) => dated(at(t), { type: 'ConversationClosed', data: { closeReason } }),
   handoff: (name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanHandoffStarted', data: { humanAgent: { name, image: null } } }),
   requested: (source: 'visitor' | 'agent' | 'admin' = 'visitor', messageId: string | null = null, t = 0) =>
     dated(at(t), { type: 'HumanHandoffRequested', data: { source, messageId } }),
   claimed: (id: string | null = ADA_ID, name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanHandoffClaimed', data: { humanAgent: { id, name, image: null } } }),
-  released: (humanAgentId: string | null = ADA_ID, t = 0) =>
-    dated(at(t), { type: 'HumanHandoffReleased', data: { humanAgentId } }),
+  released: (humanAgentId: string | null = ADA_ID, t = 0) => dated(at(t), { type: 'HumanHandoffReleased', data: { humanAgentId } }),
   agentPosted: (messageId: string, content: string, name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanAgentMessagePosted', data: { messageId, content, humanAgent: { name, image: null } } }),
 };

@@ -8,7 +8,7 @@ import {
   type ProjectRecord,
   type SessionInfo,
 } from '@palaver/contracts';
-import { type PubSub, type ServiceClient, logger } from '@palaver/platform';
+import { logger, type PubSub, type ServiceClient } from '@palaver/platform';
 import { LRUCache } from 'lru-cache';
 
 export interface IdentityCacheOptions {

@@ -13,7 +13,12 @@ const message = (id: string, role: Message['role'], text: string): Message => ({
   error: null,
   feedback: null,
   feedbackAt: null,
-  metadata: { humanAgent: role === 'human_agent' ? { name: 'Ada', image: null } : null, pageUrl: null, pageTitle: null, textSelection: null },
+  metadata: {
+    humanAgent: role === 'human_agent' ? { name: 'Ada', image: null } : null,
+    pageUrl: null,
+    pageTitle: null,
+    textSelection: null,
+  },
 });
 
 const conversation = (id: string, messages: Message[]): AdminConversation => ({

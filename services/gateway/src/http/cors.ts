@@ -1,9 +1,9 @@
 import cors from '@fastify/cors';
+import { AppError } from '@palaver/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityCache } from '../auth/identity-cache';
 import type { GatewayDeps } from '../gateway.deps';
 import { toErrorResponse } from './errors';
-import { AppError } from '@palaver/contracts';
 
 const CORS_OPTIONS = {
   methods: ['GET', 'POST', 'OPTIONS'],

@@ -46,4 +46,3 @@ const fromFrameworkError = (err: unknown): AppError => {
   logger.error({ err }, 'unexpected error');
   return new AppError('INTERNAL_SERVER_ERROR', 'unexpected server error');
 };
-

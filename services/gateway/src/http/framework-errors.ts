@@ -13,8 +13,7 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   _request: FastifyRequest,
   reply: FastifyReply,
 ) => {
-  const message =
-    err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the request path is malformed';
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the request path is malformed';
   const { status, body } = toErrorResponse(new AppError('INVALID_REQUEST_PARAMETERS', message, { field: 'path' }));
   void reply.status(status).send(body);
 };

@@ -76,7 +76,8 @@ export const serveLiveEvents = async (
       }
     }
   } catch (err) {
-    if (open) raw.write(`event: error\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : 'live events failed' })}\n\n`);
+    if (open)
+      raw.write(`event: error\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : 'live events failed' })}\n\n`);
   } finally {
     raw.end();
   }

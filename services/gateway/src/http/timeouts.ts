@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { FastifyHttpOptions, FastifyInstance, } from 'fastify';
+import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 
 export interface HttpTimeouts {
   /** A whole request (headers and body) must arrive within this; Node answers 408 otherwise. */

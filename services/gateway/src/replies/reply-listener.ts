@@ -1,5 +1,5 @@
-import { TokenChunk, replyChannel } from '@palaver/contracts';
-import { type PubSub, logger } from '@palaver/platform';
+import { replyChannel, TokenChunk } from '@palaver/contracts';
+import { logger, type PubSub } from '@palaver/platform';
 
 export type TerminalChunk = Exclude<TokenChunk, { type: 'delta' }>;
 
@@ -33,9 +33,7 @@ export class ReplyListener {
 
   private push(raw: unknown): void {
     const parsed = TokenChunk.safeParse(raw);
-    this.buffered.push(
-      parsed.success ? parsed.data : { type: 'error', code: 'INTERNAL_SERVER_ERROR', error: 'malformed reply fragment' },
-    );
+    this.buffered.push(parsed.success ? parsed.data : { type: 'error', code: 'INTERNAL_SERVER_ERROR', error: 'malformed reply fragment' });
     this.wake?.();
   }
 

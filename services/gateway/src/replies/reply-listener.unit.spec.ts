@@ -1,4 +1,4 @@
-import { type TokenChunk, replyChannel } from '@palaver/contracts';
+import { replyChannel, type TokenChunk } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
 import { describe, expect, it } from 'vitest';
 import { ReplyListener } from './reply-listener';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { type UIMessageChunk, pipeUIMessageStreamToResponse } from 'ai';
 import type { ReplySource, TokenChunk } from '@palaver/contracts';
+import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
 
 /**
  * Turns a reply's fragments into the AI SDK UI message stream, in the spec's order:

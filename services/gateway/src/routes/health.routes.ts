@@ -1,10 +1,4 @@
-import {
-  AnalyticsMessages,
-  ConversationMessages,
-  IdentityMessages,
-  InferenceMessages,
-  SearchMessages,
-} from '@palaver/contracts';
+import { AnalyticsMessages, ConversationMessages, IdentityMessages, InferenceMessages, SearchMessages } from '@palaver/contracts';
 import { dependenciesDown } from '@palaver/platform';
 import { z } from 'zod';
 import type { GatewayDeps } from '../gateway.deps';

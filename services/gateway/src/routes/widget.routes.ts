@@ -53,7 +53,8 @@ const sendBundle = (bundle: Bundle, request: FastifyRequest, reply: FastifyReply
     .header('x-content-type-options', 'nosniff');
   const match = request.headers['if-none-match'];
   if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bundle.etag)) return reply.status(304).send();
-  if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(bundle.gzipped);
+  if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+    return reply.header('content-encoding', 'gzip').send(bundle.gzipped);
   return reply.send(bundle.body);
 };
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { KEY_RANDOM_BYTES, formatKey, keyHint, parseKeyType } from './api-key';
+import { formatKey, KEY_RANDOM_BYTES, keyHint, parseKeyType } from './api-key';
+import { toBase62 } from './base62';
 import { hashSecret } from './secret-hash';
 import { formatSessionToken, isWellFormedSessionToken } from './session-token';
-import { toBase62 } from './base62';
 
 describe('API key format', () => {
   it('prefixes the type and encodes 32 random bytes in fixed-width base62', () => {

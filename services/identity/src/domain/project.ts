@@ -1,4 +1,12 @@
-import { type CreateProjectBody, DEFAULT_HANDOFF_SETTINGS, type Plan, type ProjectLimits, type ProjectRecord, type QuickPrompt, type UpdateProjectBody } from '@palaver/contracts';
+import {
+  type CreateProjectBody,
+  DEFAULT_HANDOFF_SETTINGS,
+  type Plan,
+  type ProjectLimits,
+  type ProjectRecord,
+  type QuickPrompt,
+  type UpdateProjectBody,
+} from '@palaver/contracts';
 import { initialWidgetConfig, widgetConfigSetPaths } from './widget-config';
 
 /** Self-hosted: every feature is available unless the operator picks a plan. */

@@ -1,7 +1,7 @@
-import { IdentityMessages as M } from '@palaver/contracts';
-import { assertDependenciesUp, handle } from '@palaver/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { IdentityMessages as M } from '@palaver/contracts';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { AgentService } from '../agent.service';
 import { AssistantService } from '../assistant.service';
 import { CustomerService } from '../customer.service';

@@ -1,5 +1,5 @@
 import type { ChatMessage, PageContext, Retrieval, RetrievedChunk, RetrievedQna } from '@palaver/contracts';
-import { MESSAGE_OVERHEAD_TOKENS, countPromptTokens, countTokens, truncateToTokens } from '@palaver/platform';
+import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS, truncateToTokens } from '@palaver/platform';
 
 export interface PromptBudget {
   /** The whole prompt (system message and history), counted with the project tokenizer. */
@@ -103,10 +103,7 @@ const systemMessage = (
   knowledge: readonly KnowledgeItem[],
   budget: PromptBudget,
 ): string => {
-  const sections = [
-    instructions.trim() || DEFAULT_INSTRUCTIONS,
-    `Rules:\n${RULES.map((r) => `- ${r}`).join('\n')}`,
-  ];
+  const sections = [instructions.trim() || DEFAULT_INSTRUCTIONS, `Rules:\n${RULES.map((r) => `- ${r}`).join('\n')}`];
   const pageSection = pageContextSection(page, budget.pageContentMaxTokens);
   if (pageSection) sections.push(pageSection);
   sections.push(knowledgeSection(knowledge));

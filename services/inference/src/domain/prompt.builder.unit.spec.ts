@@ -1,7 +1,7 @@
 import type { ChatMessage, Retrieval } from '@palaver/contracts';
 import { countPromptTokens, countTokens } from '@palaver/platform';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INSTRUCTIONS, type PromptBudget, buildPrompt } from './prompt.builder';
+import { buildPrompt, DEFAULT_INSTRUCTIONS, type PromptBudget } from './prompt.builder';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -33,7 +33,12 @@ describe('buildPrompt', () => {
     const conversation = history(1);
     const { messages } = buildPrompt({
       instructions: 'You are the assistant of Acme Shop.',
-      pageContext: { url: 'https://shop.example/cart', title: 'Your cart', content: 'Two items in the cart.', textSelection: 'free shipping' },
+      pageContext: {
+        url: 'https://shop.example/cart',
+        title: 'Your cart',
+        content: 'Two items in the cart.',
+        textSelection: 'free shipping',
+      },
       knowledge,
       history: conversation,
       budget: roomy,
@@ -79,7 +84,10 @@ describe('buildPrompt', () => {
     const { messages, knowledge: kept } = buildPrompt({
       instructions: 'Help.',
       pageContext: { content: words(200, 'page') },
-      knowledge: { qnas: [{ ...knowledge.qnas[0]!, answer: words(300, 'ans') }], chunks: [{ ...knowledge.chunks[0]!, content: words(300, 'doc') }] },
+      knowledge: {
+        qnas: [{ ...knowledge.qnas[0]!, answer: words(300, 'ans') }],
+        chunks: [{ ...knowledge.chunks[0]!, content: words(300, 'doc') }],
+      },
       history: [{ role: 'user', content: 'Hello?' }],
       budget: roomy,
     });
@@ -95,7 +103,13 @@ describe('buildPrompt', () => {
     const conversation = history(10);
     const full = buildPrompt({ instructions: 'Help.', pageContext: null, knowledge, history: conversation, budget: roomy });
     const maxTokens = full.tokens - 60;
-    const built = buildPrompt({ instructions: 'Help.', pageContext: null, knowledge, history: conversation, budget: { ...roomy, maxTokens } });
+    const built = buildPrompt({
+      instructions: 'Help.',
+      pageContext: null,
+      knowledge,
+      history: conversation,
+      budget: { ...roomy, maxTokens },
+    });
     expect(built.tokens).toBeLessThanOrEqual(maxTokens);
     expect(built.tokens).toBe(countPromptTokens(built.messages));
     expect(built.droppedHistory).toBeGreaterThan(0);

@@ -12,10 +12,7 @@ export const describeFailure = (err: unknown): ReplyFailure => {
   if (err.code === 'BAD_GATEWAY' && err.details?.service === 'llm') {
     return {
       code: 'BAD_GATEWAY',
-      message:
-        err.details.reason === 'timeout'
-          ? 'The language model took too long to answer.'
-          : 'The language model failed to answer.',
+      message: err.details.reason === 'timeout' ? 'The language model took too long to answer.' : 'The language model failed to answer.',
     };
   }
   if (err.code === 'SERVICE_UNAVAILABLE') return { code: err.code, message: 'A service needed for the reply is unavailable.' };

@@ -1,7 +1,7 @@
-import { InferenceMessages as M } from '@palaver/contracts';
-import { assertDependenciesUp, handle } from '@palaver/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { InferenceMessages as M } from '@palaver/contracts';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { CompletionService } from '../completion.service';
 
 @Controller()

@@ -169,8 +169,7 @@ export class Bm25Index {
   }
 }
 
-const byScoreThenId = (x: Bm25Hit, y: Bm25Hit): number =>
-  y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+const byScoreThenId = (x: Bm25Hit, y: Bm25Hit): number => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
 /**
  * The `limit` slots with the highest scores, in no particular order: a min-heap of the best so

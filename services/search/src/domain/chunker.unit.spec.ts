@@ -27,9 +27,7 @@ describe('chunkDocument', () => {
   });
 
   it('keeps a short plain text as one chunk without headings', () => {
-    expect(chunkDocument('Hello there.\nSecond line.')).toEqual([
-      { index: 0, headings: [], text: 'Hello there.\nSecond line.' },
-    ]);
+    expect(chunkDocument('Hello there.\nSecond line.')).toEqual([{ index: 0, headings: [], text: 'Hello there.\nSecond line.' }]);
   });
 
   it('follows the heading path: nesting, siblings and a return to a higher level', () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   type ChunkPayload,
   type Hit,
-  type QnaPayload,
   productFieldsOf,
+  type QnaPayload,
   retrievedChunksOf,
   retrievedQnasOf,
   searchResultsOf,
@@ -43,7 +43,15 @@ describe('searchResultsOf', () => {
 
   it('copies the product fields that are set, and only those', () => {
     const [r] = searchResultsOf([hit(0.5, 'a', 0, { price: 0, currency: 'EUR' })], 1);
-    expect(r).toEqual({ score: 0.5, title: 'title a', content: 'a chunk 0', url: 'https://x.test/a', path: '/a', price: 0, currency: 'EUR' });
+    expect(r).toEqual({
+      score: 0.5,
+      title: 'title a',
+      content: 'a chunk 0',
+      url: 'https://x.test/a',
+      path: '/a',
+      price: 0,
+      currency: 'EUR',
+    });
     expect(productFieldsOf({ vendor: undefined, productId: 'p1' })).toEqual({ productId: 'p1' });
   });
 });
@@ -67,7 +75,12 @@ describe('retrievedQnasOf', () => {
   });
 
   it('keeps each entry once with the better score of its two points, best first, at most `limit`', () => {
-    const hits = [qnaHit(0.4, 'a', 'question-answer'), qnaHit(0.9, 'a', 'question'), qnaHit(0.6, 'b', 'question-answer'), qnaHit(0.5, 'b', 'question')];
+    const hits = [
+      qnaHit(0.4, 'a', 'question-answer'),
+      qnaHit(0.9, 'a', 'question'),
+      qnaHit(0.6, 'b', 'question-answer'),
+      qnaHit(0.5, 'b', 'question'),
+    ];
     expect(retrievedQnasOf(hits, 5)).toEqual([
       { id: 'a', question: 'q a', answer: 'a a', score: 0.9 },
       { id: 'b', question: 'q b', answer: 'a b', score: 0.6 },

@@ -32,7 +32,12 @@ describe('countsDelta', () => {
 
 describe('sumCounts', () => {
   it('adds chunks and frequencies and drops buckets that fall to zero', () => {
-    expect(sumCounts([{ chunks: 1, df: { 1: 1 } }, { chunks: 2, df: { 1: -1, 4: 2 } }])).toEqual({ chunks: 3, df: { 4: 2 } });
+    expect(
+      sumCounts([
+        { chunks: 1, df: { 1: 1 } },
+        { chunks: 2, df: { 1: -1, 4: 2 } },
+      ]),
+    ).toEqual({ chunks: 3, df: { 4: 2 } });
     expect(sumCounts([])).toEqual({ chunks: 0, df: {} });
   });
 });

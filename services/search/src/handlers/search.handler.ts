@@ -1,7 +1,7 @@
-import { SearchMessages as M } from '@palaver/contracts';
-import { assertDependenciesUp, handle } from '@palaver/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { SearchMessages as M } from '@palaver/contracts';
+import { assertDependenciesUp, handle } from '@palaver/platform';
 import { DocumentService } from '../document.service';
 import { QnaService } from '../qna.service';
 import { SearchService } from '../search.service';

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import type { Infrastructure } from '@palaver/platform';
 import { NestFactory } from '@nestjs/core';
+import type { Infrastructure } from '@palaver/platform';
 import { DocumentService } from '../document.service';
 import { KnowledgeVectors } from '../knowledge.vectors';
 import { LexicalIndex } from '../lexical.index';

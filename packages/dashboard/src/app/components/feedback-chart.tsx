@@ -12,7 +12,14 @@ export const FeedbackChart = ({ days }: { days: FeedbackSummary['byDay'] }) => {
   const y = (value: number) => HEIGHT - (value / max) * (HEIGHT - 20);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${HEIGHT + 24}`} width="100%" height={HEIGHT + 24} role="img" aria-labelledby="feedback-chart-caption" preserveAspectRatio="xMinYMid meet">
+      <svg
+        viewBox={`0 0 ${width} ${HEIGHT + 24}`}
+        width="100%"
+        height={HEIGHT + 24}
+        role="img"
+        aria-labelledby="feedback-chart-caption"
+        preserveAspectRatio="xMinYMid meet"
+      >
         <title>Likes and dislikes per day</title>
         {[...new Set([0, Math.round(max / 2), max])].map((tick) => (
           <g key={tick}>

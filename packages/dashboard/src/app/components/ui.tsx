@@ -82,7 +82,13 @@ export const Button = ({
   children,
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'secondary' | 'danger' | 'ghost'; busy?: boolean }) => (
-  <button type="button" {...props} class={`button button-${variant} ${props.class ?? ''}`} disabled={Boolean(props.disabled) || busy} aria-busy={busy}>
+  <button
+    type="button"
+    {...props}
+    class={`button button-${variant} ${props.class ?? ''}`}
+    disabled={Boolean(props.disabled) || busy}
+    aria-busy={busy}
+  >
     {busy ? <span class="spinner spinner-small" aria-hidden="true" /> : null}
     {children}
   </button>
@@ -114,7 +120,17 @@ export const CopyButton = ({ text, label = 'Copy' }: { text: string; label?: str
 };
 
 /** A modal on the native <dialog>: focus stays inside, Escape closes it. */
-export const Dialog = ({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) => {
+export const Dialog = ({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ComponentChildren;
+}) => {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -182,7 +198,17 @@ export const ConfirmDialog = ({
   );
 };
 
-export const Pager = ({ total, limit, offset, onChange }: { total: number; limit: number; offset: number; onChange: (offset: number) => void }) => {
+export const Pager = ({
+  total,
+  limit,
+  offset,
+  onChange,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  onChange: (offset: number) => void;
+}) => {
   if (total <= limit) return null;
   const page = Math.floor(offset / limit) + 1;
   const pages = Math.ceil(total / limit);

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type WidgetHandle, loadRealWidget } from '../lib/real-widget';
+import { loadRealWidget, type WidgetHandle } from '../lib/real-widget';
 import type { ChatWidgetConfig, ProjectRecord } from '../lib/types';
 
 /** Only colours reach inline styles; anything else falls back to the default. */
@@ -48,7 +48,11 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
       <div
         class="panel"
         data-testid="preview-panel"
-        style={{ ...corner(config.position, x * scale, y * scale, 64), width: `${config.width * scale}px`, height: `${Math.min(config.maxHeight, 560) * scale}px` }}
+        style={{
+          ...corner(config.position, x * scale, y * scale, 64),
+          width: `${config.width * scale}px`,
+          height: `${Math.min(config.maxHeight, 560) * scale}px`,
+        }}
       >
         <div class="header" style={{ background: brand }}>
           {config.assistantAvatar ? <img class="avatar" src={config.assistantAvatar} alt="" /> : <span class="avatar" />}
@@ -79,7 +83,17 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
         {config.chatButtonIcon ? (
           <img src={config.chatButtonIcon} alt="" />
         ) : (
-          <svg aria-hidden="true" viewBox="0 0 24 24" width="26" height="26" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            width="26"
+            height="26"
+            fill="none"
+            stroke="currentColor"
+            stroke-width="2"
+            stroke-linecap="round"
+            stroke-linejoin="round"
+          >
             <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
           </svg>
         )}
@@ -110,7 +124,15 @@ const FaithfulPreview = (props: { config: ChatWidgetConfig; dark: boolean; promp
 };
 
 /** The real widget, mounted in the preview box with the unsaved config; it follows every change. */
-const LivePreview = ({ config, quickPrompts, mount }: { config: ChatWidgetConfig; quickPrompts: ProjectRecord['quickPrompts']; mount: (target: HTMLElement) => WidgetHandle }) => {
+const LivePreview = ({
+  config,
+  quickPrompts,
+  mount,
+}: {
+  config: ChatWidgetConfig;
+  quickPrompts: ProjectRecord['quickPrompts'];
+  mount: (target: HTMLElement) => WidgetHandle;
+}) => {
   const target = useRef<HTMLDivElement>(null);
   const handle = useRef<WidgetHandle | null>(null);
   useEffect(() => {
@@ -135,19 +157,25 @@ export const WidgetPreview = ({ config, quickPrompts }: { config: ChatWidgetConf
   }, []);
   return (
     <>
-    <p class="muted small preview-note">
-      {mode === 'widget' ? (
-        'The real widget, with your unsaved changes. It follows your system’s light or dark mode.'
-      ) : mode === 'faithful' ? (
-        <label class="toggle">
-          <input type="checkbox" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
-        </label>
-      ) : null}
-    </p>
-    <div class="widget-preview" role="img" aria-label={`Preview of the widget “${config.displayName}”`} data-testid="widget-preview" data-mode={mode}>
-      {mode === 'widget' && mounter ? <LivePreview config={config} quickPrompts={quickPrompts} mount={mounter} /> : null}
-      {mode === 'faithful' ? <FaithfulPreview config={config} dark={dark} prompts={quickPrompts.map((p) => p.title)} /> : null}
-    </div>
+      <p class="muted small preview-note">
+        {mode === 'widget' ? (
+          'The real widget, with your unsaved changes. It follows your system’s light or dark mode.'
+        ) : mode === 'faithful' ? (
+          <label class="toggle">
+            <input type="checkbox" checked={dark} onChange={(e) => setDark(e.currentTarget.checked)} /> Dark mode
+          </label>
+        ) : null}
+      </p>
+      <div
+        class="widget-preview"
+        role="img"
+        aria-label={`Preview of the widget “${config.displayName}”`}
+        data-testid="widget-preview"
+        data-mode={mode}
+      >
+        {mode === 'widget' && mounter ? <LivePreview config={config} quickPrompts={quickPrompts} mount={mounter} /> : null}
+        {mode === 'faithful' ? <FaithfulPreview config={config} dark={dark} prompts={quickPrompts.map((p) => p.title)} /> : null}
+      </div>
     </>
   );
 };

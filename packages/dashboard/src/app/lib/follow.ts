@@ -11,7 +11,10 @@ const RETRY_MS = 2000;
  */
 export const follow = (
   open: (after: string | undefined, signal: AbortSignal) => Promise<Response>,
-  handlers: { onMessage: (data: string, id: string | undefined, event: string | undefined) => void; onState: (state: FollowState, error?: unknown) => void },
+  handlers: {
+    onMessage: (data: string, id: string | undefined, event: string | undefined) => void;
+    onState: (state: FollowState, error?: unknown) => void;
+  },
 ): (() => void) => {
   const controller = new AbortController();
   let lastEventId: string | undefined;

@@ -1,4 +1,4 @@
-import { createContext, type ComponentChildren } from 'preact';
+import { type ComponentChildren, createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { api } from './api';
 import type { ProjectRecord } from './types';
@@ -30,6 +30,8 @@ export const ProjectProvider = ({
   const state = useAsync((signal) => api<ProjectRecord>(`/projects/${projectId}`, { signal }), [projectId]);
   if (!state.data || state.data.id !== projectId) return <>{fallback(state)}</>;
   return (
-    <ProjectContext.Provider value={{ project: state.data, setProject: state.setData, reload: state.reload }}>{children}</ProjectContext.Provider>
+    <ProjectContext.Provider value={{ project: state.data, setProject: state.setData, reload: state.reload }}>
+      {children}
+    </ProjectContext.Provider>
   );
 };

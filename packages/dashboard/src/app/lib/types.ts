@@ -1,8 +1,14 @@
 // The API's shapes, from the contracts (type-only: no schema code reaches the bundle).
 export type {
   AdminConversation,
+  AgentConversation,
+  AgentEvent,
+  AgentInfo,
+  AgentRecord,
+  AnalyticsEvent,
   AssistantRecord,
   ChatWidgetConfig,
+  CreatedAgent,
   CreatedKey,
   DislikedAnswer,
   DocumentRecord,
@@ -11,12 +17,6 @@ export type {
   Message,
   ProjectRecord,
   Qna,
-  AnalyticsEvent,
-  AgentConversation,
-  AgentEvent,
-  AgentInfo,
-  AgentRecord,
-  CreatedAgent,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

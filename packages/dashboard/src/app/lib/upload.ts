@@ -1,4 +1,4 @@
-import { type ImportItem, type SourceProblem, fileItem, isKnowledgeFile, parseNdjson } from '@palaver/cli/knowledge-items';
+import { fileItem, type ImportItem, isKnowledgeFile, parseNdjson, type SourceProblem } from '@palaver/cli/knowledge-items';
 import { ApiError, api } from './api';
 
 export type { ImportItem, SourceProblem };
@@ -36,11 +36,7 @@ export const prepareUpload = async (files: File[], baseUrl: string): Promise<Pre
 const CONCURRENCY = 4;
 
 /** Sends the items a few at a time; `onProgress` after each; failures are collected, not thrown. */
-export const sendUpload = async (
-  projectId: string,
-  items: ImportItem[],
-  onProgress: (done: number) => void,
-): Promise<SourceProblem[]> => {
+export const sendUpload = async (projectId: string, items: ImportItem[], onProgress: (done: number) => void): Promise<SourceProblem[]> => {
   const failures: SourceProblem[] = [];
   let next = 0;
   let done = 0;

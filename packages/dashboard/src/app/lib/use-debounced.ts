@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
 /** `value`, once it has stopped changing for `ms`. */
-export const useDebounced = <T,>(value: T, ms = 250): T => {
+export const useDebounced = <T>(value: T, ms = 250): T => {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), ms);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackChart } from '../components/feedback-chart';
-import { Button, Card, Empty, ErrorNotice, Loading, PageHeader, formatDate } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, formatDate, Loading, PageHeader } from '../components/ui';
 import { adminFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
@@ -50,14 +50,18 @@ const LiveTail = () => {
         }
         if (cancelled) return;
         const eventsPath = `/projects/${project.id}/events?follow=true`;
-        stop = follow((after, signal) => adminFetch(`${eventsPath}${(after ?? last) ? `&after=${encodeURIComponent((after ?? last)!)}` : ''}`, { signal }), {
-          onMessage: (data) => setEvents((list) => [JSON.parse(data) as AnalyticsEvent, ...list].slice(0, TAIL_SIZE)),
-          onState: (next, err) => {
-            setState(next);
-            if (err) setError(err);
-            if (next === 'live') setError(null);
+        stop = follow(
+          (after, signal) =>
+            adminFetch(`${eventsPath}${(after ?? last) ? `&after=${encodeURIComponent((after ?? last)!)}` : ''}`, { signal }),
+          {
+            onMessage: (data) => setEvents((list) => [JSON.parse(data) as AnalyticsEvent, ...list].slice(0, TAIL_SIZE)),
+            onState: (next, err) => {
+              setState(next);
+              if (err) setError(err);
+              if (next === 'live') setError(null);
+            },
           },
-        });
+        );
       })
       .catch(setError);
     return () => {
@@ -81,7 +85,9 @@ const LiveTail = () => {
       }
     >
       <ErrorNotice error={error} />
-      {events.length === 0 ? <Empty title="Waiting for events">New conversations, messages, replies and feedback appear here as they happen.</Empty> : null}
+      {events.length === 0 ? (
+        <Empty title="Waiting for events">New conversations, messages, replies and feedback appear here as they happen.</Empty>
+      ) : null}
       <ol class="event-tail" aria-live="polite">
         {events.map((e) => (
           <li key={e.eventId}>
@@ -97,11 +103,28 @@ const LiveTail = () => {
 export const AnalyticsPage = () => {
   const { project } = useProject();
   const summary = useAsync((signal) => api<FeedbackSummary>(`/projects/${project.id}/analytics/feedback`, { signal }), [project.id]);
-  const disliked = useAsync((signal) => api<{ data: DislikedAnswer[] }>(`/projects/${project.id}/analytics/disliked-answers?limit=10`, { signal }), [project.id]);
+  const disliked = useAsync(
+    (signal) => api<{ data: DislikedAnswer[] }>(`/projects/${project.id}/analytics/disliked-answers?limit=10`, { signal }),
+    [project.id],
+  );
   const s = summary.data;
   return (
     <>
-      <PageHeader title="Feedback" description="What visitors think of the answers: likes and dislikes count each message's latest value." actions={<Button variant="secondary" onClick={() => { summary.reload(); disliked.reload(); }}>Refresh</Button>} />
+      <PageHeader
+        title="Feedback"
+        description="What visitors think of the answers: likes and dislikes count each message's latest value."
+        actions={
+          <Button
+            variant="secondary"
+            onClick={() => {
+              summary.reload();
+              disliked.reload();
+            }}
+          >
+            Refresh
+          </Button>
+        }
+      />
       <Card title="Over time">
         {summary.loading && !s ? <Loading /> : null}
         <ErrorNotice error={summary.error} onRetry={summary.reload} />
@@ -121,7 +144,11 @@ export const AnalyticsPage = () => {
                 <span class="muted">removed</span>
               </div>
             </div>
-            {s.byDay.length ? <FeedbackChart days={s.byDay} /> : <Empty title="No feedback yet">Visitors' likes and dislikes will be charted here.</Empty>}
+            {s.byDay.length ? (
+              <FeedbackChart days={s.byDay} />
+            ) : (
+              <Empty title="No feedback yet">Visitors' likes and dislikes will be charted here.</Empty>
+            )}
           </>
         ) : null}
       </Card>

@@ -5,7 +5,15 @@ import { useProject } from '../lib/project-context';
 import type { AssistantRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
 
-const AssistantEditor = ({ assistant, isDefault, onSaved }: { assistant: AssistantRecord; isDefault: boolean; onSaved: (a: AssistantRecord) => void }) => {
+const AssistantEditor = ({
+  assistant,
+  isDefault,
+  onSaved,
+}: {
+  assistant: AssistantRecord;
+  isDefault: boolean;
+  onSaved: (a: AssistantRecord) => void;
+}) => {
   const { project } = useProject();
   const [name, setName] = useState(assistant.name);
   const [instructions, setInstructions] = useState(assistant.instructions);
@@ -72,12 +80,20 @@ export const AssistantsPage = () => {
 
   return (
     <>
-      <PageHeader title="Assistants" description="Each publishable key answers with one assistant: its instructions and, optionally, its own model." />
+      <PageHeader
+        title="Assistants"
+        description="Each publishable key answers with one assistant: its instructions and, optionally, its own model."
+      />
       {assistants.loading && !assistants.data ? <Loading /> : null}
       <ErrorNotice error={assistants.error} onRetry={assistants.reload} />
       {assistants.data?.data.length === 0 ? <Empty title="No assistants" /> : null}
       {assistants.data?.data.map((assistant) => (
-        <AssistantEditor key={assistant.id} assistant={assistant} isDefault={assistant.id === project.defaultAssistantId} onSaved={replace} />
+        <AssistantEditor
+          key={assistant.id}
+          assistant={assistant}
+          isDefault={assistant.id === project.defaultAssistantId}
+          onSaved={replace}
+        />
       ))}
       <Card title="New assistant">
         <form

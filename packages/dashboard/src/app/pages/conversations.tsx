@@ -1,7 +1,7 @@
-import { useRoute } from 'preact-iso';
 import { useState } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
 import { MessageList, textOf } from '../components/message-list';
-import { Button, Card, Empty, ErrorNotice, Field, Loading, PageHeader, Pager, formatDate, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, formatDate, Loading, PageHeader, Pager, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { download } from '../lib/download';
 import { useProject } from '../lib/project-context';
@@ -35,7 +35,8 @@ export const ConversationsPage = () => {
   const [offset, setOffset] = useState(0);
   const params = filterParams(filters);
   const list = useAsync(
-    (signal) => api<PagedList<AdminConversation>>(`/projects/${project.id}/conversations?${params}&limit=${PAGE}&offset=${offset}`, { signal }),
+    (signal) =>
+      api<PagedList<AdminConversation>>(`/projects/${project.id}/conversations?${params}&limit=${PAGE}&offset=${offset}`, { signal }),
     [project.id, params.toString(), offset],
   );
   const exporter = useSubmit(async (format: 'ndjson' | 'csv') => {
@@ -73,7 +74,11 @@ export const ConversationsPage = () => {
             </select>
           </Field>
           <Field label="Handled by">
-            <select name="humanHandled" value={filters.humanHandled} onChange={(e) => setFilter('humanHandled', e.currentTarget.value as Filters['humanHandled'])}>
+            <select
+              name="humanHandled"
+              value={filters.humanHandled}
+              onChange={(e) => setFilter('humanHandled', e.currentTarget.value as Filters['humanHandled'])}
+            >
               <option value="">Anyone</option>
               <option value="false">Assistant</option>
               <option value="true">Human agent</option>
@@ -86,14 +91,21 @@ export const ConversationsPage = () => {
             <input type="date" name="to" value={filters.to} onInput={(e) => setFilter('to', e.currentTarget.value)} />
           </Field>
           <Field label="Visitor id">
-            <input name="visitorId" value={filters.visitorId} placeholder="uuid" onChange={(e) => setFilter('visitorId', e.currentTarget.value)} />
+            <input
+              name="visitorId"
+              value={filters.visitorId}
+              placeholder="uuid"
+              onChange={(e) => setFilter('visitorId', e.currentTarget.value)}
+            />
           </Field>
         </div>
       </Card>
       <Card>
         {list.loading && !list.data ? <Loading /> : null}
         <ErrorNotice error={list.error} onRetry={list.reload} />
-        {list.data?.data.length === 0 ? <Empty title="No conversations match">Visitors' conversations appear here as they happen.</Empty> : null}
+        {list.data?.data.length === 0 ? (
+          <Empty title="No conversations match">Visitors' conversations appear here as they happen.</Empty>
+        ) : null}
         {list.data && list.data.data.length > 0 ? (
           <div class="table-wrap">
             <table>
@@ -146,7 +158,10 @@ export const ConversationPage = () => {
       <ErrorNotice error={conversation.error} onRetry={conversation.reload} />
       {c ? (
         <>
-          <PageHeader title={c.title ?? 'Untitled conversation'} description={`Started ${formatDate(c.createdAt)} · visitor ${c.visitorId}`} />
+          <PageHeader
+            title={c.title ?? 'Untitled conversation'}
+            description={`Started ${formatDate(c.createdAt)} · visitor ${c.visitorId}`}
+          />
           <Card>
             <dl class="facts">
               <dt>Status</dt>

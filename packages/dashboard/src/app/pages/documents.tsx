@@ -1,18 +1,41 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, ConfirmDialog, Dialog, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, Pager, formatDate, useSubmit } from '../components/ui';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  Dialog,
+  Empty,
+  ErrorNotice,
+  Field,
+  formatDate,
+  Loading,
+  Notice,
+  PageHeader,
+  Pager,
+  useSubmit,
+} from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { DocumentRecord, PagedList } from '../lib/types';
-import { type PreparedUpload, type SourceProblem, prepareUpload, sendUpload } from '../lib/upload';
+import { type PreparedUpload, prepareUpload, type SourceProblem, sendUpload } from '../lib/upload';
 import { useAsync } from '../lib/use-async';
 
 const PAGE = 10;
 
 type DocumentFields = { title: string; url: string; content: string };
 
-const DocumentForm = ({ initial, submitLabel, onSubmit }: { initial: DocumentFields; submitLabel: string; onSubmit: (body: DocumentFields) => Promise<void> }) => {
+const DocumentForm = ({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: DocumentFields;
+  submitLabel: string;
+  onSubmit: (body: DocumentFields) => Promise<void>;
+}) => {
   const [fields, setFields] = useState(initial);
-  const set = (key: keyof DocumentFields) => (e: { currentTarget: { value: string } }) => setFields((f) => ({ ...f, [key]: e.currentTarget.value }));
+  const set = (key: keyof DocumentFields) => (e: { currentTarget: { value: string } }) =>
+    setFields((f) => ({ ...f, [key]: e.currentTarget.value }));
   const submit = useSubmit(() => onSubmit(fields));
   return (
     <form
@@ -86,8 +109,8 @@ const Upload = ({ onUploaded }: { onUploaded: () => void }) => {
   return (
     <Card title="Upload">
       <p class="muted">
-        Markdown, text and HTML files become one document each (title from the first heading); NDJSON files hold one document or Q&A entry per line, as
-        for <code>pnpm import-knowledge</code>.
+        Markdown, text and HTML files become one document each (title from the first heading); NDJSON files hold one document or Q&A entry
+        per line, as for <code>pnpm import-knowledge</code>.
       </p>
       <div class="form-grid form-grid-2">
         <Field label="Files" hint=".md, .markdown, .txt, .html, .ndjson">
@@ -117,8 +140,8 @@ const Upload = ({ onUploaded }: { onUploaded: () => void }) => {
       {prepared ? (
         <div class="upload-summary">
           <p>
-            Ready: {prepared.items.filter((i) => i.kind === 'document').length} documents, {prepared.items.filter((i) => i.kind === 'qna').length} Q&A
-            entries.
+            Ready: {prepared.items.filter((i) => i.kind === 'document').length} documents,{' '}
+            {prepared.items.filter((i) => i.kind === 'qna').length} Q&A entries.
           </p>
           <Problems title="Left out" problems={prepared.problems} />
         </div>

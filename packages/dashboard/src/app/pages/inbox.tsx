@@ -1,8 +1,21 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { MessageList, textOf } from '../components/message-list';
-import { Button, Card, ConfirmDialog, CopyButton, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, formatDate, useSubmit } from '../components/ui';
-import { ApiError, agentApi, agentFetch, api } from '../lib/api';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  CopyButton,
+  Empty,
+  ErrorNotice,
+  Field,
+  formatDate,
+  Loading,
+  Notice,
+  PageHeader,
+  useSubmit,
+} from '../components/ui';
 import { clearAgentToken, readAgentToken, saveAgentToken } from '../lib/agent-session';
+import { ApiError, agentApi, agentFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
 import type { AgentConversation, AgentEvent, AgentInfo, AgentRecord, CreatedAgent, Message } from '../lib/types';
@@ -18,7 +31,9 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
   const [created, setCreated] = useState<CreatedAgent | null>(null);
   const [revoking, setRevoking] = useState<AgentRecord | null>(null);
   const create = useSubmit(async () => {
-    const agent = await api<CreatedAgent>(`/projects/${project.id}/agents`, { body: { name, ...(email.trim() ? { email: email.trim() } : {}) } });
+    const agent = await api<CreatedAgent>(`/projects/${project.id}/agents`, {
+      body: { name, ...(email.trim() ? { email: email.trim() } : {}) },
+    });
     setCreated(agent);
     setName('');
     setEmail('');
@@ -94,19 +109,27 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
       <Card title="Agents of this project">
         {agents.loading && !agents.data ? <Loading /> : null}
         <ErrorNotice error={agents.error} onRetry={agents.reload} />
-        {agents.data?.data.length === 0 ? <Empty title="No agents yet">Create one to answer the conversations visitors hand over.</Empty> : null}
+        {agents.data?.data.length === 0 ? (
+          <Empty title="No agents yet">Create one to answer the conversations visitors hand over.</Empty>
+        ) : null}
         <ul class="item-list">
           {agents.data?.data.map((agent) => (
             <li key={agent.id} class="item">
               <div class="item-main">
                 <p class="item-title">{agent.name}</p>
                 <p class="muted small">
-                  {agent.email ?? 'no email'} · token …{agent.hint} · {agent.revokedAt ? `revoked ${formatDate(agent.revokedAt)}` : `since ${formatDate(agent.createdAt)}`}
+                  {agent.email ?? 'no email'} · token …{agent.hint} ·{' '}
+                  {agent.revokedAt ? `revoked ${formatDate(agent.revokedAt)}` : `since ${formatDate(agent.createdAt)}`}
                 </p>
               </div>
               {agent.revokedAt ? null : (
                 <div class="item-actions">
-                  <Button variant="danger" class="button-small" onClick={() => setRevoking(agent)} aria-label={`Revoke agent ${agent.name}`}>
+                  <Button
+                    variant="danger"
+                    class="button-small"
+                    onClick={() => setRevoking(agent)}
+                    aria-label={`Revoke agent ${agent.name}`}
+                  >
                     Revoke
                   </Button>
                 </div>
@@ -130,7 +153,17 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
   );
 };
 
-const ConversationPanel = ({ token, conversation, onChanged, version }: { token: string; conversation: AgentConversation; onChanged: () => void; version: number }) => {
+const ConversationPanel = ({
+  token,
+  conversation,
+  onChanged,
+  version,
+}: {
+  token: string;
+  conversation: AgentConversation;
+  onChanged: () => void;
+  version: number;
+}) => {
   const messages = useAsync(
     (signal) => agentApi<{ data: Message[] }>(token, `/conversations/${conversation.id}/messages`, { signal }),
     [conversation.id, version],
@@ -208,7 +241,8 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
         setMine((held) => {
           const next = new Map(held);
           const conversation = event.conversation;
-          if (conversation.handoff === 'claimed' && conversation.humanAgent?.id === me.agentId && conversation.status === 'open') next.set(conversation.id, conversation);
+          if (conversation.handoff === 'claimed' && conversation.humanAgent?.id === me.agentId && conversation.status === 'open')
+            next.set(conversation.id, conversation);
           else next.delete(conversation.id);
           return next;
         });
@@ -290,7 +324,12 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
                     <p class="muted small">waiting since {formatDate(c.handoffRequestedAt)}</p>
                   </div>
                   <div class="item-actions">
-                    <Button variant="secondary" class="button-small" onClick={() => void take.run(c.id)} aria-label={`Take “${c.title ?? c.id}”`}>
+                    <Button
+                      variant="secondary"
+                      class="button-small"
+                      onClick={() => void take.run(c.id)}
+                      aria-label={`Take “${c.title ?? c.id}”`}
+                    >
                       Take
                     </Button>
                   </div>
@@ -303,10 +342,16 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
             <ul class="item-list">
               {[...mine.values()].map((c) => (
                 <li key={c.id}>
-                  <button type="button" class={`conversation-pick ${c.id === selected ? 'is-selected' : ''}`} aria-pressed={c.id === selected} onClick={() => setSelected(c.id)}>
+                  <button
+                    type="button"
+                    class={`conversation-pick ${c.id === selected ? 'is-selected' : ''}`}
+                    aria-pressed={c.id === selected}
+                    onClick={() => setSelected(c.id)}
+                  >
                     <span class="item-title">{c.title ?? 'Untitled conversation'}</span>
                     <span class="muted small">
-                      {c.unansweredMessages.length ? `${c.unansweredMessages.length} unanswered` : 'answered'} · {formatDate(c.lastInteractionAt)}
+                      {c.unansweredMessages.length ? `${c.unansweredMessages.length} unanswered` : 'answered'} ·{' '}
+                      {formatDate(c.lastInteractionAt)}
                     </span>
                   </button>
                 </li>
@@ -347,7 +392,10 @@ export const InboxPage = () => {
   };
   return (
     <>
-      <PageHeader title="Inbox" description="Conversations handed to a person: claim them, answer as an agent, release them to the assistant." />
+      <PageHeader
+        title="Inbox"
+        description="Conversations handed to a person: claim them, answer as an agent, release them to the assistant."
+      />
       {token && me.loading && !me.data ? <Loading /> : null}
       {token && me.error ? <ErrorNotice error={me.error} /> : null}
       {token && me.data ? (

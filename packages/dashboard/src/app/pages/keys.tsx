@@ -1,5 +1,18 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, ConfirmDialog, CopyButton, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, formatDate, useSubmit } from '../components/ui';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  CopyButton,
+  Empty,
+  ErrorNotice,
+  Field,
+  formatDate,
+  Loading,
+  Notice,
+  PageHeader,
+  useSubmit,
+} from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AssistantRecord, CreatedKey, KeyRecord } from '../lib/types';
@@ -37,11 +50,16 @@ export const KeysPage = () => {
 
   return (
     <>
-      <PageHeader title="Keys" description="Publishable keys go in web pages (limit them to your sites' origins); private keys stay on your servers." />
+      <PageHeader
+        title="Keys"
+        description="Publishable keys go in web pages (limit them to your sites' origins); private keys stay on your servers."
+      />
       {created ? (
         <Notice tone="warning">
           <div class="created-key">
-            <strong>Copy the new {created.type} key “{created.name}” now: it is shown only once.</strong>
+            <strong>
+              Copy the new {created.type} key “{created.name}” now: it is shown only once.
+            </strong>
             <div class="key-row">
               <code class="key-value" data-testid="created-key">
                 {created.key}
@@ -65,16 +83,29 @@ export const KeysPage = () => {
           <fieldset class="radio-group">
             <legend class="field-label">Type</legend>
             <label>
-              <input type="radio" name="type" value="publishable" checked={type === 'publishable'} onChange={() => setType('publishable')} /> Publishable
-              (browser, widget)
+              <input
+                type="radio"
+                name="type"
+                value="publishable"
+                checked={type === 'publishable'}
+                onChange={() => setType('publishable')}
+              />{' '}
+              Publishable (browser, widget)
             </label>
             <label>
-              <input type="radio" name="type" value="private" checked={type === 'private'} onChange={() => setType('private')} /> Private (server to
-              server)
+              <input type="radio" name="type" value="private" checked={type === 'private'} onChange={() => setType('private')} /> Private
+              (server to server)
             </label>
           </fieldset>
           <Field label="Name">
-            <input name="keyName" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Website widget" />
+            <input
+              name="keyName"
+              required
+              maxLength={200}
+              value={name}
+              onInput={(e) => setName(e.currentTarget.value)}
+              placeholder="Website widget"
+            />
           </Field>
           {type === 'publishable' ? (
             <>
@@ -88,8 +119,17 @@ export const KeysPage = () => {
                   ))}
                 </select>
               </Field>
-              <Field label="Allowed origins" hint="One per line, such as https://shop.example. Empty: any origin (fine for tests, not for production).">
-                <textarea name="allowedOrigins" rows={3} value={origins} onInput={(e) => setOrigins(e.currentTarget.value)} placeholder="https://shop.example" />
+              <Field
+                label="Allowed origins"
+                hint="One per line, such as https://shop.example. Empty: any origin (fine for tests, not for production)."
+              >
+                <textarea
+                  name="allowedOrigins"
+                  rows={3}
+                  value={origins}
+                  onInput={(e) => setOrigins(e.currentTarget.value)}
+                  placeholder="https://shop.example"
+                />
               </Field>
             </>
           ) : null}

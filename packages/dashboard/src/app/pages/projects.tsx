@@ -1,6 +1,6 @@
-import { useLocation } from 'preact-iso';
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, ErrorNotice, Field, Loading, PageHeader, formatDate, useSubmit } from '../components/ui';
+import { useLocation } from 'preact-iso';
+import { Button, Card, Empty, ErrorNotice, Field, formatDate, Loading, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import type { ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
@@ -42,7 +42,13 @@ export const ProjectsPage = () => {
             </select>
           </Field>
           <Field label="Description">
-            <textarea name="description" rows={2} maxLength={2000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+            <textarea
+              name="description"
+              rows={2}
+              maxLength={2000}
+              value={description}
+              onInput={(e) => setDescription(e.currentTarget.value)}
+            />
           </Field>
           <ErrorNotice error={create.error} />
           <div>

@@ -1,5 +1,18 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, ConfirmDialog, Dialog, Empty, ErrorNotice, Field, Loading, PageHeader, Pager, formatDate, useSubmit } from '../components/ui';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  Dialog,
+  Empty,
+  ErrorNotice,
+  Field,
+  formatDate,
+  Loading,
+  PageHeader,
+  Pager,
+  useSubmit,
+} from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { PagedList, Qna } from '../lib/types';
@@ -8,7 +21,15 @@ import { useDebounced } from '../lib/use-debounced';
 
 const PAGE = 10;
 
-const QnaForm = ({ initial, submitLabel, onSubmit }: { initial: { question: string; answer: string }; submitLabel: string; onSubmit: (body: { question: string; answer: string }) => Promise<void> }) => {
+const QnaForm = ({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: { question: string; answer: string };
+  submitLabel: string;
+  onSubmit: (body: { question: string; answer: string }) => Promise<void>;
+}) => {
   const [question, setQuestion] = useState(initial.question);
   const [answer, setAnswer] = useState(initial.answer);
   const submit = useSubmit(async () => {
@@ -87,7 +108,9 @@ export const QnaPage = () => {
         {list.loading && !list.data ? <Loading /> : null}
         <ErrorNotice error={list.error} onRetry={list.reload} />
         {list.data?.data.length === 0 ? (
-          <Empty title={query ? `Nothing matches “${query}”` : 'No Q&A entries yet'}>{query ? 'Try other words.' : 'Add the questions your visitors ask most.'}</Empty>
+          <Empty title={query ? `Nothing matches “${query}”` : 'No Q&A entries yet'}>
+            {query ? 'Try other words.' : 'Add the questions your visitors ask most.'}
+          </Empty>
         ) : null}
         <ul class="item-list" aria-busy={list.loading}>
           {list.data?.data.map((qna) => (

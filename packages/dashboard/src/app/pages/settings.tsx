@@ -62,24 +62,49 @@ export const SettingsPage = () => {
               </select>
             </Field>
             <Field label="Description">
-              <textarea name="description" rows={3} maxLength={2000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+              <textarea
+                name="description"
+                rows={3}
+                maxLength={2000}
+                value={description}
+                onInput={(e) => setDescription(e.currentTarget.value)}
+              />
             </Field>
           </div>
         </Card>
         <Card title="Limits">
           <div class="form-grid form-grid-2">
             <Field label="Messages per minute" hint="Empty: unlimited">
-              <input name="messagesPerMinute" type="number" min={1} step={1} value={perMinute} onInput={(e) => setPerMinute(e.currentTarget.value)} />
+              <input
+                name="messagesPerMinute"
+                type="number"
+                min={1}
+                step={1}
+                value={perMinute}
+                onInput={(e) => setPerMinute(e.currentTarget.value)}
+              />
             </Field>
             <Field label="Messages per month" hint="Empty: unlimited">
-              <input name="monthlyMessages" type="number" min={1} step={1} value={monthly} onInput={(e) => setMonthly(e.currentTarget.value)} />
+              <input
+                name="monthlyMessages"
+                type="number"
+                min={1}
+                step={1}
+                value={monthly}
+                onInput={(e) => setMonthly(e.currentTarget.value)}
+              />
             </Field>
           </div>
         </Card>
         <Card
           title="Quick prompts"
           actions={
-            <Button variant="secondary" class="button-small" disabled={prompts.length >= 20} onClick={() => setPrompts((list) => [...list, { title: '', prompt: '' }])}>
+            <Button
+              variant="secondary"
+              class="button-small"
+              disabled={prompts.length >= 20}
+              onClick={() => setPrompts((list) => [...list, { title: '', prompt: '' }])}
+            >
               Add a prompt
             </Button>
           }
@@ -94,7 +119,11 @@ export const SettingsPage = () => {
                 <Field label={`Prompt ${index + 1}`}>
                   <input value={p.prompt} maxLength={2000} onInput={(e) => setPrompt(index, 'prompt', e.currentTarget.value)} />
                 </Field>
-                <Button variant="ghost" aria-label={`Remove prompt ${index + 1}`} onClick={() => setPrompts((list) => list.filter((_, i) => i !== index))}>
+                <Button
+                  variant="ghost"
+                  aria-label={`Remove prompt ${index + 1}`}
+                  onClick={() => setPrompts((list) => list.filter((_, i) => i !== index))}
+                >
                   Remove
                 </Button>
               </li>

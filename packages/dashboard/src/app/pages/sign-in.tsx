@@ -28,11 +28,18 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: () => void }) => {
         </p>
         <h1>Sign in to the dashboard</h1>
         <p class="muted">
-          Use the admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>). It is
-          kept for this tab only.
+          Use the admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>).
+          It is kept for this tab only.
         </p>
         <Field label="Admin token">
-          <input type="password" name="token" autoComplete="current-password" required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+          <input
+            type="password"
+            name="token"
+            autoComplete="current-password"
+            required
+            value={token}
+            onInput={(e) => setToken(e.currentTarget.value)}
+          />
         </Field>
         <ErrorNotice error={submit.error} />
         <Button type="submit" busy={submit.busy} disabled={!token.trim()}>

@@ -32,10 +32,27 @@ const NUMBER_FIELDS: [NumberField, string, string][] = [
 const POSITIONS: ChatWidgetConfig['position'][] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 
 /** A colour picker with its text value beside it (either can be edited). */
-const ColourInput = ({ label, name, value, fallback = '#000000', onChange }: { label: string; name: string; value: string; fallback?: string; onChange: (v: string) => void }) => (
+const ColourInput = ({
+  label,
+  name,
+  value,
+  fallback = '#000000',
+  onChange,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  fallback?: string;
+  onChange: (v: string) => void;
+}) => (
   <Field label={label}>
     <span class="colour-input">
-      <input type="color" aria-label={`${label} picker`} value={/^#[0-9a-f]{6}$/i.test(value) ? value : fallback} onInput={(e) => onChange(e.currentTarget.value)} />
+      <input
+        type="color"
+        aria-label={`${label} picker`}
+        value={/^#[0-9a-f]{6}$/i.test(value) ? value : fallback}
+        onInput={(e) => onChange(e.currentTarget.value)}
+      />
       <input name={name} value={value} onInput={(e) => onChange(e.currentTarget.value)} />
     </span>
   </Field>
@@ -58,10 +75,15 @@ export const WidgetPage = () => {
   };
   const save = useSubmit(async () => {
     const optional = Object.fromEntries(
-      (['assistantAvatar', 'chatButtonIcon', 'chatButtonColor'] as OptionalField[]).flatMap((f) => (config[f]?.trim() ? [[f, config[f]!.trim()]] : [])),
+      (['assistantAvatar', 'chatButtonIcon', 'chatButtonColor'] as OptionalField[]).flatMap((f) =>
+        config[f]?.trim() ? [[f, config[f]!.trim()]] : [],
+      ),
     );
     const { assistantAvatar: _a, chatButtonIcon: _i, chatButtonColor: _c, ...required } = config;
-    const updated = await api<ProjectRecord>(`/projects/${project.id}`, { method: 'PATCH', body: { chatWidgetConfig: { ...required, ...optional } } });
+    const updated = await api<ProjectRecord>(`/projects/${project.id}`, {
+      method: 'PATCH',
+      body: { chatWidgetConfig: { ...required, ...optional } },
+    });
     setProject(updated);
     setConfig(updated.chatWidgetConfig);
     setSaved(true);
@@ -70,7 +92,10 @@ export const WidgetPage = () => {
 
   return (
     <>
-      <PageHeader title="Widget" description="How the chat widget looks on your site. The preview follows every change; save to publish it." />
+      <PageHeader
+        title="Widget"
+        description="How the chat widget looks on your site. The preview follows every change; save to publish it."
+      />
       <div class="widget-layout">
         <form
           class="widget-form"
@@ -93,13 +118,23 @@ export const WidgetPage = () => {
               {COLOUR_FIELDS.map(([field, label]) => (
                 <ColourInput key={field} name={field} label={label} value={config[field]} onChange={(v) => set(field, v)} />
               ))}
-              <ColourInput name="chatButtonColor" label="Chat button colour (optional)" value={config.chatButtonColor ?? ''} fallback={config.brandColor} onChange={(v) => set('chatButtonColor', v)} />
+              <ColourInput
+                name="chatButtonColor"
+                label="Chat button colour (optional)"
+                value={config.chatButtonColor ?? ''}
+                fallback={config.brandColor}
+                onChange={(v) => set('chatButtonColor', v)}
+              />
             </div>
           </Card>
           <Card title="Layout">
             <div class="form-grid form-grid-2">
               <Field label="Position">
-                <select name="position" value={config.position} onChange={(e) => set('position', e.currentTarget.value as ChatWidgetConfig['position'])}>
+                <select
+                  name="position"
+                  value={config.position}
+                  onChange={(e) => set('position', e.currentTarget.value as ChatWidgetConfig['position'])}
+                >
                   {POSITIONS.map((p) => (
                     <option key={p} value={p}>
                       {p}
@@ -109,27 +144,59 @@ export const WidgetPage = () => {
               </Field>
               {NUMBER_FIELDS.map(([field, label, unit]) => (
                 <Field key={field} label={label} hint={unit}>
-                  <input name={field} type="number" min={0} value={config[field]} onInput={(e) => set(field, Number(e.currentTarget.value))} />
+                  <input
+                    name={field}
+                    type="number"
+                    min={0}
+                    value={config[field]}
+                    onInput={(e) => set(field, Number(e.currentTarget.value))}
+                  />
                 </Field>
               ))}
               <Field label="Offset x" hint="px from the side">
-                <input name="offsetX" type="number" value={config.offset.x} onInput={(e) => set('offset', { ...config.offset, x: Number(e.currentTarget.value) })} />
+                <input
+                  name="offsetX"
+                  type="number"
+                  value={config.offset.x}
+                  onInput={(e) => set('offset', { ...config.offset, x: Number(e.currentTarget.value) })}
+                />
               </Field>
               <Field label="Offset y" hint="px from the top or bottom">
-                <input name="offsetY" type="number" value={config.offset.y} onInput={(e) => set('offset', { ...config.offset, y: Number(e.currentTarget.value) })} />
+                <input
+                  name="offsetY"
+                  type="number"
+                  value={config.offset.y}
+                  onInput={(e) => set('offset', { ...config.offset, y: Number(e.currentTarget.value) })}
+                />
               </Field>
             </div>
           </Card>
           <Card title="Images and custom CSS">
             <div class="form-grid">
               <Field label="Assistant avatar URL (optional)">
-                <input name="assistantAvatar" type="url" value={config.assistantAvatar ?? ''} onInput={(e) => set('assistantAvatar', e.currentTarget.value)} />
+                <input
+                  name="assistantAvatar"
+                  type="url"
+                  value={config.assistantAvatar ?? ''}
+                  onInput={(e) => set('assistantAvatar', e.currentTarget.value)}
+                />
               </Field>
               <Field label="Chat button icon URL (optional)">
-                <input name="chatButtonIcon" type="url" value={config.chatButtonIcon ?? ''} onInput={(e) => set('chatButtonIcon', e.currentTarget.value)} />
+                <input
+                  name="chatButtonIcon"
+                  type="url"
+                  value={config.chatButtonIcon ?? ''}
+                  onInput={(e) => set('chatButtonIcon', e.currentTarget.value)}
+                />
               </Field>
               <Field label="Custom CSS" hint="Applied inside the widget's shadow root only">
-                <textarea name="customCSSStyles" rows={4} class="mono" value={config.customCSSStyles} onInput={(e) => set('customCSSStyles', e.currentTarget.value)} />
+                <textarea
+                  name="customCSSStyles"
+                  rows={4}
+                  class="mono"
+                  value={config.customCSSStyles}
+                  onInput={(e) => set('customCSSStyles', e.currentTarget.value)}
+                />
               </Field>
             </div>
           </Card>
@@ -161,7 +228,9 @@ export const WidgetPage = () => {
                     ))}
                   </select>
                 </Field>
-                <p class="muted small">Paste before &lt;/body&gt;, with the full key in place of pk_…{chosen?.hint} (shown when the key was created).</p>
+                <p class="muted small">
+                  Paste before &lt;/body&gt;, with the full key in place of pk_…{chosen?.hint} (shown when the key was created).
+                </p>
                 <pre class="snippet">
                   <code>{snippet}</code>
                 </pre>

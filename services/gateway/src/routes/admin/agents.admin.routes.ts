@@ -40,7 +40,7 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
       ...admin,
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/agents/:agentId',
-      summary: "Revoke an agent: its token stops working at once (idempotent)",
+      summary: 'Revoke an agent: its token stops working at once (idempotent)',
       params: AgentPath,
       responses: { 200: { description: 'The revoked agent', schema: AgentRecord } },
     },

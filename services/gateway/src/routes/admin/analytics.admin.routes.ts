@@ -1,4 +1,4 @@
-import { AnalyticsEvent, AnalyticsMessages, FeedbackSummary, IdentityMessages, Uuid, queryInt } from '@palaver/contracts';
+import { AnalyticsEvent, AnalyticsMessages, FeedbackSummary, IdentityMessages, queryInt, Uuid } from '@palaver/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';

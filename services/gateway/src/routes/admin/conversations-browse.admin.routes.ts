@@ -7,8 +7,8 @@ import {
   DislikedAnswer,
   DislikedAnswersQuery,
   IdentityMessages,
-  Uuid,
   pagedList,
+  Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import { exportConversations } from '../../export/conversation-export';

@@ -3,15 +3,15 @@ import {
   DocumentRecord,
   IdentityMessages,
   ListQnasQuery,
+  pagedList,
   Qna,
   QnaBody,
   QueryOffset,
+  queryInt,
   SearchMessages,
   UpdateDocumentBody,
   UpdateQnaBody,
   Uuid,
-  pagedList,
-  queryInt,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
@@ -31,23 +31,54 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   };
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/qnas', summary: "The project's Q&A entries", params: ProjectPath, query: ListQnasQuery, responses: { 200: { description: 'Q&A entries', schema: pagedList(Qna) } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/qnas',
+      summary: "The project's Q&A entries",
+      params: ProjectPath,
+      query: ListQnasQuery,
+      responses: { 200: { description: 'Q&A entries', schema: pagedList(Qna) } },
+    },
     async ({ params, query }) => services.send(SearchMessages.listQnas, { projectId: await existing(params.projectId), query }),
   );
 
   routes.add(
-    { ...admin, method: 'POST', url: '/admin/v1/projects/:projectId/qnas', summary: 'Create a Q&A entry', params: ProjectPath, body: QnaBody, responses: { 201: { description: 'Q&A entry', schema: Qna } } },
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/qnas',
+      summary: 'Create a Q&A entry',
+      params: ProjectPath,
+      body: QnaBody,
+      responses: { 201: { description: 'Q&A entry', schema: Qna } },
+    },
     async ({ params, body, reply }) =>
       reply.status(201).send(await services.send(SearchMessages.createQna, { projectId: await existing(params.projectId), body })),
   );
 
   routes.add(
-    { ...admin, method: 'PATCH', url: '/admin/v1/projects/:projectId/qnas/:qnaId', summary: 'Update a Q&A entry', params: QnaPath, body: UpdateQnaBody, responses: { 200: { description: 'Q&A entry', schema: Qna } } },
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/admin/v1/projects/:projectId/qnas/:qnaId',
+      summary: 'Update a Q&A entry',
+      params: QnaPath,
+      body: UpdateQnaBody,
+      responses: { 200: { description: 'Q&A entry', schema: Qna } },
+    },
     async ({ params, body }) => services.send(SearchMessages.updateQna, { ...params, patch: body }),
   );
 
   routes.add(
-    { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/qnas/:qnaId', summary: 'Delete a Q&A entry', params: QnaPath, responses: { 204: { description: 'Deleted' } } },
+    {
+      ...admin,
+      method: 'DELETE',
+      url: '/admin/v1/projects/:projectId/qnas/:qnaId',
+      summary: 'Delete a Q&A entry',
+      params: QnaPath,
+      responses: { 204: { description: 'Deleted' } },
+    },
     async ({ params, reply }) => {
       await services.send(SearchMessages.deleteQna, params);
       return reply.status(204).send();
@@ -69,22 +100,52 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   );
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/documents', summary: "The project's documents, newest first", params: ProjectPath, query: ListDocumentsQuery, responses: { 200: { description: 'Documents', schema: pagedList(DocumentRecord) } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/documents',
+      summary: "The project's documents, newest first",
+      params: ProjectPath,
+      query: ListDocumentsQuery,
+      responses: { 200: { description: 'Documents', schema: pagedList(DocumentRecord) } },
+    },
     async ({ params, query }) => services.send(SearchMessages.listDocuments, { projectId: await existing(params.projectId), ...query }),
   );
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/documents/:documentId', summary: 'One document', params: DocumentPath, responses: { 200: { description: 'Document', schema: DocumentRecord } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/documents/:documentId',
+      summary: 'One document',
+      params: DocumentPath,
+      responses: { 200: { description: 'Document', schema: DocumentRecord } },
+    },
     async ({ params }) => services.send(SearchMessages.getDocument, params),
   );
 
   routes.add(
-    { ...admin, method: 'PATCH', url: '/admin/v1/projects/:projectId/documents/:documentId', summary: 'Update a document (its chunks are replaced)', params: DocumentPath, body: UpdateDocumentBody, responses: { 200: { description: 'Document', schema: DocumentRecord } } },
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/admin/v1/projects/:projectId/documents/:documentId',
+      summary: 'Update a document (its chunks are replaced)',
+      params: DocumentPath,
+      body: UpdateDocumentBody,
+      responses: { 200: { description: 'Document', schema: DocumentRecord } },
+    },
     async ({ params, body }) => services.send(SearchMessages.updateDocument, { ...params, patch: body }),
   );
 
   routes.add(
-    { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/documents/:documentId', summary: 'Delete a document and its chunks', params: DocumentPath, responses: { 204: { description: 'Deleted' } } },
+    {
+      ...admin,
+      method: 'DELETE',
+      url: '/admin/v1/projects/:projectId/documents/:documentId',
+      summary: 'Delete a document and its chunks',
+      params: DocumentPath,
+      responses: { 204: { description: 'Deleted' } },
+    },
     async ({ params, reply }) => {
       await services.send(SearchMessages.deleteDocument, params);
       return reply.status(204).send();

@@ -1,9 +1,9 @@
 import {
   AssistantRecord,
   CreateAssistantBody,
+  CreatedKey,
   CreateKeyBody,
   CreateProjectBody,
-  CreatedKey,
   IdentityMessages,
   KeyRecord,
   ProjectRecord,
@@ -26,17 +26,37 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   const admin = { auth: 'admin', tag: 'admin: projects' } as const;
 
   routes.add(
-    { ...admin, method: 'POST', url: '/admin/v1/projects', summary: 'Create a project (and its default assistant)', body: CreateProjectBody, responses: { 201: { description: 'Project', schema: ProjectRecord } } },
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects',
+      summary: 'Create a project (and its default assistant)',
+      body: CreateProjectBody,
+      responses: { 201: { description: 'Project', schema: ProjectRecord } },
+    },
     async ({ body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createProject, body)),
   );
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects', summary: 'Every project', responses: { 200: { description: 'Projects', schema: dataOf(ProjectRecord) } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects',
+      summary: 'Every project',
+      responses: { 200: { description: 'Projects', schema: dataOf(ProjectRecord) } },
+    },
     async () => services.send(IdentityMessages.listProjects, {}),
   );
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId', summary: 'One project', params: ProjectPath, responses: { 200: { description: 'Project', schema: ProjectRecord } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId',
+      summary: 'One project',
+      params: ProjectPath,
+      responses: { 200: { description: 'Project', schema: ProjectRecord } },
+    },
     async ({ params }) => services.send(IdentityMessages.getProject, params),
   );
 
@@ -58,12 +78,27 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   );
 
   routes.add(
-    { ...admin, method: 'POST', url: '/admin/v1/projects/:projectId/assistants', summary: 'Create an assistant', params: ProjectPath, body: CreateAssistantBody, responses: { 201: { description: 'Assistant', schema: AssistantRecord } } },
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/assistants',
+      summary: 'Create an assistant',
+      params: ProjectPath,
+      body: CreateAssistantBody,
+      responses: { 201: { description: 'Assistant', schema: AssistantRecord } },
+    },
     async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createAssistant, { ...params, body })),
   );
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/assistants', summary: "The project's assistants", params: ProjectPath, responses: { 200: { description: 'Assistants', schema: dataOf(AssistantRecord) } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/assistants',
+      summary: "The project's assistants",
+      params: ProjectPath,
+      responses: { 200: { description: 'Assistants', schema: dataOf(AssistantRecord) } },
+    },
     async ({ params }) => services.send(IdentityMessages.listAssistants, params),
   );
 
@@ -98,12 +133,26 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   );
 
   routes.add(
-    { ...admin, method: 'GET', url: '/admin/v1/projects/:projectId/keys', summary: "The project's keys, without secrets", params: ProjectPath, responses: { 200: { description: 'Keys', schema: dataOf(KeyRecord) } } },
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/projects/:projectId/keys',
+      summary: "The project's keys, without secrets",
+      params: ProjectPath,
+      responses: { 200: { description: 'Keys', schema: dataOf(KeyRecord) } },
+    },
     async ({ params }) => services.send(IdentityMessages.listKeys, params),
   );
 
   routes.add(
-    { ...admin, method: 'DELETE', url: '/admin/v1/projects/:projectId/keys/:keyId', summary: 'Revoke a key and every session made with it', params: KeyPath, responses: { 200: { description: 'The revoked key', schema: KeyRecord } } },
+    {
+      ...admin,
+      method: 'DELETE',
+      url: '/admin/v1/projects/:projectId/keys/:keyId',
+      summary: 'Revoke a key and every session made with it',
+      params: KeyPath,
+      responses: { 200: { description: 'The revoked key', schema: KeyRecord } },
+    },
     async ({ params }) => {
       const key = await services.send(IdentityMessages.revokeKey, params);
       // Identity announces it to every gateway; this one drops it before answering, whatever the pub/sub latency.

@@ -6,10 +6,10 @@ import {
   ConversationMessages,
   ListMessagesQuery,
   Message,
-  QueueQuery,
-  Uuid,
   plainList,
+  QueueQuery,
   queryInt,
+  Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
@@ -156,7 +156,9 @@ export const agentRoutes = (routes: Routes, { services }: GatewayDeps): void => 
       url: '/agent/v1/events',
       summary: "The project's handoff events, live (SSE; Last-Event-ID or ?after resumes). See docs/agents-api.md",
       query: EventsQuery,
-      responses: { 200: { description: 'text/event-stream of AgentEvent (event name = type)', schema: AgentEvent, mediaType: 'text/event-stream' } },
+      responses: {
+        200: { description: 'text/event-stream of AgentEvent (event name = type)', schema: AgentEvent, mediaType: 'text/event-stream' },
+      },
     },
     async ({ agent, query, request, reply }) => {
       await serveLiveEvents(request, reply, resumeCursor(request, query.after), async (after) => {

@@ -13,9 +13,9 @@ import {
   QnasQuery,
   SearchMessages,
   SurfaceBProject,
+  surfaceBPage,
   UpsertCustomerBody,
   Uuid,
-  surfaceBPage,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
@@ -149,7 +149,9 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
 
       const assistantMessageId = randomUUID();
       const pageContext =
-        pageUrl === null && body.pageContent == null ? null : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
+        pageUrl === null && body.pageContent == null
+          ? null
+          : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
       const { listener, outcome } = await limits.within(project, async () => {
         const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
         const outcome = await services

@@ -1,4 +1,4 @@
-import { ConversationLiveEvent, ConversationMessages, Uuid, queryInt } from '@palaver/contracts';
+import { ConversationLiveEvent, ConversationMessages, queryInt, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
@@ -19,7 +19,11 @@ export const conversationEventRoutes = (routes: Routes, { services }: GatewayDep
       params: ConversationPath,
       query: EventsQuery,
       responses: {
-        200: { description: 'text/event-stream of ConversationLiveEvent (event name = type)', schema: ConversationLiveEvent, mediaType: 'text/event-stream' },
+        200: {
+          description: 'text/event-stream of ConversationLiveEvent (event name = type)',
+          schema: ConversationLiveEvent,
+          mediaType: 'text/event-stream',
+        },
       },
     },
     async ({ session, params, query, request, reply }) => {

@@ -12,20 +12,20 @@ import {
   ListMessagesQuery,
   Message,
   PostMessageBody,
+  pagedList,
+  plainList,
   REPLY_TIMED_OUT,
   type SessionInfo,
   Uuid,
-  pagedList,
-  plainList,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
+import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { ReplyListener } from '../../replies/reply-listener';
 import { fixedReply, sendReply } from '../../replies/send-reply';
-import { handoffTriggersOf } from '../../replies/handoff-triggers';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const MessagePath = z.object({ messageId: Uuid });
@@ -158,7 +158,12 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       if (outcome.kind === 'handoff') {
         await listener.close();
         const notice = outcome.notice.parts.map((p) => p.text).join('');
-        return sendReply(reply, fixedReply(notice), { stream: body.stream, jsonStatus: 200, textId: outcome.notice.id, messageId: outcome.notice.id });
+        return sendReply(reply, fixedReply(notice), {
+          stream: body.stream,
+          jsonStatus: 200,
+          textId: outcome.notice.id,
+          messageId: outcome.notice.id,
+        });
       }
       await sendReply(reply, listener, {
         stream: body.stream,

@@ -32,7 +32,6 @@ export const identityRoutes = (routes: Routes, deps: GatewayDeps): void => {
       auth: 'session',
       responses: { 200: { description: 'Visitor', schema: Visitor } },
     },
-    async ({ session }) =>
-      deps.services.send(IdentityMessages.getVisitor, { projectId: session.projectId, visitorId: session.visitorId }),
+    async ({ session }) => deps.services.send(IdentityMessages.getVisitor, { projectId: session.projectId, visitorId: session.visitorId }),
   );
 };

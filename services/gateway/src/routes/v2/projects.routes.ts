@@ -1,4 +1,4 @@
-import { ApiKeyQuery, IdentityMessages, ListQnasQuery, Project, Qna, SearchMessages, Uuid, pagedList } from '@palaver/contracts';
+import { ApiKeyQuery, IdentityMessages, ListQnasQuery, Project, pagedList, Qna, SearchMessages, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
