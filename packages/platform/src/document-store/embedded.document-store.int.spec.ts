@@ -92,6 +92,37 @@ describe('EmbeddedDocumentStore on disk', () => {
     await store.close();
   });
 
+  it('answers equality queries on indexed fields as a full scan would, in natural order, across updates and reopening', async () => {
+    type Item = { _id: string; owner: unknown; n: number };
+    const indexes = [{ keys: { owner: 1 as const, n: 1 as const } }];
+    const store = await EmbeddedDocumentStore.open(dir);
+    const items = store.collection<Item>('items', indexes);
+    await items.insertOne({ _id: 'a', owner: 'x', n: 1 });
+    await items.insertOne({ _id: 'b', owner: 'y', n: 2 });
+    await items.insertOne({ _id: 'c', owner: ['x', 'z'], n: 3 }); // matches 'x' element-wise
+    await items.insertOne({ _id: 'd', owner: 'x', n: 4 });
+    await items.updateOne({ _id: 'b' }, { $set: { owner: 'x' } }); // moves between index buckets, keeps its place
+    await items.deleteOne({ _id: 'a' });
+    await items.insertOne({ _id: 'a', owner: 'x', n: 5 }); // re-inserted: now last
+    const ids = async (filter: Record<string, unknown>) => (await items.find(filter)).map((item) => item._id);
+
+    expect(await ids({ owner: 'x' })).toEqual(['b', 'c', 'd', 'a']);
+    expect(await ids({ owner: { $eq: 'x' }, n: { $gt: 2 } })).toEqual(['c', 'd', 'a']);
+    expect(await ids({ owner: 'x', n: 2 })).toEqual(['b']);
+    expect(await ids({ owner: 'y' })).toEqual([]);
+    expect(await ids({ _id: { $in: ['d', 'b', 'nope'] } })).toEqual(['b', 'd']);
+    expect(await items.count({ owner: 'x' })).toBe(4);
+    expect((await items.findOne({ owner: 'x' }))?._id).toBe('b');
+    expect(await items.deleteMany({ owner: 'x', n: { $lt: 4 } })).toBe(2);
+    expect(await ids({ owner: 'x' })).toEqual(['d', 'a']);
+    await store.close();
+
+    const reopened = await EmbeddedDocumentStore.open(dir);
+    const again = reopened.collection<Item>('items', indexes);
+    expect((await again.find({ owner: 'x' })).map((item) => item._id)).toEqual(['d', 'a']);
+    await reopened.close();
+  });
+
   it('rejects collection names that are not safe file names', async () => {
     const store = await EmbeddedDocumentStore.open(dir);
     expect(() => store.collection('../escape')).toThrow(/invalid collection name/);

@@ -21,6 +21,8 @@ const COLLECTION_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 const COMPACTION_SLACK = 100;
 // Mongo queries cannot run code, and neither should ours.
 const QUERY_OPTIONS = { scriptEnabled: false };
+/** Compiled queries kept per collection (building a mingo Query copies its operator tables). */
+const QUERY_CACHE_SIZE = 500;
 
 /**
  * The embedded document store: each collection is held in memory and queried with mingo (the
@@ -87,9 +89,72 @@ class UniqueIndex {
   }
 }
 
+type Scalar = string | number | boolean | null;
+const isScalar = (value: unknown): value is Scalar | undefined =>
+  value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
+
+/**
+ * Equality index on one top-level field: value -> ids of the documents holding it. A document
+ * whose value is an array or object (which a query can match element-wise) is always a candidate.
+ * It only narrows the documents a query is tested against; mingo still decides what matches.
+ */
+class FieldIndex {
+  private readonly buckets = new Map<Scalar, Set<string>>();
+  private readonly others = new Set<string>();
+
+  constructor(readonly field: string) {}
+
+  add(doc: Doc): void {
+    const value = doc[this.field];
+    if (!isScalar(value)) this.others.add(doc._id);
+    else {
+      const key = value ?? null;
+      const bucket = this.buckets.get(key) ?? new Set<string>();
+      bucket.add(doc._id);
+      this.buckets.set(key, bucket);
+    }
+  }
+
+  remove(doc: Doc): void {
+    const value = doc[this.field];
+    if (!isScalar(value)) this.others.delete(doc._id);
+    else {
+      const key = value ?? null;
+      const bucket = this.buckets.get(key);
+      bucket?.delete(doc._id);
+      if (bucket?.size === 0) this.buckets.delete(key);
+    }
+  }
+
+  /** Ids of the documents that may equal `value` (unordered). */
+  candidates(value: Scalar): string[] {
+    const bucket = this.buckets.get(value);
+    return [...(bucket ?? []), ...this.others];
+  }
+}
+
+/** The value of a top-level equality condition the indexes can serve (`field: v` or `field: {$eq: v}`), if any. */
+const equalityOf = (condition: unknown): { value: string | number | boolean } | null => {
+  const value = isOperatorObject(condition) && Object.keys(condition).length === 1 && '$eq' in condition ? condition.$eq : condition;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? { value } : null;
+};
+
+/** True for plain JSON (what the query cache can key on: a Date or RegExp would not survive JSON.stringify). */
+const isPlainJson = (value: unknown): boolean => {
+  if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return true;
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value as object).every(isPlainJson);
+};
+
 class EmbeddedCollection implements Collection<Doc> {
   private readonly writes = new SerialQueue();
   private readonly uniqueIndexes: UniqueIndex[] = [];
+  private readonly fieldIndexes = new Map<string, FieldIndex>();
+  /** Natural order: the position of each document in `docs` (a Map keeps insertion order). */
+  private readonly positions = new Map<string, number>();
+  private nextPosition = 0;
+  private readonly queries = new Map<string, Query>();
   private closed = false;
 
   constructor(
@@ -97,7 +162,9 @@ class EmbeddedCollection implements Collection<Doc> {
     private readonly path: string,
     private readonly docs: Map<string, Doc>,
     private log: JsonlLog<LogOp> | null,
-  ) {}
+  ) {
+    for (const id of docs.keys()) this.positions.set(id, this.nextPosition++);
+  }
 
   static async load(name: string, path: string): Promise<EmbeddedCollection> {
     const { log, records } = await JsonlLog.open<LogOp>(path);
@@ -113,6 +180,12 @@ class EmbeddedCollection implements Collection<Doc> {
   }
 
   ensureIndex(spec: IndexSpec): void {
+    for (const field of Object.keys(spec.keys)) {
+      if (field.includes('.') || this.fieldIndexes.has(field)) continue;
+      const index = new FieldIndex(field);
+      for (const doc of this.docs.values()) index.add(doc);
+      this.fieldIndexes.set(field, index);
+    }
     if (!spec.unique || this.uniqueIndexes.some((index) => index.sameAs(spec.keys))) return;
     const index = new UniqueIndex(spec.keys);
     for (const doc of this.docs.values()) {
@@ -147,9 +220,9 @@ class EmbeddedCollection implements Collection<Doc> {
 
   async count(filter: Filter): Promise<number> {
     this.assertOpen();
-    const query = new Query(filter, QUERY_OPTIONS);
+    const query = this.compiled(filter);
     let n = 0;
-    for (const doc of this.docs.values()) if (query.test(doc)) n += 1;
+    for (const doc of this.candidates(filter)) if (query.test(doc)) n += 1;
     await this.settled();
     return n;
   }
@@ -221,7 +294,7 @@ class EmbeddedCollection implements Collection<Doc> {
 
   private query(filter: Filter, options: FindOptions): Doc[] {
     this.assertOpen();
-    let cursor = new Query(filter, QUERY_OPTIONS).find<Doc>([...this.docs.values()]);
+    let cursor = this.compiled(filter).find<Doc>(this.candidates(filter));
     if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort as Sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
@@ -230,13 +303,55 @@ class EmbeddedCollection implements Collection<Doc> {
 
   /** The stored documents (not copies) matching `filter`, in natural order. */
   private matching(filter: Filter, limit = Infinity): Doc[] {
-    const query = new Query(filter, QUERY_OPTIONS);
+    const query = this.compiled(filter);
     const found: Doc[] = [];
-    for (const doc of this.docs.values()) {
+    for (const doc of this.candidates(filter)) {
       if (found.length >= limit) break;
       if (query.test(doc)) found.push(doc);
     }
     return found;
+  }
+
+  /** The compiled query of `filter`, reused while the same filter keeps coming (least recently used dropped). */
+  private compiled(filter: Filter): Query {
+    if (!isPlainJson(filter)) return new Query(filter, QUERY_OPTIONS);
+    const key = JSON.stringify(filter);
+    let query = this.queries.get(key);
+    if (query) this.queries.delete(key);
+    else {
+      query = new Query(filter, QUERY_OPTIONS);
+      if (this.queries.size >= QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value!);
+    }
+    this.queries.set(key, query);
+    return query;
+  }
+
+  /**
+   * The documents `filter` can match, in natural order: those an `_id` or an indexed field's
+   * equality narrows it to, else all of them.
+   */
+  private candidates(filter: Filter): Iterable<Doc> {
+    let ids: string[] | null = null;
+    const id = filter._id;
+    if (typeof id === 'string') ids = [id];
+    else if (isOperatorObject(id) && Object.keys(id).length === 1 && Array.isArray(id.$in) && id.$in.every((v) => typeof v === 'string'))
+      ids = [...new Set(id.$in as string[])];
+    else if (equalityOf(id)) ids = [String(equalityOf(id)!.value)];
+    for (const [field, condition] of Object.entries(filter)) {
+      const index = this.fieldIndexes.get(field);
+      const equality = index ? equalityOf(condition) : null;
+      if (!index || !equality) continue;
+      const found = index.candidates(equality.value);
+      if (ids === null || found.length < ids.length) ids = found;
+    }
+    if (ids === null) return this.docs.values();
+    const docs: Doc[] = [];
+    for (const candidate of ids) {
+      const doc = this.docs.get(candidate);
+      if (doc) docs.push(doc);
+    }
+    if (docs.length > 1) docs.sort((a, b) => this.positions.get(a._id)! - this.positions.get(b._id)!);
+    return docs;
   }
 
   /** A modified copy of `doc`, or null when the update changes nothing. */
@@ -288,9 +403,16 @@ class EmbeddedCollection implements Collection<Doc> {
       if (changes.length === 0) return { durable: this.log.durable(), result };
       const indexUpdates = this.checkUniqueIndexes(changes);
       const durable = this.log.append(changes.map((c) => (c.after ? { op: 'put', doc: c.after } : { op: 'del', id: c.before!._id })));
-      for (const change of changes) {
-        if (change.after) this.docs.set(change.after._id, change.after);
-        else this.docs.delete(change.before!._id);
+      for (const { before, after } of changes) {
+        if (before) for (const index of this.fieldIndexes.values()) index.remove(before);
+        if (after) {
+          if (!this.docs.has(after._id)) this.positions.set(after._id, this.nextPosition++);
+          this.docs.set(after._id, after);
+          for (const index of this.fieldIndexes.values()) index.add(after);
+        } else {
+          this.docs.delete(before!._id);
+          this.positions.delete(before!._id);
+        }
       }
       indexUpdates();
       return { durable, result };
