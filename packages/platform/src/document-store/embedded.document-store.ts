@@ -234,7 +234,7 @@ class EmbeddedCollection implements Collection<Doc> {
 
   async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<Doc | null> {
     const { doc } = await this.updateFirst(filter, update, options.upsert ?? false);
-    return doc ? structuredClone(doc) : null;
+    return doc ? copyStored(doc) : null;
   }
 
   async updateMany(filter: Filter, update: Update): Promise<{ matched: number }> {
@@ -298,7 +298,7 @@ class EmbeddedCollection implements Collection<Doc> {
     if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort as Sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
-    return cursor.all().map((doc) => structuredClone(doc));
+    return cursor.all().map((doc) => copyStored(doc));
   }
 
   /** The stored documents (not copies) matching `filter`, in natural order. */
@@ -356,7 +356,7 @@ class EmbeddedCollection implements Collection<Doc> {
 
   /** A modified copy of `doc`, or null when the update changes nothing. */
   private modified(doc: Doc, modifier: Modifier<Doc>): Doc | null {
-    const copy = structuredClone(doc);
+    const copy = copyStored(doc);
     const changed = applyModifier(copy, modifier, undefined, undefined, { cloneMode: 'deep' });
     if (changed.length === 0) return null;
     if (copy._id !== doc._id) throw new Error(`update in ${this.name}: _id is immutable`);
@@ -461,6 +461,23 @@ class EmbeddedCollection implements Collection<Doc> {
     if (this.closed) throw new Error(`collection ${this.name} is closed`);
   }
 }
+
+/**
+ * A deep copy of a stored document. It holds JSON values only (see toStored), so a plain walk
+ * copies it exactly, several times faster than structuredClone or a JSON round trip.
+ */
+const copyStored = <T>(value: T): T => {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyStored) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = copyStored((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own field; assigning it would set the prototype instead.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
+  return copy as T;
+};
 
 /** Documents are stored as their JSON form, so what is in memory is exactly what a reload gives. */
 const toStored = (doc: Doc): Doc => JSON.parse(JSON.stringify(doc)) as Doc;
