@@ -1,3 +1,5 @@
+import { jsonCopy } from './json-copy';
+
 type Handler = (data: unknown) => Promise<unknown>;
 
 /**
@@ -40,4 +42,5 @@ export class NoRespondersError extends Error {
   }
 }
 
-const wire = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+/** The payload as the other side of a wire would get it (see jsonCopy). */
+const wire = (value: unknown): unknown => (value === undefined ? undefined : jsonCopy(value));
