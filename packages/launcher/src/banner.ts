@@ -18,6 +18,7 @@ export const banner = ({ title, url, adminToken, adminTokenGenerated, demo, extr
     `  API base URL     ${url}/v2`,
     `  Health           ${url}/healthz`,
     `  Admin API        ${url}/admin/v1   (Authorization: Bearer <admin token>)`,
+    `  Dashboard        ${url}/dashboard/   (sign in with the admin token)`,
     `  Admin token      ${adminToken}${adminTokenGenerated ? '   (generated, saved in DATA_DIR/admin-token)' : ''}`,
   ];
   if (demo) {

@@ -7,6 +7,7 @@ export * from './clock/clock.port';
 export * from './config/config';
 export * from './document-store/document-store.port';
 export * from './document-store/embedded.document-store';
+export * from './document-store/sequence-counter';
 export * from './embedder/embedder.port';
 export * from './embedder/local.embedder';
 export * from './embedder/openai.embedder';

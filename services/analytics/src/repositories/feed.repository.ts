@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
+import {
+  type Collection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type Filter,
+  nextSequence,
+  Ports,
+  type SequenceCounterDoc,
+} from '@palaver/platform';
 import type { FeedEntry } from '../domain/feed-entry.mapper';
 
 export interface FeedDoc {
@@ -15,16 +23,11 @@ export interface FeedDoc {
   data: Record<string, unknown>;
 }
 
-interface CounterDoc {
-  _id: string;
-  seq: number;
-}
-
 /** The per-project event feed (`analytics_events`), with its sequence counters. */
 @Injectable()
 export class FeedRepository {
   private readonly events: Collection<FeedDoc>;
-  private readonly counters: Collection<CounterDoc>;
+  private readonly counters: Collection<SequenceCounterDoc>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
     this.events = documents.collection<FeedDoc>('analytics_events', [
@@ -32,7 +35,7 @@ export class FeedRepository {
       { keys: { projectId: 1, type: 1, seq: 1 } },
       { keys: { projectId: 1, category: 1, seq: 1 } },
     ]);
-    this.counters = documents.collection<CounterDoc>('analytics_counters');
+    this.counters = documents.collection<SequenceCounterDoc>('analytics_counters');
   }
 
   /**
@@ -44,7 +47,7 @@ export class FeedRepository {
    */
   async append(entry: FeedEntry): Promise<void> {
     if (await this.events.findOne({ _id: entry.eventId })) return;
-    const seq = await this.nextSeq(entry.projectId);
+    const seq = await nextSequence(this.counters, entry.projectId);
     try {
       await this.events.insertOne({
         _id: entry.eventId,
@@ -58,19 +61,6 @@ export class FeedRepository {
       });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-    }
-  }
-
-  private async nextSeq(projectId: string): Promise<number> {
-    for (;;) {
-      const counter = await this.counters.findOneAndUpdate({ _id: projectId }, { $inc: { seq: 1 } });
-      if (counter) return counter.seq;
-      try {
-        await this.counters.insertOne({ _id: projectId, seq: 1 });
-        return 1;
-      } catch (err) {
-        if (!(err instanceof DuplicateKeyError)) throw err;
-      }
     }
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentEventType } from '@palaver/contracts';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, DuplicateKeyError, nextSequence, Ports, type SequenceCounterDoc } from '@palaver/platform';
 import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
 import { handoffStatusOf } from '../queries/agent.presenter';
 import type { ConversationDoc } from './read-model';
@@ -17,11 +17,6 @@ export interface AgentFeedDoc {
   humanAgentId: string | null;
   messageId: string | null;
   occurredAt: string;
-}
-
-interface CounterDoc {
-  _id: string;
-  seq: number;
 }
 
 /**
@@ -57,11 +52,11 @@ export const agentFeedEntryOf = (
 @Injectable()
 export class AgentFeed {
   readonly entries: Collection<AgentFeedDoc>;
-  private readonly counters: Collection<CounterDoc>;
+  private readonly counters: Collection<SequenceCounterDoc>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
     this.entries = documents.collection<AgentFeedDoc>('agent_feed', [{ keys: { projectId: 1, seq: 1 }, unique: true }]);
-    this.counters = documents.collection<CounterDoc>('agent_feed_counters');
+    this.counters = documents.collection<SequenceCounterDoc>('agent_feed_counters');
   }
 
   /** Records the event once, at the end of its project's feed (a sequence taken by a racing duplicate is skipped). */
@@ -69,7 +64,7 @@ export class AgentFeed {
     const entry = agentFeedEntryOf(event, after);
     if (!entry) return;
     if (await this.entries.findOne({ _id: event.eventId })) return;
-    const seq = await this.nextSeq(event.projectId);
+    const seq = await nextSequence(this.counters, event.projectId);
     try {
       await this.entries.insertOne({
         _id: event.eventId,
@@ -87,18 +82,5 @@ export class AgentFeed {
 
   async after(projectId: string, afterSeq: number, limit: number): Promise<AgentFeedDoc[]> {
     return this.entries.find({ projectId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
-  }
-
-  private async nextSeq(projectId: string): Promise<number> {
-    for (;;) {
-      const counter = await this.counters.findOneAndUpdate({ _id: projectId }, { $inc: { seq: 1 } });
-      if (counter) return counter.seq;
-      try {
-        await this.counters.insertOne({ _id: projectId, seq: 1 });
-        return 1;
-      } catch (err) {
-        if (!(err instanceof DuplicateKeyError)) throw err;
-      }
-    }
   }
 }

@@ -32,50 +32,15 @@ const toApiError = async (response: Response): Promise<ApiError> => {
   return new ApiError(response.status, 'HTTP_ERROR', `${response.status} ${response.statusText}`.trim());
 };
 
-/** A call of the admin API (paths below /admin/v1), with the tab's token. */
-export const adminFetch = async (path: string, init: { method?: string; body?: unknown; signal?: AbortSignal; token?: string } = {}) => {
-  const token = init.token ?? readToken() ?? '';
+type CallInit = { method?: string; body?: unknown; signal?: AbortSignal };
+
+/** A JSON call with a bearer token; a network failure or an error answer throws an ApiError. */
+const bearerFetch = async (url: string, token: string, init: CallInit): Promise<Response> => {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(`/admin/v1${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: init.signal,
-    });
-  } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, 'NETWORK_ERROR', 'The server cannot be reached. Check your connection and try again.');
-  }
-  if (!response.ok) {
-    const error = await toApiError(response);
-    if (response.status === 401 && init.token === undefined) {
-      clearToken();
-      for (const listener of signedOutListeners) listener();
-    }
-    throw error;
-  }
-  return response;
-};
-
-export const api = async <T>(path: string, init: Parameters<typeof adminFetch>[1] = {}): Promise<T> => {
-  const response = await adminFetch(path, init);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
-};
-
-export const errorMessage = (err: unknown): string =>
-  err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
-
-/** A call of the agents' API (paths below /agent/v1) with an agent's `ak_…` token. */
-export const agentFetch = async (token: string, path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}) => {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(`/agent/v1${path}`, {
+    response = await fetch(url, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -88,6 +53,31 @@ export const agentFetch = async (token: string, path: string, init: { method?: s
   if (!response.ok) throw await toApiError(response);
   return response;
 };
+
+/** A call of the admin API (paths below /admin/v1), with the tab's token; a 401 signs the tab out. */
+export const adminFetch = async (path: string, init: CallInit & { token?: string } = {}) => {
+  try {
+    return await bearerFetch(`/admin/v1${path}`, init.token ?? readToken() ?? '', init);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && init.token === undefined) {
+      clearToken();
+      for (const listener of signedOutListeners) listener();
+    }
+    throw err;
+  }
+};
+
+export const api = async <T>(path: string, init: Parameters<typeof adminFetch>[1] = {}): Promise<T> => {
+  const response = await adminFetch(path, init);
+  if (response.status === 204) return undefined as T;
+  return (await response.json()) as T;
+};
+
+export const errorMessage = (err: unknown): string =>
+  err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
+
+/** A call of the agents' API (paths below /agent/v1) with an agent's `ak_…` token. */
+export const agentFetch = (token: string, path: string, init: CallInit = {}) => bearerFetch(`/agent/v1${path}`, token, init);
 
 export const agentApi = async <T>(token: string, path: string, init: Parameters<typeof agentFetch>[2] = {}): Promise<T | null> => {
   const response = await agentFetch(token, path, init);

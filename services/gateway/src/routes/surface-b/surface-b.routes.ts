@@ -23,13 +23,13 @@ import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
+import { sendQueued } from '../../replies/queued-reply';
 import { ReplyListener } from '../../replies/reply-listener';
 import { fixedReply } from '../../replies/send-reply';
 
 const CustomerPath = z.object({ appUserId: AppUserId });
 const ChatPath = CustomerPath.extend({ chatId: Uuid });
 const TAG = 'surface B';
-const QUEUED_TEXT = 'Message received: a human agent will answer.';
 
 /**
  * Surface B (the header-key surface) under `SURFACE_B_BASE` (default `/api`): every call with
@@ -172,7 +172,7 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
       });
       if (outcome.kind === 'queued') {
         await listener.close();
-        return reply.status(202).type('text/plain; charset=utf-8').send(QUEUED_TEXT);
+        return sendQueued(reply);
       }
       if (outcome.kind === 'handoff') {
         await listener.close();

@@ -24,6 +24,7 @@ import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
+import { sendQueued } from '../../replies/queued-reply';
 import { ReplyListener } from '../../replies/reply-listener';
 import { fixedReply, sendReply } from '../../replies/send-reply';
 
@@ -153,7 +154,7 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       });
       if (outcome.kind === 'queued') {
         await listener.close();
-        return reply.status(202).type('text/plain; charset=utf-8').send('Message received: a human agent will answer.');
+        return sendQueued(reply);
       }
       if (outcome.kind === 'handoff') {
         await listener.close();
