@@ -62,7 +62,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   });
   await identity.start(deps.pubsub);
   app.addHook('onClose', () => identity.stop());
-  await registerCors(app, deps, identity);
+  await registerCors(app, identity);
 
   const docs = new ApiDocs();
   const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
@@ -75,7 +75,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   completionRoutes(routes, deps, limits, identity);
   conversationEventRoutes(routes, deps);
   agentRoutes(routes, deps);
-  surfaceBRoutes(routes, deps, limits);
+  surfaceBRoutes(routes, deps, limits, identity);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {

@@ -2,7 +2,6 @@ import cors from '@fastify/cors';
 import { AppError } from '@palaver/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdentityCache } from '../auth/identity-cache';
-import type { GatewayDeps } from '../gateway.deps';
 import { toErrorResponse } from './errors';
 
 const CORS_OPTIONS = {
@@ -22,7 +21,7 @@ const isPreflight = (request: FastifyRequest): boolean =>
  * identity rejects a key or session whose key does not allow the request's Origin (403).
  * The admin API is not offered cross-origin.
  */
-export const registerCors = async (app: FastifyInstance, _deps: GatewayDeps, identity: IdentityCache): Promise<void> => {
+export const registerCors = async (app: FastifyInstance, identity: IdentityCache): Promise<void> => {
   const allowed = new WeakMap<FastifyRequest, boolean>();
 
   const originAllowed = async (request: FastifyRequest): Promise<boolean> => {

@@ -18,6 +18,7 @@ import {
   Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
@@ -36,7 +37,7 @@ const TAG = 'surface B';
  * `x-service-key: sk_…`. Customers are the project's identified visitors, so their chats are
  * the same conversations v2 shows (docs/surface-b.md).
  */
-export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits): void => {
+export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
   const { services } = deps;
   const base = deps.config.SURFACE_B_BASE;
   const keyed = { auth: 'serviceKey', tag: TAG } as const;
@@ -59,7 +60,7 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
       summary: 'The project with its chat widget configuration and quick prompts',
       responses: { 200: { description: 'Project', schema: SurfaceBProject } },
     },
-    async ({ key }) => SurfaceBProject.parse(await services.send(IdentityMessages.getProject, { projectId: key.projectId })),
+    async ({ key }) => SurfaceBProject.parse(await identity.project(key.projectId)),
   );
 
   routes.add(
@@ -125,7 +126,7 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
       if (body.messageId == null && content.trim().length === 0) {
         throw new AppError('VALIDATION_ERROR', '"message.parts" must hold some text', { field: 'message.parts', reason: 'empty message' });
       }
-      const project = await services.send(IdentityMessages.getProject, { projectId: key.projectId });
+      const project = await identity.project(key.projectId);
       const visitorId = await customerOf(key.projectId, params.appUserId, true);
       const scope = { projectId: key.projectId, visitorId, conversationId: params.chatId };
       const pageUrl = body.pageUrl ?? null;
