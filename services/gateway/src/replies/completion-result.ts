@@ -7,7 +7,7 @@ export const collectCompletion = async (fragments: AsyncIterable<TokenChunk>): P
     if (fragment.type === 'error') {
       const code = ErrorCode.safeParse(fragment.code);
       const known = code.success ? code.data : 'BAD_GATEWAY';
-      throw new AppError(known, fragment.error, detailsOf(known));
+      throw new AppError(known, fragment.error, known === 'BAD_GATEWAY' ? { service: 'llm' } : { retryAfter: 5 });
     }
     return {
       steps: [
@@ -20,11 +20,4 @@ export const collectCompletion = async (fragments: AsyncIterable<TokenChunk>): P
     };
   }
   throw new AppError('BAD_GATEWAY', 'the reply ended without a result', { service: 'llm' });
-};
-
-/** `retryAfter` belongs to the statuses a client should retry (429, 503), nothing else. */
-const detailsOf = (code: ErrorCode): Record<string, unknown> | undefined => {
-  if (code === 'BAD_GATEWAY') return { service: 'llm' };
-  if (code === 'RATE_LIMIT_EXCEEDED' || code === 'SERVICE_UNAVAILABLE') return { retryAfter: 5 };
-  return undefined;
 };
