@@ -10,6 +10,7 @@ export * from './messages/analytics.messages';
 export * from './messages/conversation.messages';
 export * from './messages/conversation-admin.messages';
 export * from './messages/define';
+export * from './messages/health.messages';
 export * from './messages/identity.messages';
 export * from './messages/identity-changes';
 export * from './messages/inference.messages';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { AnalyticsMessages, ConversationMessages, IdentityMessages, InferenceMessages, SearchMessages } from '@palaver/contracts';
+import { ServiceHealthMessages } from '@palaver/contracts';
 import { createInfrastructure, loadConfig } from '@palaver/platform';
 
 /**
@@ -7,13 +7,7 @@ import { createInfrastructure, loadConfig } from '@palaver/platform';
  * its health message over NATS within 2 s (it answers SERVICE_UNAVAILABLE while one of its own
  * connections is down), 1 otherwise; `gateway` asks the gateway's /healthz on PORT.
  */
-const HEALTH = {
-  identity: IdentityMessages.health,
-  conversation: ConversationMessages.health,
-  search: SearchMessages.health,
-  inference: InferenceMessages.health,
-  analytics: AnalyticsMessages.health,
-} as const;
+const HEALTH = ServiceHealthMessages;
 
 const service = process.argv[2] ?? '';
 const config = loadConfig();

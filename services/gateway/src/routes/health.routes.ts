@@ -1,16 +1,10 @@
-import { AnalyticsMessages, ConversationMessages, IdentityMessages, InferenceMessages, SearchMessages } from '@palaver/contracts';
+import { ServiceHealthMessages } from '@palaver/contracts';
 import { dependenciesDown } from '@palaver/platform';
 import { z } from 'zod';
 import type { GatewayDeps } from '../gateway.deps';
 import type { Routes } from '../http/routes';
 
-const SERVICES = {
-  identity: IdentityMessages.health,
-  conversation: ConversationMessages.health,
-  search: SearchMessages.health,
-  inference: InferenceMessages.health,
-  analytics: AnalyticsMessages.health,
-} as const;
+const SERVICES = ServiceHealthMessages;
 
 const Health = z.object({ status: z.enum(['ok', 'unavailable']), services: z.record(z.string(), z.enum(['ok', 'unavailable'])) });
 
