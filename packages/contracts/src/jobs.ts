@@ -7,6 +7,10 @@ export const GENERATE_REPLY_JOB = 'generate-reply';
 export const GENERATE_COMPLETION_JOB = 'generate-completion';
 export const INFERENCE_QUEUE = 'inference';
 
+/** The job id of a reply: its message id, with the stream version for a regenerated one. */
+export const replyJobId = (messageId: string, regeneratedAt?: number): string =>
+  regeneratedAt === undefined ? messageId : `${messageId}-v${regeneratedAt}`;
+
 /** Reply to a visitor message; the result goes back to the conversation service. */
 export const GenerateReplyJob = z.object({
   projectId: Uuid,

@@ -10,6 +10,7 @@ import {
   INFERENCE_QUEUE,
   type Message,
   type PostMessageOutcome,
+  replyJobId,
 } from '@palaver/contracts';
 import { type JobQueue, logger, Ports } from '@palaver/platform';
 import type { z } from 'zod';
@@ -105,7 +106,7 @@ export class ConversationCommandService {
       { projectId: req.projectId, conversationId: req.conversationId, assistantId: req.assistantId, pageContext: null },
       history,
       req.messageId,
-      `${req.messageId}-v${version}`,
+      replyJobId(req.messageId, version),
     );
     return { assistantMessageId: req.messageId };
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { INFERENCE_QUEUE } from '@palaver/contracts';
+import { INFERENCE_QUEUE, replyJobId } from '@palaver/contracts';
 import { type Clock, type JobQueue, logger, Ports } from '@palaver/platform';
 import { ConversationExecutor } from './conversation.executor';
 import { OutboxRelay } from './outbox/outbox.relay';
@@ -82,7 +82,7 @@ export class StaleReplySweeper implements OnApplicationBootstrap, OnModuleDestro
 
   /** The job ids `ConversationCommandService` enqueues a reply under: first reply, or a regenerated one. */
   private async jobExists(message: MessageDoc): Promise<boolean> {
-    for (const jobId of [message._id, `${message._id}-v${message.version}`]) {
+    for (const jobId of [replyJobId(message._id), replyJobId(message._id, message.version)]) {
       if (await this.jobs.exists(INFERENCE_QUEUE, jobId)) return true;
     }
     return false;
