@@ -28,6 +28,7 @@ export * from './pubsub/pubsub.port';
 export * from './service-bootstrap';
 export * from './standalone-process';
 export * from './storage/data-dir.lock';
+export * from './storage/serial-queue';
 export * from './testing/fake-openai.server';
 export * from './testing/infra';
 export * from './testing/private-servers';

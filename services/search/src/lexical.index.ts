@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DocumentRecord } from '@palaver/contracts';
-import { analyzeText, type Clock, logger, Ports } from '@palaver/platform';
+import { analyzeText, type Clock, logger, Ports, SerialQueue } from '@palaver/platform';
 import { DocumentRepository, type VersionedDocument } from './document.repository';
 import { Bm25Index } from './domain/bm25.index';
 import { pointId } from './domain/point-id';
@@ -29,7 +29,7 @@ interface ProjectState {
   revision: number;
   checkedAt: number;
   /** Syncs and writes of the project run one at a time, in order. */
-  queue: Promise<unknown>;
+  queue: SerialQueue;
 }
 
 /**
@@ -96,7 +96,7 @@ export class LexicalIndex {
         await this.revisions.advance(projectId);
         return;
       }
-      await this.serially(state, async () => {
+      await state.queue.run(async () => {
         if (after) this.put(state, after);
         else this.drop(state, documentId);
         // Counted as this index's own revision only if no other write was counted meanwhile.
@@ -112,13 +112,13 @@ export class LexicalIndex {
   private async current(projectId: string): Promise<ProjectState> {
     let state = this.projects.get(projectId);
     if (!state) {
-      state = { index: new Bm25Index(), documents: new Map(), revision: -1, checkedAt: 0, queue: Promise.resolve() };
+      state = { index: new Bm25Index(), documents: new Map(), revision: -1, checkedAt: 0, queue: new SerialQueue() };
       this.projects.set(projectId, state);
     }
     const now = this.clock.now().getTime();
     if (state.revision >= 0 && now - state.checkedAt < REVISION_CHECK_MS) return state;
     const ready = state;
-    await this.serially(ready, async () => {
+    await ready.queue.run(async () => {
       if (ready.revision >= 0 && this.clock.now().getTime() - ready.checkedAt < REVISION_CHECK_MS) return;
       const revision = await this.revisions.read(projectId);
       if (revision !== ready.revision) await this.reconcile(projectId, ready);
@@ -153,11 +153,5 @@ export class LexicalIndex {
   private drop(state: ProjectState, documentId: string): void {
     state.index.remove(documentId);
     state.documents.delete(documentId);
-  }
-
-  private serially<T>(state: ProjectState, run: () => Promise<T>): Promise<T> {
-    const result = state.queue.then(run);
-    state.queue = result.catch(() => undefined);
-    return result;
   }
 }
