@@ -69,6 +69,16 @@ export class HandoffService {
 
   async agentEvents(req: Req<'agentEvents'>): Promise<{ data: AgentEvent[] }> {
     const entries = await this.feed.after(req.projectId, req.after, req.limit);
+    // A page often holds several entries of one conversation: present each conversation once.
+    const conversations = new Map<string, Promise<AgentConversation>>();
+    const conversationOf = (conversationId: string): Promise<AgentConversation> => {
+      let presented = conversations.get(conversationId);
+      if (!presented) {
+        presented = this.agentConversation({ projectId: req.projectId, conversationId });
+        conversations.set(conversationId, presented);
+      }
+      return presented;
+    };
     const data = await Promise.all(
       entries.map(async (entry): Promise<AgentEvent> => {
         const message = entry.messageId ? await this.readModel.messages.findOne({ _id: entry.messageId, projectId: req.projectId }) : null;
@@ -78,7 +88,7 @@ export class HandoffService {
           occurredAt: entry.occurredAt,
           conversationId: entry.conversationId,
           humanAgentId: entry.humanAgentId,
-          conversation: await this.agentConversation({ projectId: req.projectId, conversationId: entry.conversationId }),
+          conversation: await conversationOf(entry.conversationId),
           message: message ? toMessage(message) : null,
         };
       }),
