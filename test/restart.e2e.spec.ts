@@ -96,8 +96,10 @@ describe('restart', () => {
         body: { content: 'hello?', stream: true },
         token,
       }).catch((err: unknown) => err);
-      for (let i = 0; i < 100 && !fake.requests.some((r) => r.path.endsWith('/chat/completions')); i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await vi.waitFor(() => expect(fake.requests.some((r) => r.path.endsWith('/chat/completions'))).toBe(true), {
+        timeout: 10_000,
+        interval: 100,
+      });
       const streaming = (await http(`${first.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;
       expect(streaming.map((m: any) => m.status)).toEqual(['streaming']);
       await first.kill('SIGKILL');
