@@ -8,7 +8,7 @@ import { LexicalIndex } from './lexical.index';
 import { TermStatsService } from './term-stats.service';
 
 /** Candidates each retriever proposes at least (documents for BM25, chunks for the vector index). */
-export const HYBRID_CANDIDATES = 100;
+const HYBRID_CANDIDATES = 100;
 /** The vector index re-scores at most this many chunks of BM25's documents. */
 const MAX_RESCORED_CHUNKS = 1_000;
 

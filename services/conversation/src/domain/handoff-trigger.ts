@@ -1,5 +1,5 @@
 /** Used when the project enables handoff without listing its own phrases. */
-export const DEFAULT_HANDOFF_TRIGGERS: readonly string[] = [
+const DEFAULT_HANDOFF_TRIGGERS: readonly string[] = [
   'talk to a human',
   'speak to a human',
   'talk to a person',

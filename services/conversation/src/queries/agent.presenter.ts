@@ -3,7 +3,7 @@ import type { ConversationDoc, MessageDoc } from '../projections/read-model';
 import { toMessage } from './conversation.presenter';
 
 /** At most this many unanswered visitor messages are shown per conversation. */
-export const UNANSWERED_LIMIT = 20;
+const UNANSWERED_LIMIT = 20;
 
 /** Documents written before the queue existed carry only isHumanHandled. */
 export const handoffStatusOf = (doc: ConversationDoc): HandoffStatus => doc.handoffStatus ?? (doc.isHumanHandled ? 'claimed' : 'none');

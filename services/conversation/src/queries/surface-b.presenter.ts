@@ -9,7 +9,7 @@ const humanAgentOf = (message: MessageDoc): ChatMessage['humanAgent'] =>
     : null;
 
 /** A message as surface B's Chat lists it. */
-export const toChatMessage = (message: MessageDoc): ChatMessage => ({
+const toChatMessage = (message: MessageDoc): ChatMessage => ({
   id: message._id,
   createdAt: message.createdAt,
   parts: message.parts.map((part) => ({ type: part.type, text: part.text })),

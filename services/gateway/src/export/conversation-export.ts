@@ -8,7 +8,7 @@ export interface ConversationSource {
 
 const PAGE_SIZE = 100;
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   'conversationId',
   'conversationStatus',
   'visitorId',

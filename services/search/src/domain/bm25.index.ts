@@ -8,7 +8,7 @@ export interface Bm25Options {
   b: number;
 }
 
-export const DEFAULT_BM25: Bm25Options = { k1: 1.2, b: 0.75 };
+const DEFAULT_BM25: Bm25Options = { k1: 1.2, b: 0.75 };
 
 export interface Bm25Hit {
   id: string;

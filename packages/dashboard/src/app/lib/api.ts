@@ -73,8 +73,7 @@ export const api = async <T>(path: string, init: Parameters<typeof adminFetch>[1
   return (await response.json()) as T;
 };
 
-export const errorMessage = (err: unknown): string =>
-  err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err);
+export const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** A call of the agents' API (paths below /agent/v1) with an agent's `ak_…` token. */
 export const agentFetch = (token: string, path: string, init: CallInit = {}) => bearerFetch(`/agent/v1${path}`, token, init);
