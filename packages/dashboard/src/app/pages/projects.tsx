@@ -1,18 +1,17 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, Loading, PageHeader, useSubmit } from '../components/ui';
+import { type PlanName, ProjectFields } from '../components/project-fields';
+import { Button, Card, Empty, ErrorNotice, formatDate, Loading, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import type { ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
-
-const PLANS = ['free', 'pro', 'enterprise'] as const;
 
 export const ProjectsPage = () => {
   const projects = useAsync((signal) => api<{ data: ProjectRecord[] }>('/projects', { signal }), []);
   const { route } = useLocation();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [plan, setPlan] = useState<(typeof PLANS)[number]>('free');
+  const [plan, setPlan] = useState<PlanName>('free');
   const create = useSubmit(async () => {
     const project = await api<ProjectRecord>('/projects', { body: { name, description, plan } });
     route(`/dashboard/projects/${project.id}/settings`);
@@ -29,27 +28,15 @@ export const ProjectsPage = () => {
             void create.run();
           }}
         >
-          <Field label="Name">
-            <input name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </Field>
-          <Field label="Plan">
-            <select name="plan" value={plan} onChange={(e) => setPlan(e.currentTarget.value as (typeof PLANS)[number])}>
-              {PLANS.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Description">
-            <textarea
-              name="description"
-              rows={2}
-              maxLength={2000}
-              value={description}
-              onInput={(e) => setDescription(e.currentTarget.value)}
-            />
-          </Field>
+          <ProjectFields
+            name={name}
+            onName={setName}
+            plan={plan}
+            onPlan={setPlan}
+            description={description}
+            onDescription={setDescription}
+            descriptionRows={2}
+          />
           <ErrorNotice error={create.error} />
           <div>
             <Button type="submit" busy={create.busy} disabled={!name.trim()}>

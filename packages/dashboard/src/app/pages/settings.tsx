@@ -1,10 +1,9 @@
 import { useState } from 'preact/hooks';
+import { ProjectFields } from '../components/project-fields';
 import { Button, Card, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { ProjectRecord } from '../lib/types';
-
-const PLANS = ['free', 'pro', 'enterprise'] as const;
 
 /** '' (unlimited) or a whole number of at least 1. */
 const limitValue = (text: string): number | null => (text.trim() === '' ? null : Number(text));
@@ -49,27 +48,15 @@ export const SettingsPage = () => {
       >
         <Card title="Project">
           <div class="form-grid">
-            <Field label="Name">
-              <input name="name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-            </Field>
-            <Field label="Plan">
-              <select name="plan" value={plan} onChange={(e) => setPlan(e.currentTarget.value as (typeof PLANS)[number])}>
-                {PLANS.map((p) => (
-                  <option key={p} value={p}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field label="Description">
-              <textarea
-                name="description"
-                rows={3}
-                maxLength={2000}
-                value={description}
-                onInput={(e) => setDescription(e.currentTarget.value)}
-              />
-            </Field>
+            <ProjectFields
+              name={name}
+              onName={setName}
+              plan={plan}
+              onPlan={setPlan}
+              description={description}
+              onDescription={setDescription}
+              descriptionRows={3}
+            />
           </div>
         </Card>
         <Card title="Limits">
