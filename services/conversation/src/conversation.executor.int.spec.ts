@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type StoredEvent } from '@palaver/contracts';
 import { createTestInfrastructure, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';
 import { wire } from './testing/conversation.wiring';
 
@@ -124,5 +124,18 @@ describe('ConversationExecutor', () => {
     expect((error as AppError).code).toBe('CONFLICT');
     expect((error as AppError).details).toMatchObject({ resource: 'conversation', conflictingField: 'version' });
     expect(appendedByOthers).toBe(10);
+  });
+
+  it('leaves the events of a failed projection pending (though published), and the relay projects them', async () => {
+    const { executor, projector, relay, readModel } = wire(infra);
+    await executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    vi.spyOn(projector, 'catchUp').mockRejectedValueOnce(new Error('disk full'));
+    const { appended } = await executor.execute(post);
+    expect((await infra.eventStore.pendingPublication(10)).map((e) => e.eventId)).toEqual(appended.map((e) => e.eventId));
+    expect(await readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION })).toBe(0);
+
+    await relay.flush();
+    expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
+    expect(await readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION })).toBe(2);
   });
 });

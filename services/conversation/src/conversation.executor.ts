@@ -5,7 +5,7 @@ import { ConversationRepository } from './conversation.repository';
 import type { StoredConversationEvent } from './conversation.stream';
 import type { ConversationCommand } from './domain/conversation.commands';
 import { decide } from './domain/conversation.decider';
-import { type ConversationState, fold } from './domain/conversation.state';
+import type { ConversationState } from './domain/conversation.state';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { PerKeyQueue } from './per-key-queue';
 import { ReadModelProjector } from './projections/read-model.projector';
@@ -24,8 +24,8 @@ export interface Executed {
   state: ConversationState;
   /** What the command appended (empty when it changed nothing). */
   appended: StoredConversationEvent[];
-  /** The whole stream after the command. */
-  events: StoredConversationEvent[];
+  /** The whole stream after the command (shared: never mutated). */
+  events: readonly StoredConversationEvent[];
 }
 
 /**
@@ -36,8 +36,8 @@ export interface Executed {
  *
  * Before it returns, still in the conversation's turn, the command brings its own conversation's
  * read models up to date (in few writes), so a read right after sees it, and publishes its own
- * events through the outbox; the relay's sweep and start-up drain publish whatever a failure or
- * a crash left pending. So a command runs no other conversation's projection or publication,
+ * events through the outbox; the relay's sweep and start-up drain project and publish whatever a
+ * failure or a crash left pending. So a command runs no other conversation's projection or publication,
  * and concurrent commands share their fsyncs (group commit).
  */
 @Injectable()
@@ -56,19 +56,23 @@ export class ConversationExecutor {
     return this.queue.run(command.conversationId, async () => {
       const executed = await this.decideAndAppend(command);
       if (executed.appended.length > 0) {
-        await this.projectQuietly(executed);
-        await this.relay.publishQuietly(executed.appended);
+        // Side by side, so they share their fsyncs; marked published only once both are done, so
+        // that whatever failed is redone by the relay.
+        const [projected, published] = await Promise.all([this.projectQuietly(executed), this.relay.publishQuietly(executed.appended)]);
+        await this.relay.markPublishedQuietly(projected ? published : []);
       }
       return executed;
     });
   }
 
   /** The events are safe in the store: a failed projection is logged, and the relay's sweep redoes it. */
-  private async projectQuietly(executed: Executed): Promise<void> {
+  private async projectQuietly(executed: Executed): Promise<boolean> {
     try {
       await this.projector.catchUp(executed.events);
+      return true;
     } catch (err) {
       logger.error({ err }, 'conversation read models: projection failed, the relay will retry');
+      return false;
     }
   }
 
@@ -79,11 +83,11 @@ export class ConversationExecutor {
       const decided = decide(command, loaded.state, { now, replyTimeoutMs: this.config.REPLY_TIMEOUT_MS });
       if (decided.length === 0) return { state: loaded.state, appended: [], events: loaded.events };
       try {
-        const appended = await this.repository.append(command.conversationId, loaded.version, decided, {
+        const { appended, after } = await this.repository.append(command.conversationId, loaded, decided, {
           projectId: command.projectId,
           occurredAt: now,
         });
-        return { state: fold(appended, loaded.state), appended, events: [...loaded.events, ...appended] };
+        return { state: after.state, appended, events: after.events };
       } catch (err) {
         if (!(err instanceof VersionConflictError)) throw err;
         if (attempt >= MAX_ATTEMPTS) {

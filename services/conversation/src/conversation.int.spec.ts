@@ -453,7 +453,7 @@ describe('conversation service', () => {
     const repository = new ConversationRepository(infra.eventStore);
     await repository.append(
       conversationId,
-      0,
+      await repository.load(conversationId),
       [
         { type: 'ConversationStarted', data: { projectId, visitorId, pageUrl: null } },
         { type: 'UserMessagePosted', data: { messageId, content: 'Written before a crash', pageContext: null } },

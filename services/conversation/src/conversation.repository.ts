@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ConversationEvent } from '@palaver/contracts';
+import type { ConversationEvent, StoredEvent } from '@palaver/contracts';
 import { type EventStore, Ports } from '@palaver/platform';
+import { LRUCache } from 'lru-cache';
 import { isConversationEvent, type StoredConversationEvent, streamIdOf } from './conversation.stream';
 import { type ConversationState, fold } from './domain/conversation.state';
 
@@ -9,30 +10,44 @@ export interface LoadedConversation {
   state: ConversationState;
   /** The stream's version: the expected version of the next append. */
   version: number;
-  events: StoredConversationEvent[];
+  /** Shared with later loads: never mutated. */
+  events: readonly StoredConversationEvent[];
 }
 
-/** The conversation aggregate in the event store: one stream per conversation, one record per event. */
+/** Conversations kept folded in memory; one past this reloads its stream. */
+const CACHED_CONVERSATIONS = 10_000;
+
+/**
+ * The conversation aggregate in the event store: one stream per conversation, one record per event.
+ * The last version loaded or appended of each recent conversation stays in memory, so a command
+ * reads (and folds) only the events appended since, by any process: usually none.
+ */
 @Injectable()
 export class ConversationRepository {
+  private readonly cache = new LRUCache<string, LoadedConversation>({ max: CACHED_CONVERSATIONS });
+
   constructor(@Inject(Ports.eventStore) private readonly store: EventStore) {}
 
   async load(conversationId: string): Promise<LoadedConversation> {
-    const stored = await this.store.readStream(streamIdOf(conversationId));
-    const events = stored.filter(isConversationEvent);
-    return { state: fold(events), version: stored.at(-1)?.version ?? 0, events };
+    const cached = this.cache.get(conversationId);
+    const newer = await this.store.readStream(streamIdOf(conversationId), (cached?.version ?? 0) + 1);
+    if (cached && newer.length === 0) return cached;
+    return this.remember(conversationId, cached, newer);
   }
 
-  /** Appends at `expectedVersion`; throws VersionConflictError when the stream has moved on. */
+  /**
+   * Appends to `loaded` (at its version); throws VersionConflictError when the stream has moved
+   * on. Returns what it appended and the conversation after it.
+   */
   async append(
     conversationId: string,
-    expectedVersion: number,
+    loaded: LoadedConversation,
     events: ConversationEvent[],
     envelope: { projectId: string; occurredAt: string },
-  ): Promise<StoredConversationEvent[]> {
+  ): Promise<{ appended: StoredConversationEvent[]; after: LoadedConversation }> {
     const stored = await this.store.append(
       streamIdOf(conversationId),
-      expectedVersion,
+      loaded.version,
       events.map((event) => ({
         eventId: randomUUID(),
         type: event.type,
@@ -41,6 +56,18 @@ export class ConversationRepository {
         occurredAt: envelope.occurredAt,
       })),
     );
-    return stored.filter(isConversationEvent);
+    const after = this.remember(conversationId, loaded, stored);
+    return { appended: after.events.slice(loaded.events.length), after };
+  }
+
+  private remember(conversationId: string, before: LoadedConversation | undefined, stored: StoredEvent[]): LoadedConversation {
+    const added = stored.filter(isConversationEvent);
+    const loaded: LoadedConversation = {
+      state: fold(added, before?.state),
+      version: stored.at(-1)?.version ?? before?.version ?? 0,
+      events: before ? [...before.events, ...added] : added,
+    };
+    this.cache.set(conversationId, loaded);
+    return loaded;
   }
 }

@@ -139,6 +139,65 @@ const equalityOf = (condition: unknown): { value: string | number | boolean } | 
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? { value } : null;
 };
 
+interface Matcher {
+  test(doc: Doc): boolean;
+}
+
+/**
+ * The matcher of a filter made only of top-level equalities to a string, number or boolean
+ * (`field: v`, `field: {$eq: v}`) and `_id: {$in: [...]}`, the filters nearly every read uses;
+ * null for any other filter. A document whose field holds an array or object (which MongoDB
+ * matches element-wise) is left to the full query, so the answer is always mingo's.
+ */
+const equalityMatcher = (filter: Filter, full: () => Matcher): Matcher | null => {
+  const equal: Array<[string, string | number | boolean]> = [];
+  let ids: Set<string> | null = null;
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field.startsWith('$') || field.includes('.')) return null;
+    const equality = equalityOf(condition);
+    if (equality) equal.push([field, equality.value]);
+    else if (field === '_id' && isOperatorObject(condition) && Object.keys(condition).length === 1 && Array.isArray(condition.$in)) {
+      if (!condition.$in.every((v) => typeof v === 'string')) return null;
+      ids = new Set(condition.$in as string[]);
+    } else return null;
+  }
+  return {
+    test: (doc) => {
+      if (ids && !ids.has(doc._id)) return false;
+      for (const [field, want] of equal) {
+        const value = doc[field];
+        if (value === want) continue;
+        if (typeof value === 'object' && value !== null) return full().test(doc);
+        return false;
+      }
+      return true;
+    },
+  };
+};
+
+/**
+ * `docs` in `sort` order. Fields holding only strings or only numbers are compared directly (as
+ * MongoDB does, by code unit); other values (mixed types, missing fields, arrays) are sorted by
+ * mingo with MongoDB's ordering across types. Ties keep their natural order.
+ */
+const sortDocuments = (docs: Doc[], sort: Sort): Doc[] => {
+  const fields = Object.entries(sort);
+  const direct = fields.every(([field]) => {
+    if (field.includes('.')) return false;
+    const type = typeof docs[0]?.[field];
+    return (type === 'string' || type === 'number') && docs.every((doc) => typeof doc[field] === type);
+  });
+  if (!direct) return new Query({}, QUERY_OPTIONS).find<Doc>(docs).sort(sort).all();
+  return [...docs].sort((a, b) => {
+    for (const [field, dir] of fields) {
+      const x = a[field] as string | number;
+      const y = b[field] as string | number;
+      if (x !== y) return (x < y ? -1 : 1) * dir;
+    }
+    return 0;
+  });
+};
+
 /** True for plain JSON (what the query cache can key on: a Date or RegExp would not survive JSON.stringify). */
 const isPlainJson = (value: unknown): boolean => {
   if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return true;
@@ -220,9 +279,9 @@ class EmbeddedCollection implements Collection<Doc> {
 
   async count(filter: Filter): Promise<number> {
     this.assertOpen();
-    const query = this.compiled(filter);
+    const matcher = this.matcher(filter);
     let n = 0;
-    for (const doc of this.candidates(filter)) if (query.test(doc)) n += 1;
+    for (const doc of this.candidates(filter)) if (matcher.test(doc)) n += 1;
     await this.settled();
     return n;
   }
@@ -294,22 +353,33 @@ class EmbeddedCollection implements Collection<Doc> {
 
   private query(filter: Filter, options: FindOptions): Doc[] {
     this.assertOpen();
-    let cursor = this.compiled(filter).find<Doc>(this.candidates(filter));
-    if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort as Sort);
-    if (options.skip) cursor = cursor.skip(options.skip);
-    if (options.limit) cursor = cursor.limit(options.limit);
-    return cursor.all().map((doc) => copyStored(doc));
+    const sorted = options.sort !== undefined && Object.keys(options.sort).length > 0;
+    const skip = options.skip ?? 0;
+    // Without a sort, the scan can stop at the last document the page needs.
+    const needed = !sorted && options.limit ? skip + options.limit : Infinity;
+    let found = this.matching(filter, needed);
+    if (sorted) found = sortDocuments(found, options.sort as Sort);
+    if (skip > 0 || options.limit) found = found.slice(skip, options.limit ? skip + options.limit : undefined);
+    return found.map((doc) => copyStored(doc));
   }
 
   /** The stored documents (not copies) matching `filter`, in natural order. */
   private matching(filter: Filter, limit = Infinity): Doc[] {
-    const query = this.compiled(filter);
+    const matcher = this.matcher(filter);
     const found: Doc[] = [];
+    if (limit <= 0) return found;
     for (const doc of this.candidates(filter)) {
-      if (found.length >= limit) break;
-      if (query.test(doc)) found.push(doc);
+      if (matcher.test(doc)) {
+        found.push(doc);
+        if (found.length >= limit) break;
+      }
     }
     return found;
+  }
+
+  /** A plain equality filter is tested directly; anything else by its compiled mingo query. */
+  private matcher(filter: Filter): Matcher {
+    return equalityMatcher(filter, () => this.compiled(filter)) ?? this.compiled(filter);
   }
 
   /** The compiled query of `filter`, reused while the same filter keeps coming (least recently used dropped). */

@@ -29,7 +29,9 @@ const CONSUMERS_DIR = 'consumers';
 /**
  * The embedded durable event stream: messages in an append-only JSONL log in `dir` (fsynced
  * before `publish` resolves), deduplicated by msgId across restarts; each durable consumer's
- * acknowledged position in its own file, replaced atomically after every handled message.
+ * acknowledged position in its own file, replaced atomically in the background (one write at a
+ * time, each taking the newest position), so a crash may deliver the last few handled messages
+ * again: at-least-once, as with JetStream.
  */
 export class FileEventStream implements EventStream {
   private readonly publishes = new SerialQueue();
@@ -149,13 +151,18 @@ class DurableConsumer {
   private loop: Promise<void> | null = null;
   private delivery: { attachment: Attachment; done: Promise<unknown> } | null = null;
   private wake: (() => void) | null = null;
+  /** The position on disk, and the write bringing it up to `ackSeq` (null when none runs). */
+  private persistedSeq: number;
+  private persisting: Promise<void> | null = null;
 
   constructor(
     private readonly stream: FileEventStream,
     private readonly durable: string,
     private readonly path: string,
     private ackSeq: number,
-  ) {}
+  ) {
+    this.persistedSeq = ackSeq;
+  }
 
   attach(filter: string, matches: (subject: string) => boolean, handler: Handler): StreamSubscription {
     if (this.attachments.length > 0 && filter !== this.filter) {
@@ -180,6 +187,8 @@ class DurableConsumer {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.attachments].map((a) => this.detach(a)));
+    await this.persisting;
+    if (this.persistedSeq < this.ackSeq) await this.persist();
   }
 
   private async detach(attachment: Attachment): Promise<void> {
@@ -218,7 +227,7 @@ class DurableConsumer {
           this.delivery = null;
           if (!dead) continue;
           attempt = 0;
-          await this.acknowledge(message.seq);
+          this.acknowledge(message.seq);
           continue;
         }
         const delay = redeliveryDelay(attempt, this.stream.redeliveryDelayMs);
@@ -229,18 +238,32 @@ class DurableConsumer {
         this.delivery = null;
       }
       attempt = 0;
-      await this.acknowledge(message.seq);
+      this.acknowledge(message.seq);
     }
   }
 
-  private async acknowledge(seq: number): Promise<void> {
-    try {
-      await writeFileAtomic(this.path, JSON.stringify({ ackSeq: seq }));
-      this.ackSeq = seq;
-    } catch (error) {
-      // Not acknowledged, so it comes again: at-least-once.
-      logger.error({ err: error, path: this.path }, 'could not persist consumer position');
-      await this.sleep(this.stream.redeliveryDelayMs);
+  /** Moves on at once; the position reaches the disk behind it (see `persist`). */
+  private acknowledge(seq: number): void {
+    this.ackSeq = seq;
+    this.persisting ??= this.persist().finally(() => {
+      this.persisting = null;
+    });
+  }
+
+  /**
+   * Writes the newest position until the file holds it. A failed write is logged and left to the
+   * next acknowledgement: until then a restart delivers the messages after the file's position again.
+   */
+  private async persist(): Promise<void> {
+    while (this.persistedSeq < this.ackSeq) {
+      const seq = this.ackSeq;
+      try {
+        await writeFileAtomic(this.path, JSON.stringify({ ackSeq: seq }));
+        this.persistedSeq = seq;
+      } catch (error) {
+        logger.error({ err: error, path: this.path }, 'could not persist consumer position');
+        return;
+      }
     }
   }
 

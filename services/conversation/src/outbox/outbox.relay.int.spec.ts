@@ -33,10 +33,10 @@ class RecordingStream implements EventStream {
   async close(): Promise<void> {}
 }
 
-const appendExchange = (repository: ReturnType<typeof wire>['repository']) =>
-  repository.append(
+const appendExchange = async (repository: ReturnType<typeof wire>['repository']) => {
+  const { appended } = await repository.append(
     CONVERSATION,
-    0,
+    await repository.load(CONVERSATION),
     [
       { type: 'ConversationStarted', data: { projectId: PROJECT, visitorId: VISITOR, pageUrl: null } },
       { type: 'UserMessagePosted', data: { messageId: USER_1, content: 'Hi', pageContext: null } },
@@ -44,6 +44,8 @@ const appendExchange = (repository: ReturnType<typeof wire>['repository']) =>
     ],
     { projectId: PROJECT, occurredAt: '2026-01-01T00:00:00.000Z' },
   );
+  return appended;
+};
 
 describe('OutboxRelay', () => {
   it('projects, publishes under the event id and marks published, in append order', async () => {

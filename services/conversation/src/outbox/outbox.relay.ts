@@ -51,20 +51,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Publishes events a command just appended (and projected) and marks them published: sent one
-   * after the other without waiting in between (the stream keeps their order), so they share
-   * writes with other commands'. What fails stays pending for the sweep; only a prefix that was
-   * published is marked, and a later copy is dropped by the stream as a duplicate message id.
+   * Publishes events a command just appended, one after the other without waiting in between (the
+   * stream keeps their order), and returns the ids of those published: all of them, or the prefix
+   * before a failure (logged; the rest stays pending for the sweep, and a later copy of one
+   * published here is dropped by the stream as a duplicate message id).
    */
-  async publishQuietly(events: readonly StoredEvent[]): Promise<void> {
+  async publishQuietly(events: readonly StoredEvent[]): Promise<string[]> {
     const results = await Promise.allSettled(events.map((event) => this.stream.publish(eventSubject(event.type), event, event.eventId)));
     const failed = results.findIndex((result) => result.status === 'rejected');
-    const published = (failed === -1 ? events : events.slice(0, failed)).map((event) => event.eventId);
+    if (failed !== -1) logger.error({ err: (results[failed] as PromiseRejectedResult).reason }, 'conversation outbox: publication failed, will retry');
+    return (failed === -1 ? events : events.slice(0, failed)).map((event) => event.eventId);
+  }
+
+  /** Marks events projected and published; on failure they stay pending, and the sweep does them again (harmlessly). */
+  async markPublishedQuietly(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
     try {
-      if (published.length > 0) await this.store.markPublished(published);
-      if (failed !== -1) throw (results[failed] as PromiseRejectedResult).reason;
+      await this.store.markPublished(eventIds);
     } catch (err) {
-      logger.error({ err }, 'conversation outbox: publication failed, will retry');
+      logger.error({ err }, 'conversation outbox: could not mark events published, will retry');
     }
   }
 

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { StoredConversationEvent } from '../conversation.stream';
 import { AgentFeed } from './agent-feed';
 import { ConversationProjection } from './conversation.projection';
-import { MessageProjection, messageIdOf } from './message.projection';
+import { type MessageOwner, MessageProjection, messageIdOf } from './message.projection';
 
-/** Brings the read models up to an event; the conversation first, its messages take its visitor; then the agent feed. */
+/** Brings the read models up to an event: the conversation and its messages, then the agent feed. */
 @Injectable()
 export class ReadModelProjector {
   constructor(
@@ -22,25 +22,31 @@ export class ReadModelProjector {
     if (!first) return;
     const projected = (await this.conversations.current(first))?.version ?? 0;
     const pending = events.filter((event) => event.version > projected);
-    // The conversation in one write; then each message's events in order, the messages side by
-    // side (their writes share an fsync); then the agent feed with the conversation as of each event.
-    const after = await this.conversations.applyAll(pending);
+    // The messages take their visitor from the start of the stream, so they are written beside
+    // the conversation (in one write; the messages side by side, each message's events in order)
+    // and their writes share an fsync; then the agent feed, with the conversation as of each event.
+    const owner = first.type === 'ConversationStarted' ? { visitorId: first.data.visitorId } : null;
+    const [after] = await Promise.all([this.conversations.applyAll(pending), owner ? this.applyMessages(pending, owner) : null]);
     const final = after.at(-1);
     if (!final) return;
+    if (!owner) await this.applyMessages(pending, { visitorId: final.visitorId });
+    for (const [i, event] of pending.entries()) {
+      const conversation = after[i];
+      if (conversation) await this.agentFeed.apply(event, conversation);
+    }
+  }
+
+  private async applyMessages(events: readonly StoredConversationEvent[], owner: MessageOwner): Promise<void> {
     const byMessage = new Map<string, StoredConversationEvent[]>();
-    for (const event of pending) {
+    for (const event of events) {
       const messageId = messageIdOf(event);
       if (messageId !== null) byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), event]);
     }
     await Promise.all(
       [...byMessage.values()].map(async (messageEvents) => {
-        for (const event of messageEvents) await this.messages.apply(event, { visitorId: final.visitorId });
+        for (const event of messageEvents) await this.messages.apply(event, owner);
       }),
     );
-    for (const [i, event] of pending.entries()) {
-      const conversation = after[i];
-      if (conversation) await this.agentFeed.apply(event, conversation);
-    }
   }
 
   async apply(event: StoredConversationEvent): Promise<void> {
