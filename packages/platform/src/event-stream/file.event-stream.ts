@@ -24,14 +24,16 @@ export interface FileEventStreamOptions {
 }
 
 const LOG_FILE = 'stream.jsonl';
+/** How long a consumer's new position may wait before it is written (one write covers them all). */
+const ACK_PERSIST_DELAY_MS = 100;
 const CONSUMERS_DIR = 'consumers';
 
 /**
  * The embedded durable event stream: messages in an append-only JSONL log in `dir` (fsynced
  * before `publish` resolves), deduplicated by msgId across restarts; each durable consumer's
- * acknowledged position in its own file, replaced atomically in the background (one write at a
- * time, each taking the newest position), so a crash may deliver the last few handled messages
- * again: at-least-once, as with JetStream.
+ * acknowledged position in its own file, replaced atomically in the background at most every
+ * ACK_PERSIST_DELAY_MS (each write taking the newest position), so a crash may deliver the
+ * messages handled in that time again: at-least-once, as with JetStream.
  */
 export class FileEventStream implements EventStream {
   private readonly publishes = new SerialQueue();
@@ -151,9 +153,10 @@ class DurableConsumer {
   private loop: Promise<void> | null = null;
   private delivery: { attachment: Attachment; done: Promise<unknown> } | null = null;
   private wake: (() => void) | null = null;
-  /** The position on disk, and the write bringing it up to `ackSeq` (null when none runs). */
+  /** The position on disk, and the write bringing it up to `ackSeq` (null when none is due). */
   private persistedSeq: number;
   private persisting: Promise<void> | null = null;
+  private persistTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly stream: FileEventStream,
@@ -187,8 +190,10 @@ class DurableConsumer {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.attachments].map((a) => this.detach(a)));
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = null;
     await this.persisting;
-    if (this.persistedSeq < this.ackSeq) await this.persist();
+    await this.persist();
   }
 
   private async detach(attachment: Attachment): Promise<void> {
@@ -242,12 +247,18 @@ class DurableConsumer {
     }
   }
 
-  /** Moves on at once; the position reaches the disk behind it (see `persist`). */
+  /** Moves on at once; the position reaches the disk a little later (see `persist`). */
   private acknowledge(seq: number): void {
     this.ackSeq = seq;
-    this.persisting ??= this.persist().finally(() => {
-      this.persisting = null;
-    });
+    // A write already due or running takes this position too.
+    if (this.persistTimer || this.persisting) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = null;
+      this.persisting = this.persist().finally(() => {
+        this.persisting = null;
+      });
+    }, ACK_PERSIST_DELAY_MS);
+    this.persistTimer.unref();
   }
 
   /**
