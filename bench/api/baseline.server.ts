@@ -1,11 +1,11 @@
 /**
  * The baseline for `pnpm bench:api`: bare Fastify answering the same shapes as the product (the
  * bodies the product gave in this run, passed in BENCH_SHAPES) and streaming the same instant
- * model through the same AI SDK encoder, with nothing in between.
+ * model through the gateway's own encoder of the AI SDK stream, with nothing in between.
  */
 import { randomUUID } from 'node:crypto';
-import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
 import Fastify from 'fastify';
+import { pipeUiMessageStream } from '../../services/gateway/src/replies/ui-message-stream';
 import { InstantChatModel } from './instant.chat-model';
 
 const shapes = JSON.parse(process.env.BENCH_SHAPES ?? '{}') as { conversations: unknown; init: unknown };
@@ -27,22 +27,19 @@ app.post('/v2/conversations/:conversationId/messages', async (request, reply) =>
     }
   }
   const id = randomUUID();
-  const stream = new ReadableStream<UIMessageChunk>({
-    async start(controller) {
-      controller.enqueue({ type: 'start' });
-      controller.enqueue({ type: 'start-step' });
-      controller.enqueue({ type: 'text-start', id, providerMetadata: { palaver: { messageId: id } } });
-      for await (const chunk of chunks) {
-        if (chunk.type === 'delta') controller.enqueue({ type: 'text-delta', id, delta: chunk.delta });
-      }
-      controller.enqueue({ type: 'text-end', id });
-      controller.enqueue({ type: 'finish-step' });
-      controller.enqueue({ type: 'finish' });
-      controller.close();
-    },
-  });
+  async function* uiChunks() {
+    yield { type: 'start' } as const;
+    yield { type: 'start-step' } as const;
+    yield { type: 'text-start', id, providerMetadata: { palaver: { messageId: id } } } as const;
+    for await (const chunk of chunks) {
+      if (chunk.type === 'delta') yield { type: 'text-delta', id, delta: chunk.delta } as const;
+    }
+    yield { type: 'text-end', id } as const;
+    yield { type: 'finish-step' } as const;
+    yield { type: 'finish' } as const;
+  }
   reply.hijack();
-  pipeUIMessageStreamToResponse({ response: reply.raw, stream, status: 200 });
+  pipeUiMessageStream(reply.raw, uiChunks(), {});
 });
 
 await app.listen({ port: 0, host: '127.0.0.1' });

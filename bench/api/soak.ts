@@ -6,7 +6,10 @@ export interface SoakResult {
   opened: number;
   completed: number;
   dropped: number;
+  /** Heap and external memory while the streams were open, over that before they were opened. */
   heapPerStreamKb: number;
+  /** The same over that once they all ended: what an open stream holds beyond the data its exchange leaves stored. */
+  openPerStreamKb: number;
   rssPerStreamKb: number;
 }
 
@@ -16,8 +19,11 @@ interface Memory {
 
 /**
  * Opens `streams` concurrent streamed replies on one gateway process (the model holds each reply
- * after its first delta), measures the process's memory per open stream, then releases them and
- * counts the ones that did not end with [DONE].
+ * after its first delta), measures the process's memory per open stream, then releases them,
+ * counts the ones that did not end with [DONE] and measures again once they all ended. The
+ * embedded stores keep their data in memory, so the first figure includes the messages and events
+ * each exchange stores; the second is what the open streams themselves held (it is a little low:
+ * the finished replies added their completion to the stores meanwhile).
  */
 export const soak = async (streams: number, env: Record<string, string>): Promise<SoakResult> => {
   const product = await startChild('product.server.ts', { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' }, [
@@ -52,12 +58,15 @@ export const soak = async (streams: number, env: Record<string, string>): Promis
     const during = await product.ask<Memory>('memory', 'memory');
     await product.ask('release', 'released');
     const completed = (await Promise.all(ends)).filter(Boolean).length;
+    const after = await product.ask<Memory>('memory', 'memory');
+    const heap = (memory: Memory) => memory.usage.heapUsed + memory.usage.external;
     return {
       streams,
       opened,
       completed,
       dropped: streams - completed,
-      heapPerStreamKb: (during.usage.heapUsed + during.usage.external - before.usage.heapUsed - before.usage.external) / streams / 1024,
+      heapPerStreamKb: (heap(during) - heap(before)) / streams / 1024,
+      openPerStreamKb: (heap(during) - heap(after)) / streams / 1024,
       rssPerStreamKb: (during.usage.rss - before.usage.rss) / streams / 1024,
     };
   } finally {

@@ -45,9 +45,9 @@ export const printSoak = (mode: string, r: SoakResult): void => {
     [
       `pnpm bench:api --soak ${r.streams}, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}`,
       '',
-      '| mode | streams | open at once | completed | dropped | heap+external per stream | RSS per stream |',
-      '|---|--:|--:|--:|--:|--:|--:|',
-      `| ${mode} | ${r.streams} | ${r.opened} | ${r.completed} | ${r.dropped} | ${r.heapPerStreamKb.toFixed(1)} KB | ${r.rssPerStreamKb.toFixed(1)} KB |`,
+      '| mode | streams | open at once | completed | dropped | heap+external per stream (with its stored exchange) | held while open | RSS per stream |',
+      '|---|--:|--:|--:|--:|--:|--:|--:|',
+      `| ${mode} | ${r.streams} | ${r.opened} | ${r.completed} | ${r.dropped} | ${r.heapPerStreamKb.toFixed(1)} KB | ${r.openPerStreamKb.toFixed(1)} KB | ${r.rssPerStreamKb.toFixed(1)} KB |`,
     ].join('\n'),
   );
 };

@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { ReplySource, TokenChunk } from '@palaver/contracts';
-import { pipeUIMessageStreamToResponse, type UIMessageChunk } from 'ai';
+import { logger } from '@palaver/platform';
+import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 
 /**
  * Turns a reply's fragments into the AI SDK UI message stream, in the spec's order:
  * start, start-step, text-start, text-delta..., text-end, finish-step, finish, then [DONE]
- * (written by the SDK). A failed reply ends with an `error` chunk instead of the text-end.
+ * (written by `pipeUiMessageStream`). A failed reply ends with an `error` chunk instead of the text-end.
  * `textId` names the text part; `providerMetadata.palaver.messageId` tells the client which
  * stored message this is (for feedback), `providerMetadata.palaver.sources` which documents the
  * reply draws on (title and url; the AI SDK copies both onto the text part).
@@ -48,22 +49,50 @@ export async function* toUiMessageChunks(
   }
 }
 
-/** Writes the chunks as SSE through the AI SDK's own encoder (it adds the stream headers and [DONE]). */
+/**
+ * Writes the chunks to `response` as the AI SDK's UI message stream over SSE: its headers (ours
+ * win), one `data: <json>` event per chunk, then `data: [DONE]`, minding backpressure; a client
+ * that goes away stops the chunks. This is what the SDK's `pipeUIMessageStreamToResponse` writes,
+ * without its chain of four web streams, which held about 10 KB per open reply.
+ */
 export const pipeUiMessageStream = (
   response: ServerResponse,
   chunks: AsyncIterable<UIMessageChunk>,
   headers: Record<string, string>,
 ): void => {
+  response.writeHead(200, { ...UI_MESSAGE_STREAM_HEADERS, ...headers });
+  void writeEvents(response, chunks);
+};
+
+const writeEvents = async (response: ServerResponse, chunks: AsyncIterable<UIMessageChunk>): Promise<void> => {
   const iterator = chunks[Symbol.asyncIterator]();
-  const stream = new ReadableStream<UIMessageChunk>({
-    async pull(controller) {
-      const { value, done } = await iterator.next();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    async cancel() {
-      await iterator.return?.(undefined);
-    },
-  });
-  pipeUIMessageStreamToResponse({ response, stream, status: 200, headers });
+  let gone = false;
+  let wakeWriter: (() => void) | null = null;
+  const onClose = () => {
+    if (response.writableFinished) return;
+    gone = true;
+    wakeWriter?.();
+    void iterator.return?.(undefined);
+  };
+  response.once('close', onClose);
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || gone || response.destroyed) break;
+      if (!response.write(`data: ${JSON.stringify(next.value)}\n\n`)) {
+        await new Promise<void>((resolve) => {
+          wakeWriter = resolve;
+          response.once('drain', resolve);
+        });
+        wakeWriter = null;
+      }
+    }
+    if (!gone && !response.destroyed) response.end('data: [DONE]\n\n');
+  } catch (err) {
+    // The reply's own failures arrive as an `error` chunk; this is a fault in the pipeline itself.
+    logger.error({ err }, 'reply stream failed');
+    response.destroy();
+  } finally {
+    response.off('close', onClose);
+  }
 };
