@@ -59,7 +59,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async publishQuietly(events: readonly StoredEvent[]): Promise<string[]> {
     const results = await Promise.allSettled(events.map((event) => this.stream.publish(eventSubject(event.type), event, event.eventId)));
     const failed = results.findIndex((result) => result.status === 'rejected');
-    if (failed !== -1) logger.error({ err: (results[failed] as PromiseRejectedResult).reason }, 'conversation outbox: publication failed, will retry');
+    if (failed !== -1)
+      logger.error({ err: (results[failed] as PromiseRejectedResult).reason }, 'conversation outbox: publication failed, will retry');
     return (failed === -1 ? events : events.slice(0, failed)).map((event) => event.eventId);
   }
 
