@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type StoredEvent } from '@palaver/contracts';
-import { createTestInfrastructure, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
+import { createTestInfrastructure, type DocumentStore, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';
 import { wire } from './testing/conversation.wiring';
@@ -67,7 +67,8 @@ describe('ConversationExecutor', () => {
       'HumanHandoffClaimed',
       'UserMessagePosted',
     ]);
-    expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
+    // Marked published at the relay's next checkpoint.
+    await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
   });
 
   it('gets through a burst of appends by another process (more conflicts than it used to allow)', async () => {
@@ -129,6 +130,7 @@ describe('ConversationExecutor', () => {
   it('leaves the events of a failed projection pending (though published), and the relay projects them', async () => {
     const { executor, projector, relay, readModel } = wire(infra);
     await executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
     vi.spyOn(projector, 'catchUp').mockRejectedValueOnce(new Error('disk full'));
     const { appended } = await executor.execute(post);
     expect((await infra.eventStore.pendingPublication(10)).map((e) => e.eventId)).toEqual(appended.map((e) => e.eventId));
@@ -137,5 +139,34 @@ describe('ConversationExecutor', () => {
     await relay.flush();
     expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
     expect(await readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION })).toBe(2);
+  });
+
+  it('marks events published only once the read models are synced, for every command of a checkpoint at once', async () => {
+    const steps: string[] = [];
+    const documents: DocumentStore = {
+      collection: (name, indexes, options) => infra.documents.collection(name, indexes, options),
+      sync: async () => {
+        steps.push('sync');
+        await infra.documents.sync();
+        steps.push('synced');
+      },
+      close: () => infra.documents.close(),
+    };
+    const eventStore: EventStore = {
+      append: (s, v, e) => infra.eventStore.append(s, v, e),
+      readStream: (s, v) => infra.eventStore.readStream(s, v),
+      pendingPublication: (l) => infra.eventStore.pendingPublication(l),
+      markPublished: async (ids) => {
+        steps.push(`mark ${ids.length}`);
+        await infra.eventStore.markPublished(ids);
+      },
+      close: () => infra.eventStore.close(),
+    };
+    const { executor } = wire({ ...infra, documents, eventStore });
+    await executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    const { appended } = await executor.execute(post);
+    expect(steps).toEqual([]);
+    await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
+    expect(steps).toEqual(['sync', 'synced', `mark ${1 + appended.length}`]);
   });
 });

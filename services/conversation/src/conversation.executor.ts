@@ -56,10 +56,10 @@ export class ConversationExecutor {
     return this.queue.run(command.conversationId, async () => {
       const executed = await this.decideAndAppend(command);
       if (executed.appended.length > 0) {
-        // Side by side, so they share their fsyncs; marked published only once both are done, so
-        // that whatever failed is redone by the relay.
+        // Side by side; marked published (later, once synced) only if both are done, so that
+        // whatever failed is redone by the relay.
         const [projected, published] = await Promise.all([this.projectQuietly(executed), this.relay.publishQuietly(executed.appended)]);
-        await this.relay.markPublishedQuietly(projected ? published : []);
+        if (projected) this.relay.markLater(published);
       }
       return executed;
     });

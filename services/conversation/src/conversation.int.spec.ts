@@ -18,7 +18,7 @@ import {
   type StreamMessage,
   type TestInfrastructure,
 } from '@palaver/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationRepository } from './conversation.repository';
 import { startConversationService } from './index';
 
@@ -442,7 +442,8 @@ describe('conversation service', () => {
     expect(payloads.map((p) => p.version)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(payloads.every((p) => p.streamId === `conversation-${id}` && p.projectId === projectId)).toBe(true);
     expect(payloads[4]!.data).toEqual({ messageId: outcome.assistantMessageId, feedback: 'like', previous: null });
-    expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
+    // Marked published at the relay's next checkpoint.
+    await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
   });
 
   it('recovers on startup: events appended but never published are projected and published', async () => {

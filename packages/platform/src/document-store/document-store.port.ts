@@ -41,8 +41,20 @@ export interface Collection<T extends WithId> {
   deleteMany(filter: Filter): Promise<number>;
 }
 
+export interface CollectionOptions {
+  /**
+   * `derived`: the collection can be rebuilt from elsewhere (a projection of the event store), so
+   * the embedded store answers a write once written and fsyncs it at the next `sync()`: a crashed
+   * process loses nothing, a power loss may take back the writes since, which the owner redoes.
+   * MongoDB applies its write concern either way. Default `acknowledged`: durable when answered.
+   */
+  durability?: 'acknowledged' | 'derived';
+}
+
 export interface DocumentStore {
   /** Indexes are declared with the collection; unique ones are enforced by both adapters. */
-  collection<T extends WithId>(name: string, indexes?: IndexSpec[]): Collection<T>;
+  collection<T extends WithId>(name: string, indexes?: IndexSpec[], options?: CollectionOptions): Collection<T>;
+  /** Makes every write answered so far durable, those to `derived` collections included. */
+  sync(): Promise<void>;
   close(): Promise<void>;
 }

@@ -7,7 +7,17 @@ import { update as applyModifier } from 'mingo/updater';
 import { resolve } from 'mingo/util';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
-import type { Collection, DocumentStore, Filter, FindOptions, IndexSpec, Sort, Update, WithId } from './document-store.port';
+import type {
+  Collection,
+  CollectionOptions,
+  DocumentStore,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  Sort,
+  Update,
+  WithId,
+} from './document-store.port';
 import { DuplicateKeyError } from './document-store.port';
 
 type Doc = WithId & Record<string, unknown>;
@@ -27,7 +37,8 @@ const QUERY_CACHE_SIZE = 500;
 /**
  * The embedded document store: each collection is held in memory and queried with mingo (the
  * MongoDB query language), and persisted as an append-only JSONL log of puts and deletes in
- * `dir`, fsynced before a write resolves. Documents are stored as JSON (a Date becomes its ISO
+ * `dir`, fsynced before a write resolves (a derived collection's at the next `sync()`, see
+ * CollectionOptions). Documents are stored as JSON (a Date becomes its ISO
  * string, as every timestamp in the contracts already is).
  */
 export class EmbeddedDocumentStore implements DocumentStore {
@@ -51,7 +62,7 @@ export class EmbeddedDocumentStore implements DocumentStore {
     return store;
   }
 
-  collection<T extends WithId>(name: string, indexes: IndexSpec[] = []): Collection<T> {
+  collection<T extends WithId>(name: string, indexes: IndexSpec[] = [], options: CollectionOptions = {}): Collection<T> {
     if (this.closed) throw new Error('document store is closed');
     if (!COLLECTION_NAME.test(name)) throw new Error(`invalid collection name: ${JSON.stringify(name)}`);
     let collection = this.collections.get(name);
@@ -60,7 +71,12 @@ export class EmbeddedDocumentStore implements DocumentStore {
       this.collections.set(name, collection);
     }
     for (const index of indexes) collection.ensureIndex(index);
+    if (options.durability === 'derived') collection.deferSync();
     return collection as unknown as Collection<T>;
+  }
+
+  async sync(): Promise<void> {
+    await Promise.all([...this.collections.values()].map((c) => c.sync()));
   }
 
   async close(): Promise<void> {
@@ -214,6 +230,7 @@ class EmbeddedCollection implements Collection<Doc> {
   private readonly positions = new Map<string, number>();
   private nextPosition = 0;
   private readonly queries = new Map<string, Query>();
+  private derived = false;
   private closed = false;
 
   constructor(
@@ -236,6 +253,16 @@ class EmbeddedCollection implements Collection<Doc> {
       await log.rewrite([...docs.values()].map((doc) => ({ op: 'put', doc })));
     }
     return new EmbeddedCollection(name, path, docs, log);
+  }
+
+  /** Writes are answered before their fsync, which `sync()` does (see CollectionOptions). */
+  deferSync(): void {
+    this.derived = true;
+    if (this.log) this.log.deferSync = true;
+  }
+
+  async sync(): Promise<void> {
+    await this.log?.sync();
   }
 
   ensureIndex(spec: IndexSpec): void {
@@ -468,7 +495,10 @@ class EmbeddedCollection implements Collection<Doc> {
   private async write<R>(plan: () => { changes: Change[]; result: R }): Promise<R> {
     const { durable, result } = await this.writes.run(async () => {
       this.assertOpen();
-      this.log ??= (await JsonlLog.open<LogOp>(this.path)).log;
+      if (!this.log) {
+        this.log = (await JsonlLog.open<LogOp>(this.path)).log;
+        this.log.deferSync = this.derived;
+      }
       const { changes, result } = plan();
       if (changes.length === 0) return { durable: this.log.durable(), result };
       const indexUpdates = this.checkUniqueIndexes(changes);

@@ -37,6 +37,9 @@ export class MongoDocumentStore implements DocumentStore {
     return collection as unknown as Collection<T>;
   }
 
+  /** Every write was acknowledged under the client's write concern: nothing is held back. */
+  async sync(): Promise<void> {}
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

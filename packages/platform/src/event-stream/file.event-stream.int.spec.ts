@@ -1,11 +1,18 @@
 import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeFileAtomic } from '../storage/durable-file';
 import { writeUntilKilled } from '../testing/crash';
 import { describeEventStreamContract } from '../testing/event-stream.contract';
 import type { StreamMessage } from './event-stream.port';
 import { FileEventStream } from './file.event-stream';
+
+// Counted, so a test can see how often a consumer position is written.
+vi.mock('../storage/durable-file', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../storage/durable-file')>();
+  return { ...actual, writeFileAtomic: vi.fn(actual.writeFileAtomic) };
+});
 
 describeEventStreamContract('file (JSONL)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-stream-'));
@@ -47,6 +54,25 @@ describe('FileEventStream on disk', () => {
     await stream.close();
     expect(JSON.parse(await readFile(join(dir, 'consumers', 'analytics.json'), 'utf8'))).toEqual({ ackSeq: 3 });
     expect((await readdir(join(dir, 'consumers'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('writes a busy consumer position a few times, not once per message, and the last one on stop', async () => {
+    const stream = await FileEventStream.open(dir);
+    let handled = 0;
+    await stream.subscribe('busy', 'a.>', async () => {
+      handled += 1;
+    });
+    vi.mocked(writeFileAtomic).mockClear();
+    const started = Date.now();
+    for (let n = 1; n <= 500; n++) await stream.publish('a.n', n, `busy-${n}`);
+    await waitFor(() => handled === 500);
+    const elapsed = Date.now() - started;
+    await stream.close();
+    // At most one write per 100 ms while busy, and the last one on close.
+    const writes = vi.mocked(writeFileAtomic).mock.calls.length;
+    expect(writes).toBeGreaterThan(0);
+    expect(writes).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
+    expect(JSON.parse(await readFile(join(dir, 'consumers', 'busy.json'), 'utf8'))).toEqual({ ackSeq: 500 });
   });
 
   it('ignores a torn last message and numbers the next one after the last complete one', async () => {

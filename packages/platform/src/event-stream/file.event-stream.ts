@@ -188,11 +188,12 @@ class DurableConsumer {
     };
   }
 
+  /** Detaches every handler and writes the last position now. */
   async stopAll(): Promise<void> {
     await Promise.all([...this.attachments].map((a) => this.detach(a)));
+    await this.persisting;
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = null;
-    await this.persisting;
     await this.persist();
   }
 
@@ -250,31 +251,34 @@ class DurableConsumer {
   /** Moves on at once; the position reaches the disk a little later (see `persist`). */
   private acknowledge(seq: number): void {
     this.ackSeq = seq;
-    // A write already due or running takes this position too.
+    this.schedulePersist();
+  }
+
+  /** A write ACK_PERSIST_DELAY_MS from now, unless one is already due or running (which schedules the next). */
+  private schedulePersist(): void {
     if (this.persistTimer || this.persisting) return;
     this.persistTimer = setTimeout(() => {
       this.persistTimer = null;
       this.persisting = this.persist().finally(() => {
         this.persisting = null;
+        if (this.persistedSeq < this.ackSeq) this.schedulePersist();
       });
     }, ACK_PERSIST_DELAY_MS);
     this.persistTimer.unref();
   }
 
   /**
-   * Writes the newest position until the file holds it. A failed write is logged and left to the
-   * next acknowledgement: until then a restart delivers the messages after the file's position again.
+   * Writes the newest position. A failed write is logged and tried again ACK_PERSIST_DELAY_MS
+   * later: until it succeeds, a restart delivers the messages after the file's position again.
    */
   private async persist(): Promise<void> {
-    while (this.persistedSeq < this.ackSeq) {
-      const seq = this.ackSeq;
-      try {
-        await writeFileAtomic(this.path, JSON.stringify({ ackSeq: seq }));
-        this.persistedSeq = seq;
-      } catch (error) {
-        logger.error({ err: error, path: this.path }, 'could not persist consumer position');
-        return;
-      }
+    if (this.persistedSeq >= this.ackSeq) return;
+    const seq = this.ackSeq;
+    try {
+      await writeFileAtomic(this.path, JSON.stringify({ ackSeq: seq }));
+      this.persistedSeq = seq;
+    } catch (error) {
+      logger.error({ err: error, path: this.path }, 'could not persist consumer position');
     }
   }
 

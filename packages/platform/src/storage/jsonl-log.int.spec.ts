@@ -27,6 +27,28 @@ describe('JsonlLog', () => {
     return Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
   };
 
+  it('with deferSync, answers appends once written and fsyncs them at sync() and on close', async () => {
+    const datasync = vi.spyOn(await fileHandlePrototype(), 'datasync');
+    const { log } = await JsonlLog.open<Rec>(path);
+    log.deferSync = true;
+    await log.append([{ n: 1, text: 'a' }]);
+    await log.append([{ n: 2, text: 'b' }]);
+    expect(datasync).not.toHaveBeenCalled();
+    expect((await readFile(path, 'utf8')).trim().split('\n')).toHaveLength(2);
+
+    await log.sync();
+    expect(datasync).toHaveBeenCalledTimes(1);
+    await log.sync();
+    expect(datasync).toHaveBeenCalledTimes(1);
+
+    await log.append([{ n: 3, text: 'c' }]);
+    await log.close();
+    expect(datasync).toHaveBeenCalledTimes(2);
+    const { log: reopened, records } = await JsonlLog.open<Rec>(path);
+    expect(records.map((r) => r.n)).toEqual([1, 2, 3]);
+    await reopened.close();
+  });
+
   it('writes concurrent appends together with one fsync, in call order', async () => {
     const { log } = await JsonlLog.open<Rec>(path);
     const datasync = vi.spyOn(await fileHandlePrototype(), 'datasync');

@@ -41,6 +41,13 @@ interface Batch {
  * error, and the process must be restarted (the file is then read back as it really is).
  */
 export class JsonlLog<R> {
+  /**
+   * For a log whose records can be rebuilt from elsewhere: an append is answered once written (a
+   * crashed process loses nothing, the system keeps the data) and fsynced by the next `sync()`,
+   * so a power loss may take back what was appended since.
+   */
+  deferSync = false;
+  private unsynced = false;
   private readonly writes = new SerialQueue();
   private closed = false;
   /** Appends not yet taken by a write. */
@@ -108,6 +115,21 @@ export class JsonlLog<R> {
     return this.last ?? RESOLVED;
   }
 
+  /** Fsyncs what was written with `deferSync` (every append made before the call). */
+  sync(): Promise<void> {
+    return this.writes.run(async () => {
+      if (this.failure !== null) throw this.failure;
+      if (!this.unsynced || this.closed) return;
+      try {
+        await this.handle.datasync();
+        this.unsynced = false;
+      } catch (error) {
+        this.failure ??= error;
+        throw error;
+      }
+    });
+  }
+
   /** Whether an append is still waiting for its fsync (readers then wait with `durable()`). */
   get pending(): boolean {
     return this.last !== null;
@@ -120,7 +142,11 @@ export class JsonlLog<R> {
     try {
       if (this.failure !== null) throw this.failure;
       await this.handle.write(batch.text.join(''));
-      await this.handle.datasync();
+      if (this.deferSync) this.unsynced = true;
+      else {
+        await this.handle.datasync();
+        this.unsynced = false;
+      }
       this.count += batch.count;
     } catch (error) {
       this.failure ??= error;
@@ -173,6 +199,7 @@ export class JsonlLog<R> {
       await fsyncDir(dirname(this.path));
       this.handle = await open(this.path, 'a+');
       this.count = count;
+      this.unsynced = false;
     });
   }
 
@@ -180,6 +207,7 @@ export class JsonlLog<R> {
     await this.writes.run(async () => {
       if (this.closed) return;
       this.closed = true;
+      if (this.unsynced && this.failure === null) await this.handle.datasync();
       await this.handle.close();
     });
   }

@@ -2,7 +2,7 @@
  * A child process for kill -9 tests: writes to an embedded store in `dir` as fast as it can and
  * prints one line per acknowledged write, until its parent kills it.
  *
- *   tsx crash-writer.ts documents|events|stream <dir>
+ *   tsx crash-writer.ts documents|derived-documents|events|stream <dir>
  */
 import { randomUUID } from 'node:crypto';
 import { EmbeddedDocumentStore } from '../document-store/embedded.document-store';
@@ -10,14 +10,16 @@ import { FileEventStore } from '../event-store/file.event-store';
 import { FileEventStream } from '../event-stream/file.event-stream';
 
 const [kind, dir] = process.argv.slice(2);
-if (!dir) throw new Error('usage: crash-writer.ts documents|events|stream <dir>');
+if (!dir) throw new Error('usage: crash-writer.ts documents|derived-documents|events|stream <dir>');
 
 const filler = 'x'.repeat(4_096);
 const print = (line: string) => new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
 
-const writeDocuments = async () => {
+const writeDocuments = async (durability: 'acknowledged' | 'derived') => {
   const store = await EmbeddedDocumentStore.open(dir);
-  const docs = store.collection<{ _id: string; i: number; filler: string; hits?: number }>('crash', [{ keys: { i: 1 }, unique: true }]);
+  const docs = store.collection<{ _id: string; i: number; filler: string; hits?: number }>('crash', [{ keys: { i: 1 }, unique: true }], {
+    durability,
+  });
   for (let i = 0; ; i++) {
     // Several writes in flight at once, as in a busy service.
     await Promise.all(
@@ -67,7 +69,12 @@ const writeStream = async () => {
   }
 };
 
-const writers: Record<string, () => Promise<void>> = { documents: writeDocuments, events: writeEvents, stream: writeStream };
+const writers: Record<string, () => Promise<void>> = {
+  documents: () => writeDocuments('acknowledged'),
+  'derived-documents': () => writeDocuments('derived'),
+  events: writeEvents,
+  stream: writeStream,
+};
 const writer = writers[kind ?? ''];
 if (!writer) throw new Error(`unknown kind ${kind}`);
 await print('ready');

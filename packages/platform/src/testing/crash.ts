@@ -8,7 +8,11 @@ const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
  * Runs crash-writer.ts on `dir`, SIGKILLs it once it has acknowledged `acks` writes, and returns
  * every line it printed for an acknowledged write (the kill lands while writes are in flight).
  */
-export const writeUntilKilled = (kind: 'documents' | 'events' | 'stream', dir: string, acks: number): Promise<string[]> =>
+export const writeUntilKilled = (
+  kind: 'documents' | 'derived-documents' | 'events' | 'stream',
+  dir: string,
+  acks: number,
+): Promise<string[]> =>
   new Promise((resolve, reject) => {
     // node itself with tsx's loader (the tsx CLI would run the script in a grandchild that a kill misses).
     const child = spawn(process.execPath, ['--import', 'tsx', WRITER, kind, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,28 +1,37 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { StoredEvent } from '@palaver/contracts';
 import { eventSubject } from '@palaver/contracts';
-import { type EventStore, type EventStream, logger, Ports } from '@palaver/platform';
+import { type DocumentStore, type EventStore, type EventStream, logger, Ports, SerialQueue } from '@palaver/platform';
 import { isConversationEvent } from '../conversation.stream';
 import { ReadModelProjector } from '../projections/read-model.projector';
 
 const BATCH = 100;
+/** How long events a command projected and published may wait to be marked (one sync and one mark for them all). */
+const CHECKPOINT_DELAY_MS = 20;
 /** Also picks up what another instance appended and could not publish (it crashed, the stream was down). */
 const SWEEP_INTERVAL_MS = 5_000;
 
 /**
  * The outbox: events leave the event store for the read models and the durable stream only
  * after their append committed, in append order, each published under its event id (so a
- * second publication after a crash is dropped by the stream), then marked published.
+ * second publication after a crash is dropped by the stream), then marked published once the
+ * documents are synced (the read models are `derived`: written before their fsync), so that an
+ * event whose projection a power loss could take back is never marked and is projected again.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private tail: Promise<void> = Promise.resolve();
   private queued: Promise<void> | null = null;
   private sweep: NodeJS.Timeout | null = null;
+  /** Events projected and published by their commands, waiting for the next checkpoint. */
+  private toMark: string[] = [];
+  private checkpointTimer: NodeJS.Timeout | null = null;
+  private checkpoints = new SerialQueue();
 
   constructor(
     @Inject(Ports.eventStore) private readonly store: EventStore,
     @Inject(Ports.eventStream) private readonly stream: EventStream,
+    @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(ReadModelProjector) private readonly projector: ReadModelProjector,
   ) {}
 
@@ -64,14 +73,33 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     return (failed === -1 ? events : events.slice(0, failed)).map((event) => event.eventId);
   }
 
-  /** Marks events projected and published; on failure they stay pending, and the sweep does them again (harmlessly). */
-  async markPublishedQuietly(eventIds: string[]): Promise<void> {
+  /**
+   * Marks events projected and published at the next checkpoint, CHECKPOINT_DELAY_MS from the
+   * first of them: the documents are synced, then all of them marked in one write. Until then a
+   * crash leaves them pending, and they are projected and published again (harmlessly).
+   */
+  markLater(eventIds: readonly string[]): void {
     if (eventIds.length === 0) return;
-    try {
-      await this.store.markPublished(eventIds);
-    } catch (err) {
-      logger.error({ err }, 'conversation outbox: could not mark events published, will retry');
-    }
+    this.toMark.push(...eventIds);
+    this.checkpointTimer ??= setTimeout(() => {
+      this.checkpointTimer = null;
+      void this.checkpoint();
+    }, CHECKPOINT_DELAY_MS);
+  }
+
+  /** Syncs the documents and marks what waited for it; a failure leaves the events pending for the sweep. */
+  private checkpoint(): Promise<void> {
+    return this.checkpoints.run(async () => {
+      const ids = this.toMark;
+      this.toMark = [];
+      if (ids.length === 0) return;
+      try {
+        await this.documents.sync();
+        await this.store.markPublished(ids);
+      } catch (err) {
+        logger.error({ err }, 'conversation outbox: could not mark events published, will retry');
+      }
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -84,6 +112,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
     this.sweep = null;
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
+    await this.checkpoint();
     await this.tail;
   }
 
@@ -99,7 +130,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
           published.push(event.eventId);
         }
       } finally {
-        if (published.length > 0) await this.store.markPublished(published);
+        if (published.length > 0) {
+          await this.documents.sync();
+          await this.store.markPublished(published);
+        }
       }
       if (batch.length < BATCH) return;
     }

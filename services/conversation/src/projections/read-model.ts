@@ -59,24 +59,38 @@ export interface MessageDoc extends WithId {
   version: number;
 }
 
+const DERIVED = { durability: 'derived' } as const;
+
 export const CONVERSATIONS = 'conversations';
 export const MESSAGES = 'messages';
 
-/** The service's read-model collections, with the indexes its queries use. */
+/**
+ * The service's read-model collections, with the indexes its queries use. Both are projections
+ * of the event store, so they are `derived`: the outbox relay marks events published only after
+ * a `sync()` made their projection durable, and projects again whatever is not marked.
+ */
 @Injectable()
 export class ReadModel {
   readonly conversations: Collection<ConversationDoc>;
   readonly messages: Collection<MessageDoc>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.conversations = documents.collection<ConversationDoc>(CONVERSATIONS, [
-      { keys: { projectId: 1, visitorId: 1, lastInteractionAt: -1 } },
-      { keys: { projectId: 1, handoffStatus: 1, handoffRequestedAt: 1 } },
-    ]);
-    this.messages = documents.collection<MessageDoc>(MESSAGES, [
-      { keys: { projectId: 1, conversationId: 1, seq: 1 } },
-      // The stale reply sweep looks for replies still streaming.
-      { keys: { status: 1, updatedAt: 1 } },
-    ]);
+    this.conversations = documents.collection<ConversationDoc>(
+      CONVERSATIONS,
+      [
+        { keys: { projectId: 1, visitorId: 1, lastInteractionAt: -1 } },
+        { keys: { projectId: 1, handoffStatus: 1, handoffRequestedAt: 1 } },
+      ],
+      DERIVED,
+    );
+    this.messages = documents.collection<MessageDoc>(
+      MESSAGES,
+      [
+        { keys: { projectId: 1, conversationId: 1, seq: 1 } },
+        // The stale reply sweep looks for replies still streaming.
+        { keys: { status: 1, updatedAt: 1 } },
+      ],
+      DERIVED,
+    );
   }
 }

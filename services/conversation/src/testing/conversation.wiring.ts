@@ -22,7 +22,7 @@ export const wire = (ports: {
     new MessageProjection(readModel),
     new AgentFeed(ports.documents),
   );
-  const relay = new OutboxRelay(ports.eventStore, ports.eventStream, projector);
+  const relay = new OutboxRelay(ports.eventStore, ports.eventStream, ports.documents, projector);
   const repository = new ConversationRepository(ports.eventStore);
   const executor = new ConversationExecutor(repository, relay, projector, ports.clock, ports.config);
   return { readModel, projector, relay, repository, executor };
