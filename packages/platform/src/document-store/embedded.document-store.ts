@@ -453,6 +453,8 @@ class EmbeddedCollection implements Collection<Doc> {
 
   /** A modified copy of `doc`, or null when the update changes nothing. */
   private modified(doc: Doc, modifier: Modifier<Doc>): Doc | null {
+    const direct = scalarUpdate(doc, modifier);
+    if (direct !== undefined) return direct;
     const copy = copyStored(doc);
     const changed = applyModifier(copy, modifier, undefined, undefined, { cloneMode: 'deep' });
     if (changed.length === 0) return null;
@@ -577,6 +579,41 @@ const copyStored = <T>(value: T): T => {
     else copy[key] = field;
   }
   return copy as T;
+};
+
+/**
+ * `doc` after an update made only of `$set` to strings, finite numbers, booleans or null and
+ * `$inc` by finite numbers, on top-level fields other than `_id` (a counter, a status: most
+ * updates), applied directly: the changed copy, or null when it changes nothing. Undefined for
+ * any other update, which mingo applies.
+ */
+const scalarUpdate = (doc: Doc, modifier: Modifier<Doc>): Doc | null | undefined => {
+  const { $set, $inc, ...others } = modifier as Record<string, Record<string, unknown> | undefined>;
+  if (Object.keys(others).length > 0) return undefined;
+  const isField = (field: string) => field !== '_id' && field !== '__proto__' && !field.includes('.') && !field.startsWith('$');
+  const isJsonScalar = (value: unknown) =>
+    value === null || typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  const sets = Object.entries($set ?? {});
+  const incs = Object.entries($inc ?? {});
+  if (!sets.every(([field, value]) => isField(field) && isJsonScalar(value))) return undefined;
+  if (!incs.every(([field, by]) => isField(field) && typeof by === 'number' && Number.isFinite(by))) return undefined;
+  if (incs.some(([field]) => (doc[field] !== undefined && typeof doc[field] !== 'number') || sets.some(([set]) => set === field))) return undefined;
+  let changed = false;
+  const after: Doc = { ...doc };
+  for (const [field, value] of sets) {
+    if (after[field] === value && Object.hasOwn(after, field)) continue;
+    after[field] = value;
+    changed = true;
+  }
+  for (const [field, by] of incs) {
+    const value = ((after[field] as number | undefined) ?? 0) + (by as number);
+    if (!Number.isFinite(value)) return undefined;
+    if (after[field] === value) continue;
+    after[field] = value;
+    changed = true;
+  }
+  // Stored documents are never changed in place, so the new one may share their nested values.
+  return changed ? after : null;
 };
 
 /** Documents are stored as their JSON form, so what is in memory is exactly what a reload gives. */

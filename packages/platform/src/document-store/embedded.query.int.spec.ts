@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Query } from 'mingo';
+import { update as applyModifier } from 'mingo/updater';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Filter, Sort } from './document-store.port';
 import { EmbeddedDocumentStore } from './embedded.document-store';
@@ -71,5 +72,50 @@ describe('EmbeddedDocumentStore queries agree with mingo', () => {
         JSON.stringify(sort),
       ).toEqual(sorted.map((d) => d._id));
     }
+  });
+});
+
+describe('EmbeddedDocumentStore updates agree with mingo', () => {
+  let dir: string;
+  let store: EmbeddedDocumentStore;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'palaver-update-'));
+    store = await EmbeddedDocumentStore.open(dir);
+  });
+  afterAll(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const start = { _id: 'doc', n: 1, s: 'a', b: true, z: null, nested: { k: 1 }, list: [1, 2] };
+  // Scalar $set / $inc (answered directly) and everything else (answered by mingo).
+  const updates: Record<string, unknown>[] = [
+    { $inc: { n: 1 } },
+    { $inc: { n: -2.5, fresh: 3 } },
+    { $inc: { n: 0 } },
+    { $set: { s: 'b', b: false, z: 'now' } },
+    { $set: { s: 'a' } },
+    { $set: { added: null } },
+    { $set: { s: 'c' }, $inc: { n: 10 } },
+    { $inc: { s: 1 } },
+    { $set: { nested: { k: 2 } } },
+    { $set: { 'nested.k': 3 } },
+    { $push: { list: 3 } },
+    { $unset: { s: '' } },
+  ];
+
+  it.each(updates.map((update) => [JSON.stringify(update), update]))('%s', async (_, update) => {
+    const items = store.collection(`u${Math.random().toString(36).slice(2)}`);
+    await items.insertOne(structuredClone(start));
+    const expected = structuredClone(start) as Record<string, unknown>;
+    let mingoError: unknown = null;
+    try {
+      applyModifier(expected, update as never, undefined, undefined, { cloneMode: 'deep' });
+    } catch (error) {
+      mingoError = error;
+    }
+    const result = await items.updateOne({ _id: 'doc' }, update).catch((error: unknown) => error);
+    if (mingoError) expect(result).toBeInstanceOf(Error);
+    else expect(await items.findOne({ _id: 'doc' })).toEqual(expected);
   });
 });
