@@ -56,10 +56,12 @@ export class ConversationExecutor {
     return this.queue.run(command.conversationId, async () => {
       const executed = await this.decideAndAppend(command);
       if (executed.appended.length > 0) {
-        // Side by side; marked published (later, once synced) only if both are done, so that
-        // whatever failed is redone by the relay.
-        const [projected, published] = await Promise.all([this.projectQuietly(executed), this.relay.publishQuietly(executed.appended)]);
-        if (projected) this.relay.markLater(published);
+        // The command answers once its read models are written; its events are published
+        // meanwhile, in call order (the stream keeps it), and marked published once both are
+        // done, so that whatever failed is redone by the relay.
+        const projected = this.projectQuietly(executed);
+        this.relay.publishInBackground(executed.appended, projected);
+        await projected;
       }
       return executed;
     });

@@ -597,7 +597,8 @@ const scalarUpdate = (doc: Doc, modifier: Modifier<Doc>): Doc | null | undefined
   const incs = Object.entries($inc ?? {});
   if (!sets.every(([field, value]) => isField(field) && isJsonScalar(value))) return undefined;
   if (!incs.every(([field, by]) => isField(field) && typeof by === 'number' && Number.isFinite(by))) return undefined;
-  if (incs.some(([field]) => (doc[field] !== undefined && typeof doc[field] !== 'number') || sets.some(([set]) => set === field))) return undefined;
+  if (incs.some(([field]) => (doc[field] !== undefined && typeof doc[field] !== 'number') || sets.some(([set]) => set === field)))
+    return undefined;
   let changed = false;
   const after: Doc = { ...doc };
   for (const [field, value] of sets) {

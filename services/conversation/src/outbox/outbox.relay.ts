@@ -27,6 +27,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   private toMark: string[] = [];
   private checkpointTimer: NodeJS.Timeout | null = null;
   private checkpoints = new SerialQueue();
+  /** Publications started by commands and not yet finished. */
+  private readonly publishing = new Set<Promise<void>>();
 
   constructor(
     @Inject(Ports.eventStore) private readonly store: EventStore,
@@ -65,7 +67,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * before a failure (logged; the rest stays pending for the sweep, and a later copy of one
    * published here is dropped by the stream as a duplicate message id).
    */
-  async publishQuietly(events: readonly StoredEvent[]): Promise<string[]> {
+  private async publishQuietly(events: readonly StoredEvent[]): Promise<string[]> {
     const results = await Promise.allSettled(events.map((event) => this.stream.publish(eventSubject(event.type), event, event.eventId)));
     const failed = results.findIndex((result) => result.status === 'rejected');
     if (failed !== -1)
@@ -74,11 +76,23 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * Publishes a command's events now (so in the order commands call it) without holding the
+   * command up, and marks them once `projected` (its projection) is true too.
+   */
+  publishInBackground(events: readonly StoredEvent[], projected: Promise<boolean>): void {
+    const publication = Promise.all([this.publishQuietly(events), projected]).then(([published, ok]) => {
+      if (ok) this.markLater(published);
+    });
+    this.publishing.add(publication);
+    void publication.finally(() => this.publishing.delete(publication));
+  }
+
+  /**
    * Marks events projected and published at the next checkpoint, CHECKPOINT_DELAY_MS from the
    * first of them: the documents are synced, then all of them marked in one write. Until then a
    * crash leaves them pending, and they are projected and published again (harmlessly).
    */
-  markLater(eventIds: readonly string[]): void {
+  private markLater(eventIds: readonly string[]): void {
     if (eventIds.length === 0) return;
     this.toMark.push(...eventIds);
     this.checkpointTimer ??= setTimeout(() => {
@@ -112,6 +126,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (this.sweep) clearInterval(this.sweep);
     this.sweep = null;
+    await Promise.all(this.publishing);
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = null;
     await this.checkpoint();
