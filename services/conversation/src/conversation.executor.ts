@@ -35,10 +35,10 @@ export interface Executed {
  * backoff, and only a stream that keeps moving through every attempt gives 409 CONFLICT.
  *
  * Before it returns, still in the conversation's turn, the command brings its own conversation's
- * read models up to date (in few writes), so a read right after sees it, and publishes its own
- * events through the outbox; the relay's sweep and start-up drain project and publish whatever a
- * failure or a crash left pending. So a command runs no other conversation's projection or publication,
- * and concurrent commands share their fsyncs (group commit).
+ * read models up to date (in few writes), so a read right after sees it, and hands its own events
+ * to the outbox, which publishes them behind the answer; the relay's sweep and start-up drain
+ * project and publish whatever a failure or a crash left pending. So a command runs no other
+ * conversation's projection or publication, and concurrent commands share their fsyncs (group commit).
  */
 @Injectable()
 export class ConversationExecutor {

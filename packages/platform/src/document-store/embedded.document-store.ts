@@ -193,7 +193,7 @@ const equalityMatcher = (filter: Filter, full: () => Matcher): Matcher | null =>
 
 /**
  * `docs` in `sort` order. Fields holding only strings or only numbers are compared directly (as
- * MongoDB does, by code unit); other values (mixed types, missing fields, arrays) are sorted by
+ * mingo does: strings by UTF-16 code unit); other values (mixed types, missing fields, arrays) are sorted by
  * mingo with MongoDB's ordering across types. Ties keep their natural order.
  */
 const sortDocuments = (docs: Doc[], sort: Sort): Doc[] => {
