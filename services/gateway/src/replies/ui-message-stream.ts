@@ -67,6 +67,7 @@ export const pipeUiMessageStream = (
 const writeEvents = async (response: ServerResponse, chunks: AsyncIterable<UIMessageChunk>): Promise<void> => {
   const iterator = chunks[Symbol.asyncIterator]();
   let gone = false;
+  let finished = false;
   let wakeWriter: (() => void) | null = null;
   const onClose = () => {
     if (response.writableFinished) return;
@@ -78,7 +79,11 @@ const writeEvents = async (response: ServerResponse, chunks: AsyncIterable<UIMes
   try {
     for (;;) {
       const next = await iterator.next();
-      if (next.done || gone || response.destroyed) break;
+      if (next.done) {
+        finished = true;
+        break;
+      }
+      if (gone || response.destroyed) break;
       if (!response.write(`data: ${JSON.stringify(next.value)}\n\n`)) {
         await new Promise<void>((resolve) => {
           wakeWriter = resolve;
@@ -87,12 +92,14 @@ const writeEvents = async (response: ServerResponse, chunks: AsyncIterable<UIMes
         wakeWriter = null;
       }
     }
-    if (!gone && !response.destroyed) response.end('data: [DONE]\n\n');
+    if (finished && !response.destroyed) response.end('data: [DONE]\n\n');
   } catch (err) {
     // The reply's own failures arrive as an `error` chunk; this is a fault in the pipeline itself.
     logger.error({ err }, 'reply stream failed');
     response.destroy();
   } finally {
     response.off('close', onClose);
+    // Left early (the client went away): the reply's source is closed too.
+    if (!finished) void iterator.return?.(undefined);
   }
 };
