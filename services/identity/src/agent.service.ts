@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type AgentInfo, type AgentRecord, AppError, type CreateAgentBody, type CreatedAgent } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
@@ -7,6 +7,7 @@ import { AGENT_TOKEN_RANDOM_BYTES, formatAgentToken, isAgentToken } from './doma
 import { keyHint } from './domain/api-key';
 import { hashSecret } from './domain/secret-hash';
 import { ProjectService } from './project.service';
+import { secureRandomBytes } from './random-bytes';
 
 const invalidToken = (): AppError => new AppError('UNAUTHORIZED', 'agent token is invalid or has been revoked');
 
@@ -22,7 +23,7 @@ export class AgentService {
   /** The only time the token exists outside the caller: it is stored as its SHA-256. */
   async create(projectId: string, body: CreateAgentBody): Promise<CreatedAgent> {
     await this.projects.get(projectId);
-    const token = formatAgentToken(randomBytes(AGENT_TOKEN_RANDOM_BYTES));
+    const token = formatAgentToken(secureRandomBytes(AGENT_TOKEN_RANDOM_BYTES));
     const record: AgentRecord = {
       id: randomUUID(),
       projectId,

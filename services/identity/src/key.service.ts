@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type CreatedKey, type CreateKeyBody, type KeyInfo, type KeyRecord, type KeyType } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
@@ -9,6 +9,7 @@ import { hashSecret } from './domain/secret-hash';
 import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { KeyRepository } from './key.repository';
 import { ProjectService } from './project.service';
+import { secureRandomBytes } from './random-bytes';
 
 const invalidKey = (): AppError => new AppError('UNAUTHORIZED', 'API key is invalid or has been revoked');
 
@@ -38,7 +39,7 @@ export class KeyService {
   async create(projectId: string, body: CreateKeyBody): Promise<CreatedKey> {
     await this.projects.get(projectId);
     if (body.type === 'publishable') await this.assistants.get(projectId, body.assistantId);
-    const key = formatKey(body.type, randomBytes(KEY_RANDOM_BYTES));
+    const key = formatKey(body.type, secureRandomBytes(KEY_RANDOM_BYTES));
     const allowedOrigins = body.type === 'publishable' ? body.allowedOrigins : [];
     const record: KeyRecord = {
       id: randomUUID(),

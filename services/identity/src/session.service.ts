@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type SessionInfo } from '@palaver/contracts';
 import { type Clock, type Config, Ports } from '@palaver/platform';
@@ -6,6 +5,7 @@ import { hashSecret } from './domain/secret-hash';
 import { isDueForExtension, isLapsed, withIdleExpiry } from './domain/session';
 import { formatSessionToken, isWellFormedSessionToken, SESSION_TOKEN_RANDOM_BYTES } from './domain/session-token';
 import { KeyService } from './key.service';
+import { secureRandomBytes } from './random-bytes';
 import { SessionStore } from './session.store';
 
 const invalidSession = (): AppError => new AppError('UNAUTHORIZED', 'session token is invalid or has expired');
@@ -24,7 +24,7 @@ export class SessionService {
   ) {}
 
   async issue(info: SessionInfo): Promise<string> {
-    const token = formatSessionToken(randomBytes(SESSION_TOKEN_RANDOM_BYTES));
+    const token = formatSessionToken(secureRandomBytes(SESSION_TOKEN_RANDOM_BYTES));
     await this.store(hashSecret(token), info);
     return token;
   }

@@ -24,12 +24,14 @@ export interface InProcessKeyValueStoreOptions {
 }
 
 const LOG_FILE = 'kv.jsonl';
-const SWEEP_EVERY_WRITES = 512;
+/** Keys a write looks at for expiry (more than the one it may add, so the sweep keeps up). */
+const SWEEP_PER_WRITE = 8;
 const DEFAULT_COMPACTION_SLACK = 10_000;
 
 /**
  * Embedded key-value store. Expiry is read from the injected clock, so tests can move time;
- * expired keys are dropped when read and swept now and then on writes.
+ * expired keys are dropped when read, and each write looks at a few more keys in turn and drops
+ * the expired ones (as Redis does), so no write pays for a scan of them all.
  *
  * `new InProcessKeyValueStore()` keeps everything in memory only. `InProcessKeyValueStore.open(dir)`
  * also appends every set/expire/del to a JSONL log in `dir`, fsynced before the write resolves, and
@@ -44,7 +46,8 @@ export class InProcessKeyValueStore implements KeyValueStore {
   private readonly writes = new SerialQueue();
   private log: JsonlLog<LogOp> | null = null;
   private compactionSlack = DEFAULT_COMPACTION_SLACK;
-  private writeCount = 0;
+  /** Where the incremental sweep goes on (a Map iterator sees later additions and skips deletions). */
+  private sweepCursor: Iterator<[string, Entry]> | null = null;
 
   constructor(private readonly clock: Clock = systemClock) {}
 
@@ -124,7 +127,7 @@ export class InProcessKeyValueStore implements KeyValueStore {
       if (!op) return { op, durable: this.log?.durable() };
       const durable = this.log?.append([op]);
       this.apply(op);
-      if (++this.writeCount % SWEEP_EVERY_WRITES === 0) this.sweep();
+      this.sweepSome(SWEEP_PER_WRITE);
       if (this.log && this.log.size > 2 * this.entries.size + this.compactionSlack) await this.compact(this.log);
       return { op, durable };
     });
@@ -184,6 +187,21 @@ export class InProcessKeyValueStore implements KeyValueStore {
   private expiry(ttlSeconds: number): number {
     if (!(ttlSeconds > 0)) throw new Error(`ttlSeconds must be positive, got ${ttlSeconds}`);
     return this.clock.now().getTime() + Math.round(ttlSeconds * 1000);
+  }
+
+  /** Drops the expired among the next `count` keys of the sweep's round, starting a new round at the end. */
+  private sweepSome(count: number): void {
+    const now = this.clock.now().getTime();
+    for (let i = 0; i < count; i++) {
+      this.sweepCursor ??= this.entries.entries();
+      const next = this.sweepCursor.next();
+      if (next.done) {
+        this.sweepCursor = null;
+        return;
+      }
+      const [key, entry] = next.value;
+      if (entry.expiresAt !== undefined && entry.expiresAt <= now) this.entries.delete(key);
+    }
   }
 
   private sweep(): void {
