@@ -1,6 +1,7 @@
 import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../lib/api';
+import type { AsyncState } from '../lib/use-async';
 
 export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
   <div class="loading" role="status" aria-live="polite">
@@ -14,6 +15,21 @@ export const Empty = ({ title, children }: { title: string; children?: Component
     <p class="empty-title">{title}</p>
     {children ? <div class="empty-body">{children}</div> : null}
   </div>
+);
+
+/** What a list shows besides its rows: a spinner on the first load, the error with a retry, `empty` when it has none. */
+export const ListStatus = ({
+  state,
+  empty,
+}: {
+  state: Pick<AsyncState<{ data: readonly unknown[] }>, 'data' | 'error' | 'loading' | 'reload'>;
+  empty: ComponentChildren;
+}) => (
+  <>
+    {state.loading && !state.data ? <Loading /> : null}
+    <ErrorNotice error={state.error} onRetry={state.reload} />
+    {state.data?.data.length === 0 ? empty : null}
+  </>
 );
 
 /** An API error as its envelope's message (and code), announced to screen readers. */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackChart } from '../components/feedback-chart';
-import { Button, Card, Empty, ErrorNotice, formatDate, Loading, PageHeader } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, formatDate, ListStatus, Loading, PageHeader } from '../components/ui';
 import { adminFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
@@ -153,9 +153,7 @@ export const AnalyticsPage = () => {
         ) : null}
       </Card>
       <Card title="Most disliked answers">
-        {disliked.loading && !disliked.data ? <Loading /> : null}
-        <ErrorNotice error={disliked.error} onRetry={disliked.reload} />
-        {disliked.data?.data.length === 0 ? <Empty title="No disliked answers">Good news.</Empty> : null}
+        <ListStatus state={disliked} empty={<Empty title="No disliked answers">Good news.</Empty>} />
         <ol class="item-list">
           {disliked.data?.data.map((d) => (
             <li key={d.messageId} class="item">

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, ErrorNotice, Field, Loading, Notice, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AssistantRecord } from '../lib/types';
@@ -84,9 +84,7 @@ export const AssistantsPage = () => {
         title="Assistants"
         description="Each publishable key answers with one assistant: its instructions and, optionally, its own model."
       />
-      {assistants.loading && !assistants.data ? <Loading /> : null}
-      <ErrorNotice error={assistants.error} onRetry={assistants.reload} />
-      {assistants.data?.data.length === 0 ? <Empty title="No assistants" /> : null}
+      <ListStatus state={assistants} empty={<Empty title="No assistants" />} />
       {assistants.data?.data.map((assistant) => (
         <AssistantEditor
           key={assistant.id}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
 import { MessageList, textOf } from '../components/message-list';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, Loading, PageHeader, Pager, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, formatDate, ListStatus, Loading, PageHeader, Pager, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { download } from '../lib/download';
 import { useProject } from '../lib/project-context';
@@ -101,11 +101,10 @@ export const ConversationsPage = () => {
         </div>
       </Card>
       <Card>
-        {list.loading && !list.data ? <Loading /> : null}
-        <ErrorNotice error={list.error} onRetry={list.reload} />
-        {list.data?.data.length === 0 ? (
-          <Empty title="No conversations match">Visitors' conversations appear here as they happen.</Empty>
-        ) : null}
+        <ListStatus
+          state={list}
+          empty={<Empty title="No conversations match">Visitors' conversations appear here as they happen.</Empty>}
+        />
         {list.data && list.data.data.length > 0 ? (
           <div class="table-wrap">
             <table>

@@ -8,7 +8,7 @@ import {
   ErrorNotice,
   Field,
   formatDate,
-  Loading,
+  ListStatus,
   Notice,
   PageHeader,
   Pager,
@@ -189,9 +189,7 @@ export const DocumentsPage = () => {
       />
       <Upload onUploaded={list.reload} />
       <Card title="Documents">
-        {list.loading && !list.data ? <Loading /> : null}
-        <ErrorNotice error={list.error} onRetry={list.reload} />
-        {list.data?.data.length === 0 ? <Empty title="No documents yet">Upload your help pages or write one.</Empty> : null}
+        <ListStatus state={list} empty={<Empty title="No documents yet">Upload your help pages or write one.</Empty>} />
         {list.data && list.data.data.length > 0 ? (
           <div class="table-wrap">
             <table>

@@ -9,6 +9,7 @@ import {
   ErrorNotice,
   Field,
   formatDate,
+  ListStatus,
   Loading,
   Notice,
   PageHeader,
@@ -107,11 +108,10 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
         </Card>
       </div>
       <Card title="Agents of this project">
-        {agents.loading && !agents.data ? <Loading /> : null}
-        <ErrorNotice error={agents.error} onRetry={agents.reload} />
-        {agents.data?.data.length === 0 ? (
-          <Empty title="No agents yet">Create one to answer the conversations visitors hand over.</Empty>
-        ) : null}
+        <ListStatus
+          state={agents}
+          empty={<Empty title="No agents yet">Create one to answer the conversations visitors hand over.</Empty>}
+        />
         <ul class="item-list">
           {agents.data?.data.map((agent) => (
             <li key={agent.id} class="item">

@@ -8,7 +8,7 @@ import {
   ErrorNotice,
   Field,
   formatDate,
-  Loading,
+  ListStatus,
   Notice,
   PageHeader,
   useSubmit,
@@ -142,9 +142,7 @@ export const KeysPage = () => {
         </form>
       </Card>
       <Card title="Keys of this project">
-        {keys.loading && !keys.data ? <Loading /> : null}
-        <ErrorNotice error={keys.error} onRetry={keys.reload} />
-        {keys.data?.data.length === 0 ? <Empty title="No keys yet">Create a publishable key to embed the widget.</Empty> : null}
+        <ListStatus state={keys} empty={<Empty title="No keys yet">Create a publishable key to embed the widget.</Empty>} />
         {keys.data && keys.data.data.length > 0 ? (
           <div class="table-wrap">
             <table>

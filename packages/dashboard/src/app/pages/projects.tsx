@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { type PlanName, ProjectFields } from '../components/project-fields';
-import { Button, Card, Empty, ErrorNotice, formatDate, Loading, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import type { ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
@@ -46,9 +46,7 @@ export const ProjectsPage = () => {
         </form>
       </Card>
       <Card title="All projects">
-        {projects.loading && !projects.data ? <Loading /> : null}
-        <ErrorNotice error={projects.error} onRetry={projects.reload} />
-        {projects.data?.data.length === 0 ? <Empty title="No projects yet">Create the first one above.</Empty> : null}
+        <ListStatus state={projects} empty={<Empty title="No projects yet">Create the first one above.</Empty>} />
         {projects.data && projects.data.data.length > 0 ? (
           <ul class="project-list">
             {projects.data.data.map((project) => (

@@ -8,7 +8,7 @@ import {
   ErrorNotice,
   Field,
   formatDate,
-  Loading,
+  ListStatus,
   PageHeader,
   Pager,
   useSubmit,
@@ -105,13 +105,14 @@ export const QnaPage = () => {
             }}
           />
         </Field>
-        {list.loading && !list.data ? <Loading /> : null}
-        <ErrorNotice error={list.error} onRetry={list.reload} />
-        {list.data?.data.length === 0 ? (
-          <Empty title={query ? `Nothing matches “${query}”` : 'No Q&A entries yet'}>
-            {query ? 'Try other words.' : 'Add the questions your visitors ask most.'}
-          </Empty>
-        ) : null}
+        <ListStatus
+          state={list}
+          empty={
+            <Empty title={query ? `Nothing matches “${query}”` : 'No Q&A entries yet'}>
+              {query ? 'Try other words.' : 'Add the questions your visitors ask most.'}
+            </Empty>
+          }
+        />
         <ul class="item-list" aria-busy={list.loading}>
           {list.data?.data.map((qna) => (
             <li key={qna.id} class="item">
