@@ -27,32 +27,30 @@ export interface PalaverProviderMetadata {
   [provider: string]: unknown;
 }
 
+/** The events of an SSE body. */
+const sseEvents = (body: ReadableStream<Uint8Array>) =>
+  body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).pipeThrough(new EventSourceParserStream());
+
 /** Reads an SSE body of JSON events, ending at `data: [DONE]`. */
 export const readUiMessageStream = (body: ReadableStream<Uint8Array>): ReadableStream<PalaverUiChunk> =>
-  body
-    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-    .pipeThrough(new EventSourceParserStream())
-    .pipeThrough(
-      new TransformStream({
-        transform(event, controller) {
-          if (event.data === '[DONE]') return controller.terminate();
-          controller.enqueue(JSON.parse(event.data) as PalaverUiChunk);
-        },
-      }),
-    );
+  sseEvents(body).pipeThrough(
+    new TransformStream({
+      transform(event, controller) {
+        if (event.data === '[DONE]') return controller.terminate();
+        controller.enqueue(JSON.parse(event.data) as PalaverUiChunk);
+      },
+    }),
+  );
 
 /** Reads an SSE body whose events carry JSON in `data` (comments and keep-alives skipped). */
 export const readJsonEventStream = <T>(body: ReadableStream<Uint8Array>): ReadableStream<T> =>
-  body
-    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-    .pipeThrough(new EventSourceParserStream())
-    .pipeThrough(
-      new TransformStream({
-        transform(event, controller) {
-          if (event.data) controller.enqueue(JSON.parse(event.data) as T);
-        },
-      }),
-    );
+  sseEvents(body).pipeThrough(
+    new TransformStream({
+      transform(event, controller) {
+        if (event.data) controller.enqueue(JSON.parse(event.data) as T);
+      },
+    }),
+  );
 
 /** The stored assistant message id carried by a `text-start` chunk. */
 export const storedMessageId = (chunk: PalaverUiChunk): string | undefined =>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type StoredEvent } from '@palaver/contracts';
 import { createTestInfrastructure, type DocumentStore, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';
+import { CONVERSATION, POST_HELLO, PROJECT, START, VISITOR } from './testing/conversation.fixtures';
 import { wire } from './testing/conversation.wiring';
 
 let infra: TestInfrastructure;
@@ -13,10 +13,20 @@ afterEach(async () => {
   await infra.cleanup();
 });
 
+/** `inner` with some of its methods replaced. */
+const eventStoreWith = (inner: EventStore, overrides: Partial<EventStore>): EventStore => ({
+  append: (s, v, e) => inner.append(s, v, e),
+  readStream: (s, v) => inner.readStream(s, v),
+  pendingPublication: (l) => inner.pendingPublication(l),
+  markPublished: (ids) => inner.markPublished(ids),
+  close: () => inner.close(),
+  ...overrides,
+});
+
 /** An event store where someone else appends `interloper` just before each of our next `times` appends. */
 const racingStore = (inner: EventStore, interloper: () => Promise<unknown>, times: number): EventStore => {
   let left = times;
-  return {
+  return eventStoreWith(inner, {
     async append(streamId: string, expectedVersion: number, events: NewEvent[]): Promise<StoredEvent[]> {
       if (left > 0) {
         left -= 1;
@@ -24,30 +34,29 @@ const racingStore = (inner: EventStore, interloper: () => Promise<unknown>, time
       }
       return inner.append(streamId, expectedVersion, events);
     },
-    readStream: (s, v) => inner.readStream(s, v),
-    pendingPublication: (l) => inner.pendingPublication(l),
-    markPublished: (ids) => inner.markPublished(ids),
-    close: () => inner.close(),
-  };
+  });
 };
 
-const post = {
-  type: 'PostUserMessage',
-  conversationId: CONVERSATION,
-  projectId: PROJECT,
-  visitorId: VISITOR,
-  messageId: USER_1,
-  content: 'Hello',
-  pageContext: null,
-  assistantMessageId: REPLY_1,
-  assistantId: null,
-  handoffTriggers: null,
-} as const;
+/** Another process handing the conversation (started, at version 1) to agent after agent; `count()` says how many. */
+const anotherProcessReassigning = () => {
+  let appended = 0;
+  const reassign = () =>
+    infra.eventStore.append(`conversation-${CONVERSATION}`, 1 + appended++, [
+      {
+        eventId: randomUUID(),
+        type: 'HumanHandoffStarted',
+        data: { humanAgent: { name: `Agent ${appended}`, image: null } },
+        projectId: PROJECT,
+        occurredAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+  return { reassign, count: () => appended };
+};
 
 describe('ConversationExecutor', () => {
   it('decides again on the fresh stream after a concurrent append', async () => {
     const plain = wire(infra);
-    await plain.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    await plain.executor.execute(START);
     const handoff = () =>
       plain.executor.execute({
         type: 'Claim',
@@ -58,7 +67,7 @@ describe('ConversationExecutor', () => {
       });
     const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, handoff, 1) });
 
-    const result = await racing.executor.execute(post);
+    const result = await racing.executor.execute(POST_HELLO);
     // Handed off meanwhile: the message is queued for the agent, no reply starts.
     expect(result.appended.map((e) => e.type)).toEqual(['UserMessagePosted']);
     expect(result.appended[0]!.version).toBe(3);
@@ -73,19 +82,9 @@ describe('ConversationExecutor', () => {
 
   it('gets through a burst of appends by another process (more conflicts than it used to allow)', async () => {
     const plain = wire(infra);
-    await plain.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
-    let appendedByOthers = 0;
-    const otherProcess = () =>
-      infra.eventStore.append(`conversation-${CONVERSATION}`, 1 + appendedByOthers++, [
-        {
-          eventId: randomUUID(),
-          type: 'HumanHandoffStarted',
-          data: { humanAgent: { name: `Agent ${appendedByOthers}`, image: null } },
-          projectId: PROJECT,
-          occurredAt: '2026-01-01T00:00:00.000Z',
-        },
-      ]);
-    const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, otherProcess, 8) });
+    await plain.executor.execute(START);
+    const other = anotherProcessReassigning();
+    const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, other.reassign, 8) });
     const result = await racing.executor.execute({
       type: 'Close',
       conversationId: CONVERSATION,
@@ -93,25 +92,15 @@ describe('ConversationExecutor', () => {
       visitorId: VISITOR,
       closeReason: null,
     });
-    expect(appendedByOthers).toBe(8);
+    expect(other.count()).toBe(8);
     expect(result.appended.map((e) => e.type)).toEqual(['ConversationClosed']);
   });
 
   it('gives up with CONFLICT when the stream keeps moving', async () => {
     const plain = wire(infra);
-    await plain.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
-    let appendedByOthers = 0;
-    const reassign = () =>
-      infra.eventStore.append(`conversation-${CONVERSATION}`, 1 + appendedByOthers++, [
-        {
-          eventId: randomUUID(),
-          type: 'HumanHandoffStarted',
-          data: { humanAgent: { name: `Agent ${appendedByOthers}`, image: null } },
-          projectId: PROJECT,
-          occurredAt: '2026-01-01T00:00:00.000Z',
-        },
-      ]);
-    const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, reassign, 100) });
+    await plain.executor.execute(START);
+    const other = anotherProcessReassigning();
+    const racing = wire({ ...infra, eventStore: racingStore(infra.eventStore, other.reassign, 100) });
     const error = await racing.executor
       .execute({
         type: 'Claim',
@@ -124,15 +113,15 @@ describe('ConversationExecutor', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('CONFLICT');
     expect((error as AppError).details).toMatchObject({ resource: 'conversation', conflictingField: 'version' });
-    expect(appendedByOthers).toBe(10);
+    expect(other.count()).toBe(10);
   });
 
   it('leaves the events of a failed projection pending (though published), and the relay projects them', async () => {
     const { executor, projector, relay, readModel } = wire(infra);
-    await executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
+    await executor.execute(START);
     await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
     vi.spyOn(projector, 'catchUp').mockRejectedValueOnce(new Error('disk full'));
-    const { appended } = await executor.execute(post);
+    const { appended } = await executor.execute(POST_HELLO);
     expect((await infra.eventStore.pendingPublication(10)).map((e) => e.eventId)).toEqual(appended.map((e) => e.eventId));
     expect(await readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION })).toBe(0);
 
@@ -152,19 +141,15 @@ describe('ConversationExecutor', () => {
       },
       close: () => infra.documents.close(),
     };
-    const eventStore: EventStore = {
-      append: (s, v, e) => infra.eventStore.append(s, v, e),
-      readStream: (s, v) => infra.eventStore.readStream(s, v),
-      pendingPublication: (l) => infra.eventStore.pendingPublication(l),
+    const eventStore = eventStoreWith(infra.eventStore, {
       markPublished: async (ids) => {
         steps.push(`mark ${ids.length}`);
         await infra.eventStore.markPublished(ids);
       },
-      close: () => infra.eventStore.close(),
-    };
+    });
     const { executor } = wire({ ...infra, documents, eventStore });
-    await executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
-    const { appended } = await executor.execute(post);
+    await executor.execute(START);
+    const { appended } = await executor.execute(POST_HELLO);
     expect(steps).toEqual([]);
     await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
     expect(steps).toEqual(['sync', 'synced', `mark ${1 + appended.length}`]);

@@ -2,7 +2,7 @@ import { GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
 import { createTestInfrastructure, ManualClock, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { INTERRUPTED_REPLY_ERROR, StaleReplySweeper } from './stale-reply.sweeper';
-import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from './testing/conversation.fixtures';
+import { POST_HELLO, REPLY_1, START } from './testing/conversation.fixtures';
 import { wire } from './testing/conversation.wiring';
 
 let infra: TestInfrastructure;
@@ -18,19 +18,8 @@ afterEach(async () => {
 /** A conversation whose reply REPLY_1 is streaming, with no job enqueued for it. */
 const streamingReply = async () => {
   const service = wire(infra);
-  await service.executor.execute({ type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null });
-  await service.executor.execute({
-    type: 'PostUserMessage',
-    conversationId: CONVERSATION,
-    projectId: PROJECT,
-    visitorId: VISITOR,
-    messageId: USER_1,
-    content: 'Hello',
-    pageContext: null,
-    assistantMessageId: REPLY_1,
-    assistantId: null,
-    handoffTriggers: null,
-  });
+  await service.executor.execute(START);
+  await service.executor.execute(POST_HELLO);
   const sweeper = new StaleReplySweeper(service.readModel, infra.jobs, service.executor, service.relay, clock);
   const reply = async () => (await service.readModel.messages.findOne({ _id: REPLY_1 }))!;
   return { sweeper, reply };

@@ -15,6 +15,23 @@ export const USER_2 = '00000000-0000-4000-8000-000000000012';
 export const REPLY_1 = '00000000-0000-4000-8000-000000000021';
 export const REPLY_2 = '00000000-0000-4000-8000-000000000022';
 export const AGENT_1 = '00000000-0000-4000-8000-000000000031';
+
+/** Starts CONVERSATION for VISITOR. */
+export const START = { type: 'Start', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, pageUrl: null } as const;
+
+/** USER_1 says "Hello" in CONVERSATION, REPLY_1 to answer it. */
+export const POST_HELLO = {
+  type: 'PostUserMessage',
+  conversationId: CONVERSATION,
+  projectId: PROJECT,
+  visitorId: VISITOR,
+  messageId: USER_1,
+  content: 'Hello',
+  pageContext: null,
+  assistantMessageId: REPLY_1,
+  assistantId: null,
+  handoffTriggers: null,
+} as const;
 /** Agent identities (people of the project). */
 export const ADA_ID = '00000000-0000-4000-8000-0000000000d1';
 export const GRACE_ID = '00000000-0000-4000-8000-0000000000d2';

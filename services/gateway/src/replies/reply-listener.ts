@@ -31,6 +31,16 @@ export class ReplyListener {
     return listener;
   }
 
+  /** Runs what starts the reply; if that fails, stops listening and throws its error. */
+  async startOrClose<T>(start: () => Promise<T>): Promise<T> {
+    try {
+      return await start();
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
+  }
+
   private push(raw: unknown): void {
     const parsed = TokenChunk.safeParse(raw);
     this.buffered.push(parsed.success ? parsed.data : { type: 'error', code: 'INTERNAL_SERVER_ERROR', error: 'malformed reply fragment' });

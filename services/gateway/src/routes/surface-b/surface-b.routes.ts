@@ -137,12 +137,9 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
         const messageId = body.messageId;
         const listener = await limits.within(project, async () => {
           const listener = await ReplyListener.listen(deps.pubsub, messageId, deps.config.REPLY_TIMEOUT_MS);
-          await services
-            .send(ConversationMessages.regenerateReply, { ...scope, messageId, assistantId: key.assistantId, history })
-            .catch(async (err: unknown) => {
-              await listener.close();
-              throw err;
-            });
+          await listener.startOrClose(() =>
+            services.send(ConversationMessages.regenerateReply, { ...scope, messageId, assistantId: key.assistantId, history }),
+          );
           return listener;
         });
         return sendPlainTextReply(reply, listener, body.streaming);
@@ -155,8 +152,8 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
           : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
       const { listener, outcome } = await limits.within(project, async () => {
         const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
-        const outcome = await services
-          .send(ConversationMessages.postMessage, {
+        const outcome = await listener.startOrClose(() =>
+          services.send(ConversationMessages.postMessage, {
             ...scope,
             content,
             pageContext,
@@ -164,11 +161,8 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
             assistantId: key.assistantId,
             handoffTriggers: handoffTriggersOf(project),
             history,
-          })
-          .catch(async (err: unknown) => {
-            await listener.close();
-            throw err;
-          });
+          }),
+        );
         return { listener, outcome };
       });
       if (outcome.kind === 'queued') {

@@ -34,17 +34,14 @@ export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: Mess
       const replyId = randomUUID();
       const listener = await limits.within(project, async () => {
         const listener = await ReplyListener.listen(deps.pubsub, replyId, deps.config.REPLY_TIMEOUT_MS);
-        await services
-          .send(InferenceMessages.startCompletion, {
+        await listener.startOrClose(() =>
+          services.send(InferenceMessages.startCompletion, {
             projectId: key.projectId,
             replyId,
             assistantId: assistant.id,
             messages: body.messages,
-          })
-          .catch(async (err: unknown) => {
-            await listener.close();
-            throw err;
-          });
+          }),
+        );
         return listener;
       });
       // The spec describes the non-streaming completion as returned with 202.

@@ -136,8 +136,8 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
             { timeoutMs: 5_000 },
           ),
         );
-        const outcome = await services
-          .send(ConversationMessages.postMessage, {
+        const outcome = await listener.startOrClose(() =>
+          services.send(ConversationMessages.postMessage, {
             ...scope(session),
             ...params,
             content: body.content,
@@ -145,11 +145,8 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
             assistantMessageId,
             assistantId: session.assistantId,
             handoffTriggers: handoffTriggersOf(project),
-          })
-          .catch(async (err: unknown) => {
-            await listener.close();
-            throw err;
-          });
+          }),
+        );
         return { listener, outcome };
       });
       if (outcome.kind === 'queued') {
