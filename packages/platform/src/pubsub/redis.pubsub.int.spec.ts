@@ -27,4 +27,26 @@ describe.skipIf(!available)(infraSuiteTitle('RedisPubSub', 'redis', available), 
       await Promise.all([gateway.close(), worker.close()]);
     }
   });
+
+  it('a subscription made while the connection is still being set up does not break it', async () => {
+    const pubsub = new RedisPubSub(infraUrl('redis'));
+    // The subscriber connection itself: SUBSCRIBE may be written between connect and ready, where
+    // a ready check (INFO) would then be refused in subscriber mode and tear the connection down.
+    const connection = (pubsub as unknown as { subscriber: import('ioredis').Redis }).subscriber;
+    const errors: Error[] = [];
+    connection.on('error', (err: Error) => errors.push(err));
+    const channel = `setup.${randomUUID()}`;
+    const received: unknown[] = [];
+    try {
+      const subscribed = await new Promise<Promise<unknown>>((resolve) =>
+        connection.once('connect', () => resolve(pubsub.subscribe(channel, (m) => received.push(m)))),
+      );
+      await subscribed;
+      await pubsub.publish(channel, 'after setup');
+      await vi.waitFor(() => expect(received).toEqual(['after setup']), { timeout: 3_000, interval: 10 });
+      expect(errors).toEqual([]);
+    } finally {
+      await pubsub.close();
+    }
+  });
 });

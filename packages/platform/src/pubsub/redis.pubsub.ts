@@ -22,7 +22,9 @@ export class RedisPubSub implements PubSub {
 
   constructor(url: string) {
     this.publisher = new Redis(url, { lazyConnect: false });
-    this.subscriber = new Redis(url, { lazyConnect: false });
+    // No ready check (INFO) on the subscriber: a SUBSCRIBE may go out between connect and ready, and
+    // INFO is refused in subscriber mode, which would tear the connection down.
+    this.subscriber = new Redis(url, { lazyConnect: false, enableReadyCheck: false });
     this.publisher.on('error', (err) => logger.warn({ err }, 'redis pub/sub publisher connection error'));
     this.subscriber.on('error', (err) => logger.warn({ err }, 'redis pub/sub subscriber connection error'));
     this.subscriber.on('message', (channel: string, raw: string) => this.dispatch(channel, raw));
