@@ -9,6 +9,7 @@ export * from './jobs';
 export * from './messages/analytics.messages';
 export * from './messages/conversation.messages';
 export * from './messages/conversation-admin.messages';
+export * from './messages/conversation-changes';
 export * from './messages/define';
 export * from './messages/health.messages';
 export * from './messages/identity.messages';

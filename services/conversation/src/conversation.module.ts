@@ -13,6 +13,7 @@ import { AgentFeed } from './projections/agent-feed';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
+import { ReadModelChanges } from './projections/read-model.changes';
 import { ReadModelProjector } from './projections/read-model.projector';
 import { StaleReplySweeper } from './stale-reply.sweeper';
 
@@ -23,8 +24,9 @@ export class ConversationModule {
       module: ConversationModule,
       controllers: [ConversationHandler, ConversationAdminHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'clock', 'config'),
         ReadModel,
+        ReadModelChanges,
         AgentFeed,
         ConversationProjection,
         MessageProjection,

@@ -13,6 +13,7 @@ import { Routes } from './http/routes';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { VisitorReadCache } from './reads/visitor-read-cache';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
@@ -63,6 +64,9 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   await identity.start(deps.pubsub);
   app.addHook('onClose', () => identity.stop());
   await registerCors(app, identity);
+  const visitorReads = new VisitorReadCache();
+  await visitorReads.start(deps.pubsub);
+  app.addHook('onClose', () => visitorReads.stop());
 
   const docs = new ApiDocs();
   const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
@@ -71,7 +75,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity);
+  conversationRoutes(routes, deps, limits, identity, visitorReads);
   completionRoutes(routes, deps, limits, identity);
   conversationEventRoutes(routes, deps);
   agentRoutes(routes, deps);

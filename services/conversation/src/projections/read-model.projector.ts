@@ -3,14 +3,19 @@ import type { StoredConversationEvent } from '../conversation.stream';
 import { AgentFeed } from './agent-feed';
 import { ConversationProjection } from './conversation.projection';
 import { type MessageOwner, MessageProjection, messageIdOf } from './message.projection';
+import { ReadModelChanges } from './read-model.changes';
 
-/** Brings the read models up to an event: the conversation and its messages, then the agent feed. */
+/**
+ * Brings the read models up to an event: the conversation and its messages, then announces the
+ * visitor's change to the gateways' caches, then the agent feed.
+ */
 @Injectable()
 export class ReadModelProjector {
   constructor(
     @Inject(ConversationProjection) private readonly conversations: ConversationProjection,
     @Inject(MessageProjection) private readonly messages: MessageProjection,
     @Inject(AgentFeed) private readonly agentFeed: AgentFeed,
+    @Inject(ReadModelChanges) private readonly changes: ReadModelChanges,
   ) {}
 
   /**
@@ -30,6 +35,7 @@ export class ReadModelProjector {
     const final = after.at(-1);
     if (!final) return;
     if (!owner) await this.applyMessages(pending, { visitorId: final.visitorId });
+    await this.changes.announce({ projectId: final.projectId, visitorId: final.visitorId });
     for (const [i, event] of pending.entries()) {
       const conversation = after[i];
       if (conversation) await this.agentFeed.apply(event, conversation);
@@ -53,6 +59,7 @@ export class ReadModelProjector {
     const conversation = await this.conversations.apply(event);
     if (!conversation) return;
     await this.messages.apply(event, { visitorId: conversation.visitorId });
+    await this.changes.announce({ projectId: conversation.projectId, visitorId: conversation.visitorId });
     await this.agentFeed.apply(event, conversation);
   }
 }

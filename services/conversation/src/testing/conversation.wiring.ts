@@ -1,4 +1,12 @@
-import type { Clock, Config, DocumentStore, EventStore, EventStream } from '@palaver/platform';
+import {
+  type Clock,
+  type Config,
+  type DocumentStore,
+  type EventStore,
+  type EventStream,
+  InProcessPubSub,
+  type PubSub,
+} from '@palaver/platform';
 import { ConversationExecutor } from '../conversation.executor';
 import { ConversationRepository } from '../conversation.repository';
 import { OutboxRelay } from '../outbox/outbox.relay';
@@ -6,6 +14,7 @@ import { AgentFeed } from '../projections/agent-feed';
 import { ConversationProjection } from '../projections/conversation.projection';
 import { MessageProjection } from '../projections/message.projection';
 import { ReadModel } from '../projections/read-model';
+import { ReadModelChanges } from '../projections/read-model.changes';
 import { ReadModelProjector } from '../projections/read-model.projector';
 
 /** The service's write side built by hand, so tests can put doubles in front of single ports. */
@@ -15,12 +24,15 @@ export const wire = (ports: {
   eventStream: EventStream;
   clock: Clock;
   config: Config;
+  /** Where read-model changes are announced (a private in-process one when absent). */
+  pubsub?: PubSub;
 }) => {
   const readModel = new ReadModel(ports.documents);
   const projector = new ReadModelProjector(
     new ConversationProjection(readModel),
     new MessageProjection(readModel),
     new AgentFeed(ports.documents),
+    new ReadModelChanges(ports.pubsub ?? new InProcessPubSub()),
   );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, ports.documents, projector);
   const repository = new ConversationRepository(ports.eventStore);

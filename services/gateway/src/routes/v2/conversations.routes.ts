@@ -23,6 +23,7 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
+import type { VisitorReadCache } from '../../reads/visitor-read-cache';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendQueued } from '../../replies/queued-reply';
 import { ReplyListener } from '../../replies/reply-listener';
@@ -34,7 +35,13 @@ const TAG = 'conversations';
 
 const scope = (session: SessionInfo) => ({ projectId: session.projectId, visitorId: session.visitorId });
 
-export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
+export const conversationRoutes = (
+  routes: Routes,
+  deps: GatewayDeps,
+  limits: MessageLimits,
+  identity: IdentityCache,
+  visitorReads: VisitorReadCache,
+): void => {
   const { services } = deps;
 
   routes.add(
@@ -67,7 +74,9 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       responses: { 200: { description: 'List of conversations', schema: pagedList(Conversation) } },
     },
     async ({ session, query }) => {
-      return services.send(ConversationMessages.list, { ...scope(session), query });
+      return visitorReads.read(scope(session), `list\n${JSON.stringify(query)}`, () =>
+        services.send(ConversationMessages.list, { ...scope(session), query }),
+      );
     },
   );
 
@@ -82,7 +91,9 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       responses: { 200: { description: 'Conversation', schema: Conversation } },
     },
     async ({ session, params }) => {
-      return services.send(ConversationMessages.get, { ...scope(session), ...params });
+      return visitorReads.read(scope(session), `get\n${params.conversationId}`, () =>
+        services.send(ConversationMessages.get, { ...scope(session), ...params }),
+      );
     },
   );
 
@@ -98,7 +109,9 @@ export const conversationRoutes = (routes: Routes, deps: GatewayDeps, limits: Me
       responses: { 200: { description: 'List of messages', schema: plainList(Message) } },
     },
     async ({ session, params, query }) => {
-      return services.send(ConversationMessages.listMessages, { ...scope(session), ...params, query });
+      return visitorReads.read(scope(session), `messages\n${params.conversationId}\n${JSON.stringify(query)}`, () =>
+        services.send(ConversationMessages.listMessages, { ...scope(session), ...params, query }),
+      );
     },
   );
 

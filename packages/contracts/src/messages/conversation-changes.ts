@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { Uuid } from '../common';
+
+/**
+ * Pub/sub channel on which the conversation service announces, once a command's read models are
+ * written, whose conversations changed. Every gateway drops its cached reads of that visitor, so a
+ * read after a write's answer sees the write (see docs/architecture.md, "The hot paths").
+ */
+export const CONVERSATION_CHANGES_CHANNEL = 'conversation.changes.v1';
+
+export const ConversationChange = z.object({ projectId: Uuid, visitorId: Uuid });
+export type ConversationChange = z.infer<typeof ConversationChange>;

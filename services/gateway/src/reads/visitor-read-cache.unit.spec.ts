@@ -1,0 +1,71 @@
+import { CONVERSATION_CHANGES_CHANNEL } from '@palaver/contracts';
+import { InProcessPubSub } from '@palaver/platform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VisitorReadCache } from './visitor-read-cache';
+
+const ada = { projectId: '00000000-0000-4000-8000-000000000001', visitorId: '00000000-0000-4000-8000-00000000000a' };
+const bob = { projectId: ada.projectId, visitorId: '00000000-0000-4000-8000-00000000000b' };
+
+describe('VisitorReadCache', () => {
+  const pubsub = new InProcessPubSub();
+  let cache: VisitorReadCache;
+  let loads = 0;
+  const load = (value: string) => async () => {
+    loads += 1;
+    return { value };
+  };
+  const start = async (options = { ttlMs: 60_000, maxVisitors: 10, maxReadsPerVisitor: 2 }) => {
+    loads = 0;
+    cache = new VisitorReadCache(options);
+    await cache.start(pubsub);
+  };
+  afterEach(() => cache.stop());
+
+  it('keeps each read of each visitor until a change of that visitor is announced', async () => {
+    await start();
+    expect(await cache.read(ada, 'list', load('a1'))).toEqual({ value: 'a1' });
+    expect(await cache.read(ada, 'list', load('a2'))).toEqual({ value: 'a1' });
+    expect(await cache.read(bob, 'list', load('b1'))).toEqual({ value: 'b1' });
+    expect(loads).toBe(2);
+
+    await pubsub.publish(CONVERSATION_CHANGES_CHANNEL, ada);
+    expect(await cache.read(ada, 'list', load('a3'))).toEqual({ value: 'a3' });
+    expect(await cache.read(bob, 'list', load('b2'))).toEqual({ value: 'b1' });
+    expect(loads).toBe(3);
+  });
+
+  it('returns but does not keep an answer fetched while its visitor changed', async () => {
+    await start();
+    let finish!: () => void;
+    const slow = cache.read(ada, 'list', async () => {
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      return 'before the change';
+    });
+    await pubsub.publish(CONVERSATION_CHANGES_CHANNEL, ada);
+    finish();
+    expect(await slow).toBe('before the change');
+    expect(await cache.read(ada, 'list', async () => 'after the change')).toBe('after the change');
+  });
+
+  it('keeps no errors, a bounded number of reads per visitor, and ignores malformed announcements', async () => {
+    await start();
+    await expect(cache.read(ada, 'get', () => Promise.reject(new Error('not found')))).rejects.toThrow('not found');
+    expect(await cache.read(ada, 'get', async () => 'found')).toBe('found');
+    await cache.read(ada, 'page 2', load('p2'));
+    await cache.read(ada, 'page 3', load('p3'));
+    await cache.read(ada, 'page 3', load('p3 again'));
+    expect(loads).toBe(3); // `get` and `page 2` are kept, `page 3` is over the bound
+
+    await pubsub.publish(CONVERSATION_CHANGES_CHANNEL, { projectId: ada.projectId });
+    expect(await cache.read(ada, 'get', async () => 'refetched')).toBe('found');
+  });
+
+  it('forgets answers after the TTL, should an announcement be lost', async () => {
+    await start({ ttlMs: 30, maxVisitors: 10, maxReadsPerVisitor: 2 });
+    await cache.read(ada, 'list', load('first'));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await cache.read(ada, 'list', load('second'))).toEqual({ value: 'second' });
+  });
+});
