@@ -22,7 +22,7 @@ export function describeServiceTransportContract(adapterName: string, factory: (
     const run = randomUUID().slice(0, 8);
     const Echo = defineMessage(
       `contract${run}.qry.echo.v1`,
-      z.object({ text: z.string(), fail: z.boolean().optional() }),
+      z.object({ text: z.string(), fail: z.boolean().optional(), delayMs: z.number().optional() }),
       z.object({ text: z.string(), instance: z.string() }),
     );
     const Nobody = defineMessage(`contract${run}.qry.nobody.v1`, z.object({}), z.object({}));
@@ -39,6 +39,7 @@ export function describeServiceTransportContract(adapterName: string, factory: (
         echo(@Payload() raw: unknown) {
           return handle(Echo, raw, async (req) => {
             handled.push(instance);
+            if (req.delayMs) await sleep(req.delayMs);
             if (req.fail) {
               throw new AppError('CONVERSATION_NOT_FOUND', `no conversation for ${req.text}`, { conversationId: req.text });
             }
@@ -108,6 +109,19 @@ export function describeServiceTransportContract(adapterName: string, factory: (
       expect(failure).toBeInstanceOf(AppError);
       expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { service: `contract${run}` } });
       expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('answers SERVICE_UNAVAILABLE when the service does not answer within the timeout, and goes on serving', async () => {
+      await startInstance('a');
+      const c = client(100);
+      const started = Date.now();
+      const failure = await c.send(Echo, { text: 'slow', delayMs: 1_000 }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('timed out') });
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(await c.send(Echo, { text: 'quick' })).toEqual({ text: 'quick', instance: 'a' });
     });
 
     it('has each request answered by exactly one instance of a service', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatKey, KEY_RANDOM_BYTES, keyHint, parseKeyType } from './api-key';
 import { toBase62 } from './base62';
@@ -19,6 +20,19 @@ describe('API key format', () => {
   it('encodes base62 as a number', () => {
     expect(toBase62(Uint8Array.of(1, 0), 3)).toBe('048');
     expect(() => toBase62(Uint8Array.of(255, 255), 2)).toThrow();
+    const asBigInt = (bytes: Uint8Array): string => {
+      let value = 0n;
+      for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+      let out = '';
+      for (; value > 0n; value /= 62n) out = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'[Number(value % 62n)] + out;
+      return out.padStart(43, '0');
+    };
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 32 }), (bytes) => {
+        expect(toBase62(bytes, 43)).toBe(asBigInt(bytes));
+      }),
+    );
+    expect(toBase62(new Uint8Array(32).fill(255), 43)).toBe(asBigInt(new Uint8Array(32).fill(255)));
   });
 
   it('refuses anything but 32 random bytes', () => {
