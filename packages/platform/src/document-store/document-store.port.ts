@@ -44,9 +44,10 @@ export interface Collection<T extends WithId> {
 export interface CollectionOptions {
   /**
    * `derived`: the collection can be rebuilt from elsewhere (a projection of the event store), so
-   * the embedded store answers a write once written and fsyncs it at the next `sync()`: a crashed
-   * process loses nothing, a power loss may take back the writes since, which the owner redoes.
-   * MongoDB applies its write concern either way. Default `acknowledged`: durable when answered.
+   * the embedded store answers a write once applied in memory, writes it behind the answer and
+   * fsyncs it at the next `sync()`: a crash (of the process or the machine) may take back what was
+   * written since the last `sync()` resolved, which the owner redoes. MongoDB applies its write
+   * concern either way. Default `acknowledged`: durable when answered.
    */
   durability?: 'acknowledged' | 'derived';
 }

@@ -130,15 +130,22 @@ describe('EmbeddedDocumentStore on disk', () => {
     await store.close();
   });
 
-  // A derived collection's writes are answered before their fsync: written, so a crashed process
-  // loses none of them either (only a power loss could, which its owner redoes).
+  // A derived collection's writes are answered before they are written: durable once a sync()
+  // resolved after them (its owner redoes the rest), so that is what a kill must not take back.
   it.each(['documents', 'derived-documents'] as const)(
-    'keeps every acknowledged write when the process is killed with SIGKILL mid-stream (%s)',
+    'keeps every write made durable when the process is killed with SIGKILL mid-stream (%s)',
     async (kind) => {
-      const acked = await writeUntilKilled(kind, dir, 120);
-      const inserted = acked.filter((line) => line.startsWith('insert ')).map((line) => line.slice('insert '.length));
-      const counter = Math.max(...acked.filter((l) => l.startsWith('counter ')).map((l) => Number(l.split(' ')[1])));
-      expect(inserted.length).toBeGreaterThanOrEqual(80);
+      const acked = await writeUntilKilled(kind, dir, 160);
+      const synced = Math.max(0, ...acked.filter((l) => l.startsWith('synced ')).map((l) => Number(l.split(' ')[1])));
+      // Acknowledged means durable for `documents`; for `derived`, the rounds before the last sync.
+      const durable = (n: number) => kind === 'documents' || n < synced * 3;
+      const inserted = acked
+        .filter((line) => line.startsWith('insert '))
+        .map((line) => line.slice('insert '.length))
+        .filter((id) => durable(Number(id.slice(1))));
+      const counters = acked.filter((l) => l.startsWith('counter ')).map((l) => Number(l.split(' ')[1]));
+      const counter = kind === 'documents' ? Math.max(...counters) : synced;
+      expect(inserted.length).toBeGreaterThanOrEqual(kind === 'documents' ? 80 : 30);
 
       const store = await EmbeddedDocumentStore.open(dir);
       const col = store.collection<{ _id: string; i: number; hits?: number }>('crash', [{ keys: { i: 1 }, unique: true }]);

@@ -24,19 +24,28 @@ describe('JsonlLog', () => {
   const fileHandlePrototype = async () => {
     const handle = await open(join(dir, 'probe'), 'a');
     await handle.close();
-    return Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
+    return Object.getPrototypeOf(handle) as { datasync(): Promise<void>; write(...args: unknown[]): Promise<unknown> };
   };
 
-  it('with deferSync, answers appends once written and fsyncs them at sync() and on close', async () => {
-    const datasync = vi.spyOn(await fileHandlePrototype(), 'datasync');
+  it('with deferSync, answers appends at once, writes them behind the answer and fsyncs them at sync() and on close', async () => {
+    const prototype = await fileHandlePrototype();
+    const datasync = vi.spyOn(prototype, 'datasync');
+    const write = prototype.write;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.spyOn(prototype, 'write').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+      await held;
+      return write.apply(this, args);
+    });
     const { log } = await JsonlLog.open<Rec>(path);
     log.deferSync = true;
     await log.append([{ n: 1, text: 'a' }]);
     await log.append([{ n: 2, text: 'b' }]);
-    expect(datasync).not.toHaveBeenCalled();
-    expect((await readFile(path, 'utf8')).trim().split('\n')).toHaveLength(2);
+    expect(await readFile(path, 'utf8')).toBe(''); // answered while the write is still held
+    release();
 
     await log.sync();
+    expect((await readFile(path, 'utf8')).trim().split('\n')).toHaveLength(2);
     expect(datasync).toHaveBeenCalledTimes(1);
     await log.sync();
     expect(datasync).toHaveBeenCalledTimes(1);
@@ -47,6 +56,17 @@ describe('JsonlLog', () => {
     const { log: reopened, records } = await JsonlLog.open<Rec>(path);
     expect(records.map((r) => r.n)).toEqual([1, 2, 3]);
     await reopened.close();
+  });
+
+  it('with deferSync, a write that failed behind the answer fails the next sync() and append', async () => {
+    const prototype = await fileHandlePrototype();
+    const { log } = await JsonlLog.open<Rec>(path);
+    log.deferSync = true;
+    vi.spyOn(prototype, 'write').mockRejectedValueOnce(new Error('disk full'));
+    await log.append([{ n: 1, text: 'a' }]);
+    await expect(log.sync()).rejects.toThrow('disk full');
+    await expect(log.append([{ n: 2, text: 'b' }])).rejects.toThrow('disk full');
+    await log.close().catch(() => {});
   });
 
   it('writes concurrent appends together with one fsync, in call order', async () => {

@@ -42,9 +42,10 @@ interface Batch {
  */
 export class JsonlLog<R> {
   /**
-   * For a log whose records can be rebuilt from elsewhere: an append is answered once written (a
-   * crashed process loses nothing, the system keeps the data) and fsynced by the next `sync()`,
-   * so a power loss may take back what was appended since.
+   * For a log whose records can be rebuilt from elsewhere: an append is answered at once, written
+   * behind the answer (in call order, as every append) and fsynced by the next `sync()`, so a
+   * crash may take back what was appended since the last `sync()` resolved. A failed write still
+   * fails the log for good: the next append and `sync()` reject.
    */
   deferSync = false;
   private unsynced = false;
@@ -91,7 +92,7 @@ export class JsonlLog<R> {
 
   /**
    * Queues the records (in call order, at once) and resolves when they are written and fsynced,
-   * together with whatever else was appended meanwhile.
+   * together with whatever else was appended meanwhile (with `deferSync`: at once).
    */
   append(records: R[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`${this.path} is closed`));
@@ -101,12 +102,13 @@ export class JsonlLog<R> {
     if (!batch) {
       batch = newBatch();
       this.batch = batch;
-      this.last = batch.durable;
+      if (this.deferSync) batch.durable.catch(() => {}); // its failure surfaces at the next append or sync()
+      else this.last = batch.durable;
       void this.writes.run(() => this.flush());
     }
     for (const record of records) batch.text.push(`${JSON.stringify(record)}\n`);
     batch.count += records.length;
-    return batch.durable;
+    return this.deferSync ? RESOLVED : batch.durable;
   }
 
   /** Resolves once every append made so far is durable (at once when none is pending). */

@@ -31,6 +31,11 @@ const writeDocuments = async (durability: 'acknowledged' | 'derived') => {
     );
     await docs.updateOne({ _id: 'counter' }, { $inc: { hits: 1 }, $setOnInsert: { i: -1, filler: '' } }, { upsert: true });
     await print(`ack counter ${i + 1}`);
+    // A derived collection is durable as of a sync(): everything of the rounds before is.
+    if (durability === 'derived' && i % 5 === 4) {
+      await store.sync();
+      await print(`ack synced ${i + 1}`);
+    }
   }
 };
 
