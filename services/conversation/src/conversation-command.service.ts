@@ -15,6 +15,7 @@ import {
 import { type JobQueue, logger, Ports } from '@palaver/platform';
 import type { z } from 'zod';
 import { ConversationExecutor, type Executed } from './conversation.executor';
+import type { StoredConversationEvent } from './conversation.stream';
 import { conversationNotFound, messageForbidden, messageNotFound } from './domain/conversation.errors';
 import { historyBefore, recentHistory } from './domain/conversation.history';
 import { messageIdOf } from './projections/message.projection';
@@ -28,13 +29,19 @@ const ok = { ok: true } as const;
 /**
  * A message of the conversation after the command, as readers see it (no store round trip). Only
  * the events that shape it are replayed: its own and the start (which names the visitor), not the
- * whole conversation.
+ * whole conversation; usually the command created the message, so they are all among its own.
  */
 const messageAfter = (executed: Executed, messageId: string): Message => {
-  const shaping = executed.events.filter((e) => e.type === 'ConversationStarted' || messageIdOf(e) === messageId);
-  const message = documentsOf(shaping).messages.find((m) => m._id === messageId);
+  const start = executed.events[0];
+  const own = start && executed.appended[0] !== start ? [start, ...executed.appended] : executed.appended;
+  const message = messageIn(own, messageId) ?? messageIn(executed.events, messageId);
   if (!message) throw new Error(`message ${messageId} is not in its conversation's events`);
   return toMessage(message);
+};
+
+const messageIn = (events: readonly StoredConversationEvent[], messageId: string) => {
+  const shaping = events.filter((e) => e.type === 'ConversationStarted' || messageIdOf(e) === messageId);
+  return documentsOf(shaping).messages.find((m) => m._id === messageId);
 };
 
 @Injectable()

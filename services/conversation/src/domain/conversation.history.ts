@@ -16,9 +16,11 @@ export const historyBefore = (state: ExistingConversation, messageId: string, li
   return historyOf(index < 0 ? state.messages : state.messages.slice(0, index), limit);
 };
 
+/** Walks back from the newest message, so a long conversation costs no more than a short one. */
 const historyOf = (messages: ExistingConversation['messages'], limit: number): ChatMessage[] => {
   const turns: ChatMessage[] = [];
-  for (const message of messages) {
+  for (let i = messages.length - 1; i >= 0 && turns.length < limit; i--) {
+    const message = messages[i]!;
     if (message.status === 'streaming') continue;
     if (message.role === 'user') {
       turns.push({ role: 'user', content: message.text });
@@ -26,5 +28,5 @@ const historyOf = (messages: ExistingConversation['messages'], limit: number): C
       turns.push({ role: 'assistant', content: message.text });
     }
   }
-  return turns.slice(-limit);
+  return turns.reverse();
 };

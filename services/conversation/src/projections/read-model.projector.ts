@@ -26,7 +26,10 @@ export class ReadModelProjector {
     const first = events[0];
     if (!first) return;
     const projected = (await this.conversations.current(first))?.version ?? 0;
-    const pending = events.filter((event) => event.version > projected);
+    // Versions increase along the stream: the pending ones are a tail, found from the end.
+    let from = events.length;
+    while (from > 0 && events[from - 1]!.version > projected) from--;
+    const pending = events.slice(from);
     // The messages take their visitor from the start of the stream, so they are written beside
     // the conversation (in one write; the messages side by side, each message's events in order)
     // and their writes share an fsync; then the agent feed, with the conversation as of each event.
