@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -6,6 +7,14 @@ import { SerialQueue } from './serial-queue';
 
 const READ_CHUNK = 1 << 20;
 const WRITE_CHUNK = 1 << 20;
+
+/**
+ * Durable appends go through a descriptor opened with O_DSYNC where the platform has it: each
+ * write then returns once its data is on disk, as a write and an fdatasync would, in one system
+ * call and one trip through the thread pool instead of two.
+ */
+const DURABLE_APPEND_FLAGS =
+  constants.O_DSYNC === undefined ? null : constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_DSYNC;
 
 export class CorruptLogError extends Error {
   constructor(
@@ -49,6 +58,8 @@ export class JsonlLog<R> {
    */
   deferSync = false;
   private unsynced = false;
+  /** The O_DSYNC descriptor of durable appends, opened at the first one (see DURABLE_APPEND_FLAGS). */
+  private durableHandle: FileHandle | null = null;
   private readonly writes = new SerialQueue();
   private closed = false;
   /** Appends not yet taken by a write. */
@@ -102,7 +113,8 @@ export class JsonlLog<R> {
     if (!batch) {
       batch = newBatch();
       this.batch = batch;
-      if (this.deferSync) batch.durable.catch(() => {}); // its failure surfaces at the next append or sync()
+      if (this.deferSync)
+        batch.durable.catch(() => {}); // its failure surfaces at the next append or sync()
       else this.last = batch.durable;
       void this.writes.run(() => this.flush());
     }
@@ -143,9 +155,15 @@ export class JsonlLog<R> {
     this.batch = null;
     try {
       if (this.failure !== null) throw this.failure;
-      await this.handle.write(batch.text.join(''));
-      if (this.deferSync) this.unsynced = true;
-      else {
+      const text = batch.text.join('');
+      if (this.deferSync) {
+        await this.handle.write(text);
+        this.unsynced = true;
+      } else if (DURABLE_APPEND_FLAGS !== null) {
+        this.durableHandle ??= await open(this.path, DURABLE_APPEND_FLAGS);
+        await this.durableHandle.write(text);
+      } else {
+        await this.handle.write(text);
         await this.handle.datasync();
         this.unsynced = false;
       }
@@ -197,6 +215,7 @@ export class JsonlLog<R> {
       }
       await out.close();
       await this.handle.close();
+      await this.closeDurableHandle();
       await rename(tmp, this.path);
       await fsyncDir(dirname(this.path));
       this.handle = await open(this.path, 'a+');
@@ -211,7 +230,15 @@ export class JsonlLog<R> {
       this.closed = true;
       if (this.unsynced && this.failure === null) await this.handle.datasync();
       await this.handle.close();
+      await this.closeDurableHandle();
     });
+  }
+
+  /** Dropped when the file is replaced (its descriptor would point at the old one), and on close. */
+  private async closeDurableHandle(): Promise<void> {
+    const handle = this.durableHandle;
+    this.durableHandle = null;
+    await handle?.close();
   }
 }
 
