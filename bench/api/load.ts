@@ -1,14 +1,19 @@
 import autocannon from 'autocannon';
+import { type CpuProbe, perRequest } from './cpu';
 
 export interface LoadResult {
   /** Successful (2xx) answers per second. */
   rps: number;
+  /** Successful (2xx) answers in all. */
+  answered: number;
   p50: number;
   p99: number;
   /** Non-2xx answers and socket errors. */
   failed: number;
   /** What the failures were, e.g. `4xx: 3, errors: 1`. */
   failures: string;
+  /** CPU ms per answered request of each watched process (when a probe was given). */
+  cpuMsPerRequest?: Record<string, number>;
 }
 
 export interface LoadOptions {
@@ -22,6 +27,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** When set, connection i sends to paths[i % paths.length] (one conversation per connection). */
   paths?: string[];
+  /** Samples the CPU of the processes involved over the counted run. */
+  cpu?: CpuProbe | null;
 }
 
 /** One autocannon run (after a short warm-up run that is not counted). */
@@ -29,7 +36,10 @@ export const load = async (options: LoadOptions): Promise<LoadResult> => {
   await run({ ...options, durationSeconds: Math.min(2, options.durationSeconds) });
   // Requests the warm-up left in flight (replies still being stored) must not meet the run.
   await new Promise((resolve) => setTimeout(resolve, 500));
-  return run(options);
+  const before = options.cpu?.sample();
+  const result = await run(options);
+  if (options.cpu && before) result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
+  return result;
 };
 
 const run = async (options: LoadOptions): Promise<LoadResult> => {
@@ -51,6 +61,7 @@ const run = async (options: LoadOptions): Promise<LoadResult> => {
   return {
     // Answered requests per second: a failure (a 409, a 429) is no throughput.
     rps: result['2xx'] / result.duration,
+    answered: result['2xx'],
     p50: result.latency.p50,
     p99: result.latency.p99,
     failed: result.non2xx + result.errors + result.timeouts,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { infraAvailable, infraUrl } from '../../packages/platform/src/testing/infra';
 import { startChild } from './child';
+import { cpuProbe } from './cpu';
 import { holdInfraLock } from './infra-lock';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
@@ -66,12 +67,14 @@ const benchMode = (mode: string, env: Record<string, string>): Promise<Row[]> =>
       const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
       const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
       try {
+        const servers = mode === 'distributed' ? (['nats-server', 'redis-server'] as const) : [];
+        const productCpu = cpuProbe(product.process.pid!, [...servers]);
         const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
           return {
             mode,
             name,
-            product: await load({ url: product.url, ...options }),
+            product: await load({ url: product.url, cpu: productCpu, ...options }),
             baseline: await load({ url: baseline.url, ...options }),
           };
         };
