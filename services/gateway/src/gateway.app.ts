@@ -72,7 +72,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
   const limits = new MessageLimits(deps.kv, deps.clock);
   healthRoutes(routes, deps);
-  identityRoutes(routes, deps);
+  identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
   conversationRoutes(routes, deps, limits, identity, visitorReads);

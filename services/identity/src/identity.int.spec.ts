@@ -23,6 +23,12 @@ afterEach(async () => {
 
 const send = <Msg extends ServiceMessage>(message: Msg, request: RequestOf<Msg>) => infra.services.send(message, request);
 
+/** What the gateway does on `POST /v2/identity/init`: resolve the publishable key, then init with it. */
+const initVisitor = async (apiKey: string, saVid: string, origin: string | null) => {
+  const key = await send(M.resolveKey, { key: apiKey, origin, type: 'publishable' });
+  return send(M.initVisitor, { key: { ...key, type: 'publishable' }, saVid });
+};
+
 const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
   try {
     await promise;
@@ -285,7 +291,7 @@ describe('identity service: visitors and sessions', () => {
   it('creates a visitor on first init and finds it after, with a fresh session each time', async () => {
     const project = await newProject();
     const pk = await publishableKey(project);
-    const first = await send(M.initVisitor, { apiKey: pk.key, saVid: 'device-1', origin: null });
+    const first = await initVisitor(pk.key, 'device-1', null);
     expect(first.created).toBe(true);
     expect(first.visitor).toEqual({
       object: 'visitor',
@@ -296,7 +302,7 @@ describe('identity service: visitors and sessions', () => {
       avatarUrl: null,
     });
     expect(first.sessionToken).toMatch(/^st_[0-9A-Za-z]{43}$/);
-    const second = await send(M.initVisitor, { apiKey: pk.key, saVid: 'device-1', origin: null });
+    const second = await initVisitor(pk.key, 'device-1', null);
     expect(second.created).toBe(false);
     expect(second.visitor).toEqual(first.visitor);
     expect(second.sessionToken).not.toBe(first.sessionToken);
@@ -317,9 +323,7 @@ describe('identity service: visitors and sessions', () => {
   it('creates a device’s visitor once under concurrent first visits', async () => {
     const project = await newProject();
     const pk = await publishableKey(project);
-    const results = await Promise.all(
-      Array.from({ length: 8 }, () => send(M.initVisitor, { apiKey: pk.key, saVid: 'racer', origin: null })),
-    );
+    const results = await Promise.all(Array.from({ length: 8 }, () => initVisitor(pk.key, 'racer', null)));
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(new Set(results.map((r) => r.visitor.id)).size).toBe(1);
     expect(new Set(results.map((r) => r.sessionToken)).size).toBe(8);
@@ -328,8 +332,8 @@ describe('identity service: visitors and sessions', () => {
   it('keeps projects apart', async () => {
     const a = await newProject('A');
     const b = await newProject('B');
-    const va = await send(M.initVisitor, { apiKey: (await publishableKey(a)).key, saVid: 'same-device', origin: null });
-    const vb = await send(M.initVisitor, { apiKey: (await publishableKey(b)).key, saVid: 'same-device', origin: null });
+    const va = await initVisitor((await publishableKey(a)).key, 'same-device', null);
+    const vb = await initVisitor((await publishableKey(b)).key, 'same-device', null);
     expect(vb.created).toBe(true);
     expect(vb.visitor.id).not.toBe(va.visitor.id);
     expect((await send(M.resolveSession, { token: vb.sessionToken, origin: null })).projectId).toBe(b.id);
@@ -341,7 +345,7 @@ describe('identity service: visitors and sessions', () => {
     const project = await newProject();
     const pk = await publishableKey(project, ['https://shop.example.com']);
     const sk = await privateKey(project);
-    const init = (apiKey: string, origin: string | null) => send(M.initVisitor, { apiKey, saVid: 'd', origin });
+    const init = (apiKey: string, origin: string | null) => initVisitor(apiKey, 'd', origin);
 
     expect((await init(pk.key, 'https://shop.example.com')).created).toBe(true);
     expect((await rejection(init(pk.key, 'https://evil.example.com'))).code).toBe('FORBIDDEN');
@@ -354,7 +358,7 @@ describe('identity service: visitors and sessions', () => {
   it('expires a session after the idle TTL, each use extending it', async () => {
     const project = await newProject();
     const pk = await publishableKey(project);
-    const { sessionToken: token } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
+    const { sessionToken: token } = await initVisitor(pk.key, 'd', null);
     const resolve = () => send(M.resolveSession, { token, origin: null });
 
     clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
@@ -364,7 +368,7 @@ describe('identity service: visitors and sessions', () => {
     clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(resolve())).code).toBe('UNAUTHORIZED');
 
-    const { sessionToken: idle } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
+    const { sessionToken: idle } = await initVisitor(pk.key, 'd', null);
     clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(send(M.resolveSession, { token: idle, origin: null }))).code).toBe('UNAUTHORIZED');
   });
@@ -372,7 +376,7 @@ describe('identity service: visitors and sessions', () => {
   it('writes a busy session back only once a tenth of its idle TTL has passed', async () => {
     const project = await newProject();
     const pk = await publishableKey(project);
-    const { sessionToken: token } = await send(M.initVisitor, { apiKey: pk.key, saVid: 'd', origin: null });
+    const { sessionToken: token } = await initVisitor(pk.key, 'd', null);
     const resolve = () => send(M.resolveSession, { token, origin: null });
     const sessionWrites = vi.spyOn(infra.kv, 'set');
 
@@ -401,8 +405,8 @@ describe('identity service: visitors and sessions', () => {
     const project = await newProject();
     const pk = await publishableKey(project);
     const kept = await publishableKey(project);
-    const sessions = await Promise.all(['d1', 'd2'].map((saVid) => send(M.initVisitor, { apiKey: pk.key, saVid, origin: null })));
-    const other = await send(M.initVisitor, { apiKey: kept.key, saVid: 'd1', origin: null });
+    const sessions = await Promise.all(['d1', 'd2'].map((saVid) => initVisitor(pk.key, saVid, null)));
+    const other = await initVisitor(kept.key, 'd1', null);
     await send(M.revokeKey, { projectId: project.id, keyId: pk.id });
     for (const { sessionToken } of sessions) {
       const err = await rejection(send(M.resolveSession, { token: sessionToken, origin: null }));
@@ -414,11 +418,7 @@ describe('identity service: visitors and sessions', () => {
   it('refuses a session used from an origin its key does not allow', async () => {
     const project = await newProject();
     const pk = await publishableKey(project, ['https://shop.example.com']);
-    const { sessionToken: token } = await send(M.initVisitor, {
-      apiKey: pk.key,
-      saVid: 'd',
-      origin: 'https://shop.example.com',
-    });
+    const { sessionToken: token } = await initVisitor(pk.key, 'd', 'https://shop.example.com');
     expect((await send(M.resolveSession, { token, origin: 'https://shop.example.com' })).keyId).toBe(pk.id);
     expect((await send(M.resolveSession, { token, origin: null })).keyId).toBe(pk.id);
     const err = await rejection(send(M.resolveSession, { token, origin: 'https://evil.example.com' }));

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type Visitor } from '@palaver/contracts';
+import { AppError, type KeyInfo, type Visitor } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { KeyService } from './key.service';
 import { SessionService } from './session.service';
 import { toVisitor, VisitorRepository } from './visitor.repository';
 
@@ -10,14 +9,12 @@ import { toVisitor, VisitorRepository } from './visitor.repository';
 export class VisitorService {
   constructor(
     @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
-    @Inject(KeyService) private readonly keys: KeyService,
     @Inject(SessionService) private readonly sessions: SessionService,
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
   /** The anonymous visitor of this device in the key's project (created on first sight), with a fresh session. */
-  async init(apiKey: string, saVid: string, origin: string | null): Promise<{ created: boolean; sessionToken: string; visitor: Visitor }> {
-    const key = await this.keys.resolve(apiKey, origin, 'publishable');
+  async init(key: KeyInfo, saVid: string): Promise<{ created: boolean; sessionToken: string; visitor: Visitor }> {
     const { visitor, created } = await this.visitors.findOrInsert({
       _id: randomUUID(),
       projectId: key.projectId,

@@ -32,9 +32,14 @@ export const KeyInfo = z.object({ projectId: Uuid, keyId: Uuid, type: KeyType, a
 export type KeyInfo = z.infer<typeof KeyInfo>;
 
 export const IdentityMessages = {
+  /**
+   * The device's visitor in the key's project, with a new session. The caller has resolved the
+   * publishable key (`resolveKey`, which checks it is live and admits the origin): the gateway
+   * through its cache, so an init costs no second key lookup.
+   */
   initVisitor: defineMessage(
-    'identity.cmd.init-visitor.v1',
-    z.object({ apiKey: z.string(), saVid: z.string(), origin: Origin }),
+    'identity.cmd.init-visitor.v2',
+    z.object({ key: KeyInfo.extend({ type: z.literal('publishable') }), saVid: z.string() }),
     z.object({ created: z.boolean(), sessionToken: z.string(), visitor: Visitor }),
   ),
   /** Resolves a session token and extends its idle timeout. UNAUTHORIZED when unknown, expired or its key revoked. */

@@ -24,7 +24,7 @@ export class IdentityHandler {
 
   @MessagePattern(M.initVisitor.subject)
   initVisitor(@Payload() raw: unknown) {
-    return handle(M.initVisitor, raw, (req) => this.visitors.init(req.apiKey, req.saVid, req.origin));
+    return handle(M.initVisitor, raw, (req) => this.visitors.init(req.key, req.saVid));
   }
 
   @MessagePattern(M.resolveSession.subject)

@@ -1,9 +1,10 @@
 import { IdentityMessages, InitIdentityBody, InitIdentityResponse, Visitor } from '@palaver/contracts';
 import { originOf } from '../../auth/bearer';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
-export const identityRoutes = (routes: Routes, deps: GatewayDeps): void => {
+export const identityRoutes = (routes: Routes, deps: GatewayDeps, identity: IdentityCache): void => {
   routes.add(
     {
       method: 'POST',
@@ -18,7 +19,8 @@ export const identityRoutes = (routes: Routes, deps: GatewayDeps): void => {
       },
     },
     async ({ body, request, reply }) => {
-      const result = await deps.services.send(IdentityMessages.initVisitor, { ...body, origin: originOf(request) });
+      const key = await identity.key(body.apiKey, originOf(request), 'publishable');
+      const result = await deps.services.send(IdentityMessages.initVisitor, { key: { ...key, type: 'publishable' }, saVid: body.saVid });
       return reply.status(result.created ? 201 : 200).send({ sessionToken: result.sessionToken, visitor: result.visitor });
     },
   );
