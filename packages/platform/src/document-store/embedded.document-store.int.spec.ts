@@ -111,6 +111,9 @@ describe('EmbeddedDocumentStore on disk', () => {
     expect(await ids({ owner: 'x', n: 2 })).toEqual(['b']);
     expect(await ids({ owner: 'y' })).toEqual([]);
     expect(await ids({ _id: { $in: ['d', 'b', 'nope'] } })).toEqual(['b', 'd']);
+    expect(await ids({ _id: 'b', owner: 'x' })).toEqual(['b']);
+    expect(await ids({ _id: 'b', owner: 'y' })).toEqual([]);
+    expect(await ids({ _id: { $in: ['a', 'b', 'c', 'd'] }, owner: 'y' })).toEqual([]);
     expect(await items.count({ owner: 'x' })).toBe(4);
     expect((await items.findOne({ owner: 'x' }))?._id).toBe('b');
     expect(await items.deleteMany({ owner: 'x', n: { $lt: 4 } })).toBe(2);

@@ -142,6 +142,11 @@ class FieldIndex {
     }
   }
 
+  /** How many documents may equal `value`, without listing them. */
+  count(value: Scalar): number {
+    return (this.buckets.get(value)?.size ?? 0) + this.others.size;
+  }
+
   /** Ids of the documents that may equal `value` (unordered). */
   candidates(value: Scalar): string[] {
     const bucket = this.buckets.get(value);
@@ -438,8 +443,9 @@ class EmbeddedCollection implements Collection<Doc> {
       const index = this.fieldIndexes.get(field);
       const equality = index ? equalityOf(condition) : null;
       if (!index || !equality) continue;
-      const found = index.candidates(equality.value);
-      if (ids === null || found.length < ids.length) ids = found;
+      // Listed only when smaller than what narrows the query so far: `{_id, projectId}` must not
+      // copy the ids of every document of the project.
+      if (ids === null || index.count(equality.value) < ids.length) ids = index.candidates(equality.value);
     }
     if (ids === null) return this.docs.values();
     const docs: Doc[] = [];
