@@ -9,11 +9,26 @@ export interface VisitorReadCacheOptions {
   maxVisitors: number;
   /** Distinct reads (list pages, conversations) kept per visitor. */
   maxReadsPerVisitor: number;
+  /** All answers kept, by the length of their JSON; the least recently read visitors go first. */
+  maxBytes: number;
+  /** An answer longer than this (a long conversation) is not kept. */
+  maxAnswerBytes: number;
 }
 
-export const DEFAULT_VISITOR_READ_CACHE: VisitorReadCacheOptions = { ttlMs: 30_000, maxVisitors: 5_000, maxReadsPerVisitor: 16 };
+export const DEFAULT_VISITOR_READ_CACHE: VisitorReadCacheOptions = {
+  ttlMs: 30_000,
+  maxVisitors: 5_000,
+  maxReadsPerVisitor: 16,
+  maxBytes: 64 * 1024 * 1024,
+  maxAnswerBytes: 256 * 1024,
+};
 
-type Reads = Map<string, unknown>;
+/** One visitor's kept answers. `epoch` names the visitor's state they were read in (see `read`). */
+interface Reads {
+  epoch: object;
+  answers: ReadonlyMap<string, unknown>;
+  bytes: number;
+}
 
 /**
  * The gateway's copy of a visitor's own reads (their conversation list, a conversation, its
@@ -22,16 +37,20 @@ type Reads = Map<string, unknown>;
  * Freshness: the conversation service announces on the pub/sub port (`CONVERSATION_CHANGES_CHANNEL`)
  * whose read models it wrote, before the command that wrote them answers; every gateway drops that
  * visitor's reads. A read being fetched while its visitor changes is returned but not kept: the
- * change replaces the visitor's entry, and the answer is kept only in the entry it was fetched for.
- * Entries also expire after `ttlMs`, which bounds staleness should an announcement be lost (a
- * pub/sub reconnect). Errors are never kept.
+ * change ends the epoch the read was fetched in. Entries also expire after `ttlMs`, which bounds
+ * staleness should an announcement be lost (a pub/sub reconnect). Errors are never kept.
  */
 export class VisitorReadCache {
   private readonly visitors: LRUCache<string, Reads>;
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(private readonly options: VisitorReadCacheOptions = DEFAULT_VISITOR_READ_CACHE) {
-    this.visitors = new LRUCache({ max: options.maxVisitors, ttl: options.ttlMs });
+    this.visitors = new LRUCache({
+      max: options.maxVisitors,
+      maxSize: options.maxBytes,
+      sizeCalculation: (reads) => Math.max(1, reads.bytes),
+      ttl: options.ttlMs,
+    });
   }
 
   /** Listens to the conversation service's announcements; resolves once the subscription is live. */
@@ -52,14 +71,26 @@ export class VisitorReadCache {
   async read<T>(visitor: ConversationChange, read: string, load: () => Promise<T>): Promise<T> {
     const key = visitorKey(visitor);
     let reads = this.visitors.get(key);
-    if (reads?.has(read)) return reads.get(read) as T;
+    if (reads?.answers.has(read)) return reads.answers.get(read) as T;
     if (!reads) {
-      reads = new Map();
+      reads = { epoch: {}, answers: new Map(), bytes: 0 };
       this.visitors.set(key, reads);
     }
+    const { epoch } = reads;
     const value = await load();
-    if (this.visitors.peek(key) === reads && reads.size < this.options.maxReadsPerVisitor) reads.set(read, value);
+    this.keep(key, epoch, read, value);
     return value;
+  }
+
+  /** Adds an answer to the visitor's entry if no change ended its epoch meanwhile and it fits. */
+  private keep(key: string, epoch: object, read: string, value: unknown): void {
+    const current = this.visitors.peek(key);
+    if (current?.epoch !== epoch || current.answers.size >= this.options.maxReadsPerVisitor) return;
+    const bytes = JSON.stringify(value)?.length ?? 0;
+    if (bytes > this.options.maxAnswerBytes) return;
+    // A new entry object, so the cache weighs it again (and keeps its expiry).
+    const answers = new Map(current.answers).set(read, value);
+    this.visitors.set(key, { epoch, answers, bytes: current.bytes + bytes }, { noUpdateTTL: true });
   }
 }
 

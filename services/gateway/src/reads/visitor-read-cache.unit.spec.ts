@@ -1,7 +1,7 @@
 import { CONVERSATION_CHANGES_CHANNEL } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VisitorReadCache } from './visitor-read-cache';
+import { DEFAULT_VISITOR_READ_CACHE, VisitorReadCache } from './visitor-read-cache';
 
 const ada = { projectId: '00000000-0000-4000-8000-000000000001', visitorId: '00000000-0000-4000-8000-00000000000a' };
 const bob = { projectId: ada.projectId, visitorId: '00000000-0000-4000-8000-00000000000b' };
@@ -14,9 +14,9 @@ describe('VisitorReadCache', () => {
     loads += 1;
     return { value };
   };
-  const start = async (options = { ttlMs: 60_000, maxVisitors: 10, maxReadsPerVisitor: 2 }) => {
+  const start = async (options: Partial<typeof DEFAULT_VISITOR_READ_CACHE> = {}) => {
     loads = 0;
-    cache = new VisitorReadCache(options);
+    cache = new VisitorReadCache({ ...DEFAULT_VISITOR_READ_CACHE, ttlMs: 60_000, maxVisitors: 10, maxReadsPerVisitor: 2, ...options });
     await cache.start(pubsub);
   };
   afterEach(() => cache.stop());
@@ -63,9 +63,24 @@ describe('VisitorReadCache', () => {
   });
 
   it('forgets answers after the TTL, should an announcement be lost', async () => {
-    await start({ ttlMs: 30, maxVisitors: 10, maxReadsPerVisitor: 2 });
+    await start({ ttlMs: 30 });
     await cache.read(ada, 'list', load('first'));
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(await cache.read(ada, 'list', load('second'))).toEqual({ value: 'second' });
+  });
+
+  it('keeps no answer longer than the per-answer bound, and drops the least recently read visitors past the total', async () => {
+    await start({ maxAnswerBytes: 100, maxBytes: 250 });
+    const long = 'x'.repeat(200);
+    await cache.read(ada, 'get', async () => long);
+    expect(await cache.read(ada, 'get', async () => 'fetched again')).toBe('fetched again');
+
+    const answer = 'y'.repeat(90); // 92 bytes of JSON each: two visitors fit, a third pushes out the oldest
+    await cache.read(ada, 'list', async () => answer);
+    await cache.read(bob, 'list', async () => answer);
+    expect(await cache.read(ada, 'list', async () => 'reloaded')).toBe(answer);
+    const carl = { ...bob, visitorId: '00000000-0000-4000-8000-00000000000c' };
+    await cache.read(carl, 'list', async () => answer);
+    expect(await cache.read(bob, 'list', async () => 'reloaded')).toBe('reloaded');
   });
 });
