@@ -38,8 +38,8 @@ const QUERY_CACHE_SIZE = 500;
  * The embedded document store: each collection is held in memory and queried with mingo (the
  * MongoDB query language), and persisted as an append-only JSONL log of puts and deletes in
  * `dir`, fsynced before a write resolves (a derived collection's written behind the answer and
- * fsynced at the next `sync()`, see CollectionOptions). Documents are stored as JSON (a Date becomes its ISO
- * string, as every timestamp in the contracts already is).
+ * fsynced at the next `sync()`, see CollectionOptions). Documents are stored as JSON (a Date
+ * becomes its ISO string, as every timestamp in the contracts already is).
  */
 export class EmbeddedDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, EmbeddedCollection>();
