@@ -26,7 +26,8 @@ const cpuSeconds = (pid: number): number | null => {
   }
 };
 
-const oldestPid = (name: string): number | null => {
+/** The pid of the oldest process of that name on this machine (a shared server), if any. */
+export const localServerPid = (name: string): number | null => {
   try {
     return Number(execFileSync('pgrep', ['-o', '-x', name]).toString().trim()) || null;
   } catch {
@@ -35,16 +36,12 @@ const oldestPid = (name: string): number | null => {
 };
 
 /**
- * Watches the product, the load generator (this process) and, when they run on this machine, the
- * NATS and Redis servers: what each costs per answered request is what bounds a throughput on a
- * machine whose cores they share. Processes it cannot see (no /proc, a remote server) are left out.
+ * Watches the product, the load generator (this process) and the NATS and Redis servers when they
+ * run on this machine (`servers`: name -> pid): what each costs per answered request is what
+ * bounds a throughput on a machine whose cores they share. Processes it cannot see are left out.
  */
-export const cpuProbe = (productPid: number, servers: Array<'nats-server' | 'redis-server'>): CpuProbe | null => {
-  const pids: Record<string, number> = { product: productPid, 'load generator': process.pid };
-  for (const name of servers) {
-    const pid = oldestPid(name);
-    if (pid !== null) pids[name.replace('-server', '')] = pid;
-  }
+export const cpuProbe = (productPid: number, servers: Record<string, number>): CpuProbe | null => {
+  const pids: Record<string, number> = { product: productPid, 'load generator': process.pid, ...servers };
   if (cpuSeconds(productPid) === null) return null;
   return {
     sample: () => {

@@ -2,17 +2,16 @@
  * `pnpm bench:api [--duration S] [--connections C] [--writers M] [--ttft N] [--mode embedded|distributed|all]
  *                 [--soak N]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
- * embedded, and distributed (NATS, Redis, BullMQ) when both are reachable, under the shared
- * infrastructure lock. `--soak N` instead opens N concurrent reply streams and reports memory per stream.
+ * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, see
+ * bench-infra.ts). `--soak N` instead opens N concurrent reply streams and reports memory per stream.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { infraAvailable, infraUrl } from '../../packages/platform/src/testing/infra';
+import { type BenchInfra, benchInfra } from './bench-infra';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
-import { holdInfraLock } from './infra-lock';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
 import { soak } from './soak';
@@ -34,16 +33,6 @@ const connections = Number(values.connections);
 const writers = Number(values.writers);
 const ttftRequests = Number(values.ttft);
 
-const modeEnv = async (mode: string): Promise<Record<string, string> | null> => {
-  if (mode === 'embedded') return {};
-  const reachable = (await infraAvailable('nats')) && (await infraAvailable('redis'));
-  if (!reachable) {
-    console.error('distributed: NATS or Redis unreachable, skipped');
-    return null;
-  }
-  return { NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') };
-};
-
 const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-'));
   try {
@@ -54,7 +43,7 @@ const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => 
 };
 
 /** Product and baseline side by side, one scenario at a time. */
-const benchMode = (mode: string, env: Record<string, string>): Promise<Row[]> =>
+const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =>
   withDataDir(async (dataDir) => {
     const product = await startChild('product.server.ts', {
       ...env,
@@ -67,8 +56,7 @@ const benchMode = (mode: string, env: Record<string, string>): Promise<Row[]> =>
       const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
       const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
       try {
-        const servers = mode === 'distributed' ? (['nats-server', 'redis-server'] as const) : [];
-        const productCpu = cpuProbe(product.process.pid!, [...servers]);
+        const productCpu = cpuProbe(product.process.pid!, servers);
         const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
           return {
@@ -140,31 +128,32 @@ const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode
 
 if (values.soak) {
   const mode = modes[0]!;
-  const env = await modeEnv(mode);
-  if (env) {
-    const release = mode === 'distributed' ? await holdInfraLock() : () => undefined;
+  const infra = await benchInfra(mode);
+  if (infra) {
     try {
       const result = await withDataDir((dataDir) =>
-        soak(Number(values.soak), { ...env, DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_soak_${Date.now()}` }),
+        soak(Number(values.soak), {
+          ...infra.env,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          SEED_DEMO: 'false',
+          ADMIN_TOKEN: `adm_soak_${Date.now()}`,
+        }),
       );
       printSoak(mode, result);
     } finally {
-      release();
+      await infra.release();
     }
   }
 } else {
-  // Each mode's table is printed as soon as it is measured (the distributed one may wait for the lock).
+  // Each mode's table is printed as soon as it is measured.
   for (const mode of modes) {
-    const rows: Row[] = [];
-    const env = await modeEnv(mode);
-    if (!env) continue;
-    if (mode === 'distributed') process.stderr.write('distributed: waiting for the shared-infrastructure lock\n');
-    const release = mode === 'distributed' ? await holdInfraLock() : () => undefined;
+    const infra = await benchInfra(mode);
+    if (!infra) continue;
     try {
-      rows.push(...(await benchMode(mode, env)));
+      printRows(await benchMode(mode, infra), { duration, connections });
     } finally {
-      release();
+      await infra.release();
     }
-    printRows(rows, { duration, connections });
   }
 }

@@ -48,10 +48,11 @@ export const startPrivateNats = (): Promise<PrivateServer> =>
   privateServer('nats', (port, dir) => [NATS_SERVER_BIN!, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir]]);
 
 /**
- * A redis-server persisting as production should (append-only file fsynced every write,
- * noeviction), so that a restart keeps what it acknowledged.
+ * A redis-server persisting as production should (an append-only file, noeviction), so that a
+ * restart keeps what it acknowledged: fsynced on every write by default, or every second (the
+ * other setting docs/deployment.md allows).
  */
-export const startPrivateRedis = (): Promise<PrivateServer> =>
+export const startPrivateRedis = (appendfsync: 'always' | 'everysec' = 'always'): Promise<PrivateServer> =>
   privateServer('redis', (port, dir) => [
     REDIS_SERVER_BIN!,
     [
@@ -66,7 +67,7 @@ export const startPrivateRedis = (): Promise<PrivateServer> =>
       '--appendonly',
       'yes',
       '--appendfsync',
-      'always',
+      appendfsync,
       '--maxmemory-policy',
       'noeviction',
     ],
