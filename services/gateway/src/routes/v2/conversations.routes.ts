@@ -21,6 +21,7 @@ import {
 import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
+import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
@@ -73,10 +74,11 @@ export const conversationRoutes = (
       query: ListConversationsQuery,
       responses: { 200: { description: 'List of conversations', schema: pagedList(Conversation) } },
     },
-    async ({ session, query }) => {
-      return visitorReads.read(scope(session), `list\n${JSON.stringify(query)}`, () =>
+    async ({ session, query, reply }) => {
+      const json = await visitorReads.readJson(scope(session), `list\n${JSON.stringify(query)}`, () =>
         services.send(ConversationMessages.list, { ...scope(session), query }),
       );
+      return sendJson(reply, json);
     },
   );
 
@@ -90,10 +92,11 @@ export const conversationRoutes = (
       params: ConversationPath,
       responses: { 200: { description: 'Conversation', schema: Conversation } },
     },
-    async ({ session, params }) => {
-      return visitorReads.read(scope(session), `get\n${params.conversationId}`, () =>
+    async ({ session, params, reply }) => {
+      const json = await visitorReads.readJson(scope(session), `get\n${params.conversationId}`, () =>
         services.send(ConversationMessages.get, { ...scope(session), ...params }),
       );
+      return sendJson(reply, json);
     },
   );
 
@@ -108,10 +111,11 @@ export const conversationRoutes = (
       query: ListMessagesQuery,
       responses: { 200: { description: 'List of messages', schema: plainList(Message) } },
     },
-    async ({ session, params, query }) => {
-      return visitorReads.read(scope(session), `messages\n${params.conversationId}\n${JSON.stringify(query)}`, () =>
+    async ({ session, params, query, reply }) => {
+      const json = await visitorReads.readJson(scope(session), `messages\n${params.conversationId}\n${JSON.stringify(query)}`, () =>
         services.send(ConversationMessages.listMessages, { ...scope(session), ...params, query }),
       );
+      return sendJson(reply, json);
     },
   );
 
