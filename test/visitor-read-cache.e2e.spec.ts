@@ -1,59 +1,33 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ConversationMessages } from '@palaver/contracts';
-import { buildGateway } from '@palaver/gateway';
-import { createInfrastructure, type Infrastructure, infraAvailable, infraUrl, loadConfig } from '@palaver/platform';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { pubsubVariants, type SecondGateway, startSecondGateway } from './support/second-gateway';
 import { parseUiMessageStream } from './support/ui-stream';
-
-const redis = await infraAvailable('redis');
 
 /**
  * Two gateway instances in front of the same services, each with its own pub/sub connection: a
  * visitor's reads cached on one follow the writes made through the other (and the replies the
  * services finish on their own) by the time the write's answer arrived.
  */
-const variants = [
-  { name: 'embedded pub/sub', env: {} as Record<string, string>, run: true },
-  {
-    name: `Redis pub/sub${redis ? '' : ` (Redis at ${infraUrl('redis')} unreachable: skipped)`}`,
-    env: { REDIS_URL: infraUrl('redis') },
-    run: redis,
-  },
-];
-
-for (const variant of variants) {
+for (const variant of pubsubVariants) {
   describe.skipIf(!variant.run)(`visitor reads cached in the gateway, ${variant.name}`, () => {
     let e2e: E2eApp;
-    let second: { gateway: FastifyInstance; url: string; infra: Infrastructure; dir: string } | null = null;
-
-    const startSecondGateway = async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'palaver-gw2-'));
-      const infra = await createInfrastructure(loadConfig({ DATA_DIR: dir, ...variant.env }), { only: ['pubsub'] });
-      const pubsub = variant.env.REDIS_URL ? infra.pubsub : e2e.app.infra.pubsub;
-      const gateway = await buildGateway({ ...e2e.app.infra, pubsub, adminToken: e2e.app.adminToken });
-      await gateway.listen({ port: 0, host: '127.0.0.1' });
-      const address = gateway.server.address();
-      second = { gateway, infra, dir, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+    let second: SecondGateway | null = null;
+    /** The app, and a second gateway in front of it; resolves with the second's URL. */
+    const startBoth = async (): Promise<string> => {
+      e2e = await startE2eApp(variant.env);
+      second = await startSecondGateway(e2e, variant.env);
       return second.url;
     };
 
     afterEach(async () => {
-      if (second) {
-        await second.gateway.close();
-        await second.infra.close();
-        await rm(second.dir, { recursive: true, force: true });
-        second = null;
-      }
+      await second?.close();
+      second = null;
       await e2e?.stop();
     });
 
     it('answers repeated reads without asking the service, and every write through the other instance shows at once', async () => {
-      e2e = await startE2eApp(variant.env);
-      const other = await startSecondGateway();
+      const other = await startBoth();
       const { publishableKey } = await e2e.admin.createProject();
       const { token } = await newVisitor(e2e.url, publishableKey);
       const send = vi.spyOn(e2e.app.infra.services, 'send');
@@ -84,8 +58,7 @@ for (const variant of variants) {
     });
 
     it('a streamed reply is complete in the cached read once its stream finished', async () => {
-      e2e = await startE2eApp(variant.env);
-      const other = await startSecondGateway();
+      const other = await startBoth();
       const { publishableKey } = await e2e.admin.createProject();
       const { token } = await newVisitor(e2e.url, publishableKey);
       const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
