@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGateway } from '@palaver/gateway';
 import { createInfrastructure, infraAvailable, infraUrl, loadConfig } from '@palaver/platform';
-import type { E2eApp } from './e2e-app';
+import { afterEach, describe } from 'vitest';
+import { type E2eApp, startE2eApp } from './e2e-app';
 
 const redis = await infraAvailable('redis');
 
 /** The pub/sub a gateway's caches follow: embedded, and Redis when reachable. */
-export const pubsubVariants = [
+const pubsubVariants = [
   { name: 'embedded pub/sub', env: {} as Record<string, string>, run: true },
   {
     name: `Redis pub/sub${redis ? '' : ` (Redis at ${infraUrl('redis')} unreachable: skipped)`}`,
@@ -17,7 +18,7 @@ export const pubsubVariants = [
   },
 ];
 
-export interface SecondGateway {
+interface SecondGateway {
   url: string;
   close(): Promise<void>;
 }
@@ -26,7 +27,7 @@ export interface SecondGateway {
  * Another gateway in front of the app's services, with a pub/sub connection of its own (Redis),
  * or the app's in-process one (there is one process).
  */
-export const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Promise<SecondGateway> => {
+const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Promise<SecondGateway> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-gw2-'));
   const infra = await createInfrastructure(loadConfig({ DATA_DIR: dir, ...env }), { only: ['pubsub'] });
   const pubsub = env.REDIS_URL ? infra.pubsub : e2e.app.infra.pubsub;
@@ -41,4 +42,29 @@ export const startSecondGateway = async (e2e: E2eApp, env: Record<string, string
       await rm(dir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * One suite per pub/sub variant whose tests call `start()` for the app and a second gateway in
+ * front of its services (`other`, its URL); both are stopped after each test.
+ */
+export const describeWithTwoGateways = (title: string, suite: (start: () => Promise<{ e2e: E2eApp; other: string }>) => void): void => {
+  for (const variant of pubsubVariants) {
+    describe.skipIf(!variant.run)(`${title}, ${variant.name}`, () => {
+      let e2e: E2eApp | null = null;
+      let second: SecondGateway | null = null;
+      afterEach(async () => {
+        await second?.close();
+        second = null;
+        await e2e?.stop();
+        e2e = null;
+      });
+      suite(async () => {
+        const app = await startE2eApp(variant.env);
+        e2e = app;
+        second = await startSecondGateway(app, variant.env);
+        return { e2e: app, other: second.url };
+      });
+    });
+  }
 };
