@@ -14,7 +14,35 @@ const TOKEN =
 /** Each message of a prompt costs one extra token for its role marker. */
 export const MESSAGE_OVERHEAD_TOKENS = 1;
 
+/** Letters and digits: the only ASCII characters in `\p{L}\p{N}\p{M}`. */
+const isAsciiWordChar = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** `\s` within ASCII: tab, line feed, vertical tab, form feed, carriage return, space. */
+const isAsciiSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+
+/**
+ * The same count as TOKEN's for ASCII text, without the regular expression's matches (prompts
+ * are counted on every reply); null as soon as the text is not ASCII.
+ */
+const countAsciiTokens = (text: string): number | null => {
+  let count = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return null;
+    if (isAsciiWordChar(c)) {
+      if (run % 10 === 0) count++;
+      run++;
+      continue;
+    }
+    run = 0;
+    if (!isAsciiSpace(c)) count++;
+  }
+  return count;
+};
+
 export const countTokens = (text: string): number => {
+  const ascii = countAsciiTokens(text);
+  if (ascii !== null) return ascii;
   let count = 0;
   for (const _ of text.matchAll(TOKEN)) count++;
   return count;

@@ -1,5 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countPromptTokens, countTokens, truncateToTokens } from './token-count';
+
+const byExpression = (text: string): number =>
+  text.match(
+    /[\p{Ideographic}\p{Script=Hiragana}\p{Script=Katakana}]|(?:(?![\p{Ideographic}\p{Script=Hiragana}\p{Script=Katakana}])[\p{L}\p{N}\p{M}]){1,10}|[^\s\p{L}\p{N}\p{M}]/gu,
+  )?.length ?? 0;
 
 describe('the project tokenizer', () => {
   it.each([
@@ -12,6 +18,19 @@ describe('the project tokenizer', () => {
     ['café 👋', 2],
   ])('counts %j as %i tokens', (text, count) => {
     expect(countTokens(text)).toBe(count);
+  });
+
+  it('counts ASCII text (scanned without the expression) exactly as the expression does', () => {
+    const ascii = fc.string({ unit: fc.constantFrom(...'aZ09_- .,!?\t\n\r\v\f\u0000~\u007f'.split('')), maxLength: 60 });
+    fc.assert(
+      fc.property(fc.oneof(ascii, fc.string({ unit: 'binary-ascii' })), (text) => countTokens(text) === byExpression(text)),
+      {
+        numRuns: 2_000,
+      },
+    );
+    expect(countTokens('a'.repeat(10))).toBe(1);
+    expect(countTokens('a'.repeat(11))).toBe(2);
+    expect(countTokens('a'.repeat(20))).toBe(2);
   });
 
   it('counts one more token per message for its role', () => {
