@@ -2,7 +2,7 @@ import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetSt
 import { AckPolicy, connect, DeliverPolicy, DiscardPolicy, nanos } from 'nats';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import { natsReconnectOptions, trackNatsStatus } from '../transport/nats-options';
+import { natsConnectionOptions, trackNatsStatus } from '../transport/nats-options';
 import {
   DEFAULT_MAX_DELIVERIES,
   type DeadLetter,
@@ -60,7 +60,7 @@ export class JetStreamEventStream implements EventStream {
     const nc = await connect({
       servers: url.split(',').map((s) => s.trim()),
       name: `palaver-event-stream-${streamName}`,
-      ...natsReconnectOptions,
+      ...natsConnectionOptions,
     });
     try {
       const settings: Required<JetStreamEventStreamOptions> = {

@@ -1,7 +1,8 @@
-import { ClientNats, type ClientProxy, type CustomTransportStrategy, ServerNats } from '@nestjs/microservices';
+import { ClientNats, type ClientProxy, type CustomTransportStrategy } from '@nestjs/microservices';
 import { InProcessBus } from './in-process.bus';
 import { InProcessClient, InProcessServer } from './in-process.transport';
-import { natsReconnectOptions } from './nats-options';
+import { natsConnectionOptions } from './nats-options';
+import { SubjectServerNats } from './nats-server';
 
 /**
  * A Nest client of any transport. Its status type parameter is invariant and differs per transport
@@ -26,6 +27,6 @@ export const inProcessTransport = (bus = new InProcessBus()): ServiceTransport =
 
 export const natsTransport = (url: string): ServiceTransport => ({
   kind: 'nats',
-  server: (serviceName) => new ServerNats({ servers: [url], queue: serviceName, ...natsReconnectOptions }),
-  client: () => new ClientNats({ servers: [url], ...natsReconnectOptions }),
+  server: (serviceName) => new SubjectServerNats({ servers: [url], queue: serviceName, ...natsConnectionOptions }),
+  client: () => new ClientNats({ servers: [url], ...natsConnectionOptions }),
 });
