@@ -216,7 +216,10 @@ class JetStreamSubscription implements StreamSubscription {
     try {
       await this.handler({ subject: m.subject, payload, seq: m.seq });
       clearInterval(working);
-      await m.ackAck();
+      // A plain ack, not a confirmed one: with one message pending at a time the server sends the
+      // next only once it has the ack anyway, and an ack lost on the way is a redelivery, which
+      // at-least-once handlers take already. Waiting for the confirmation cost a round trip each.
+      m.ack();
     } catch (error) {
       clearInterval(working);
       const deliveries = m.info.redeliveryCount;
@@ -225,7 +228,7 @@ class JetStreamSubscription implements StreamSubscription {
         logger.error({ err: error, subject: m.subject, seq: m.seq, deliveries }, 'event dead-lettered after its last try');
         try {
           await this.deadLetter({ subject: m.subject, seq: m.seq, payload, error: reason, deliveries });
-          await m.ackAck();
+          m.ack();
           return;
         } catch (err) {
           logger.error({ err }, 'could not dead-letter an event; trying it again');
