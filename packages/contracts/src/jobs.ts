@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Uuid } from './common';
+import { ReplyTo } from './tokens';
 import { ChatMessage } from './v2/completion';
 import { PageContext } from './v2/message';
 
@@ -21,6 +22,7 @@ export const GenerateReplyJob = z.object({
   pageContext: PageContext.nullable(),
   /** The project lets visitors ask for a person: offer the model the `request_human_agent` tool. */
   handoffTool: z.boolean().optional(),
+  replyTo: ReplyTo.optional(),
 });
 export type GenerateReplyJob = z.infer<typeof GenerateReplyJob>;
 
@@ -30,5 +32,6 @@ export const GenerateCompletionJob = z.object({
   replyId: Uuid,
   assistantId: Uuid.nullable(),
   messages: z.array(ChatMessage),
+  replyTo: ReplyTo.optional(),
 });
 export type GenerateCompletionJob = z.infer<typeof GenerateCompletionJob>;

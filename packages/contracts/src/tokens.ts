@@ -2,8 +2,21 @@ import { z } from 'zod';
 import { FinishReason, Usage } from './v2/completion';
 import { ReplySource } from './v2/message';
 
-/** Pub/sub channel of one reply's fragments. Subscribe before the work starts. */
+/** Pub/sub channel of one reply's fragments, when its request named no `replyTo`. */
 export const replyChannel = (replyId: string): string => `reply.${replyId}`;
+
+/**
+ * A gateway's own reply channel: the fragments of every reply it waits for come on it, each as a
+ * `RoutedTokenChunk`, so that a reply costs no pub/sub subscription of its own. Subscribed
+ * before any request names it.
+ */
+export const ReplyTo = z.string().regex(/^replies\.[A-Za-z0-9-]{1,64}$/);
+
+/** Where a reply's fragments go: its gateway's channel (`replyTo`), else its own (`replyChannel`). */
+export interface ReplyAddress {
+  replyId: string;
+  replyTo?: string | undefined;
+}
 
 export const TokenChunk = z.discriminatedUnion('type', [
   /** The reply's first delta carries its sources (the finish does too, for a reply without text). */
@@ -18,6 +31,10 @@ export const TokenChunk = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), code: z.string(), error: z.string() }),
 ]);
 export type TokenChunk = z.infer<typeof TokenChunk>;
+
+/** A fragment on a gateway's reply channel: which reply it belongs to, and the fragment (checked by the listener). */
+export const RoutedTokenChunk = z.object({ replyId: z.string(), chunk: z.unknown() });
+export type RoutedTokenChunk = z.infer<typeof RoutedTokenChunk>;
 
 /** The error recorded on a reply given up as abandoned (by the gateway's wait or the next message). */
 export const REPLY_TIMED_OUT = 'reply timed out';

@@ -110,7 +110,13 @@ export class ConversationCommandService {
     const history = req.history ?? historyBefore(executed.state, req.messageId);
     const version = executed.appended.at(-1)?.version ?? 0;
     await this.enqueueReply(
-      { projectId: req.projectId, conversationId: req.conversationId, assistantId: req.assistantId, pageContext: null },
+      {
+        projectId: req.projectId,
+        conversationId: req.conversationId,
+        assistantId: req.assistantId,
+        pageContext: null,
+        replyTo: req.replyTo,
+      },
       history,
       req.messageId,
       replyJobId(req.messageId, version),
@@ -119,7 +125,7 @@ export class ConversationCommandService {
   }
 
   private async enqueueReply(
-    req: Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext'>,
+    req: Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext' | 'replyTo'>,
     history: GenerateReplyJob['history'],
     assistantMessageId: string,
     jobId = assistantMessageId,
@@ -133,6 +139,7 @@ export class ConversationCommandService {
       assistantId: req.assistantId,
       history,
       pageContext: req.pageContext,
+      ...(req.replyTo ? { replyTo: req.replyTo } : {}),
     };
     try {
       await this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job, { jobId });

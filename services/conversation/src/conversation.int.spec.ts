@@ -130,7 +130,7 @@ describe('conversation service', () => {
     expect('messages' in listed.data[0]!).toBe(false);
   });
 
-  it('posts a message, starts the reply and enqueues the job with the recent history', async () => {
+  it("posts a message, starts the reply and enqueues the job with the recent history and the gateway's reply channel", async () => {
     const { id } = await create();
     await exchange(id, 'How much is the blue mug?', 'It costs 12 EUR.');
     clock.advance(1_000);
@@ -139,6 +139,7 @@ describe('conversation service', () => {
       assistantMessageId,
       assistantId: null,
       pageContext: { url: 'https://shop.example/mug', title: 'Blue mug', textSelection: 'ship', content: 'Mug page' },
+      replyTo: 'replies.gateway-1',
     });
     expect(outcome).toMatchObject({
       kind: 'reply',
@@ -172,6 +173,7 @@ describe('conversation service', () => {
         { role: 'assistant', content: 'It costs 12 EUR.' },
         { role: 'user', content: 'Do you ship to Norway?' },
       ],
+      replyTo: 'replies.gateway-1',
     });
 
     const conversation = await get(id);

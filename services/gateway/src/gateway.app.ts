@@ -14,6 +14,7 @@ import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { VisitorReadCache } from './reads/visitor-read-cache';
+import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
@@ -67,6 +68,9 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const visitorReads = new VisitorReadCache();
   await visitorReads.start(deps.pubsub);
   app.addHook('onClose', () => visitorReads.stop());
+  const replies = new ReplyHub();
+  await replies.start(deps.pubsub);
+  app.addHook('onClose', () => replies.stop());
 
   const docs = new ApiDocs();
   const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
@@ -75,11 +79,11 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads);
-  completionRoutes(routes, deps, limits, identity);
+  conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
+  completionRoutes(routes, deps, limits, identity, replies);
   conversationEventRoutes(routes, deps);
   agentRoutes(routes, deps);
-  surfaceBRoutes(routes, deps, limits, identity);
+  surfaceBRoutes(routes, deps, limits, identity, replies);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {

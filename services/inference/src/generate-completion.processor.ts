@@ -26,6 +26,7 @@ export class GenerateCompletionProcessor {
       return;
     }
     const data = parsed.data;
+    const reply = { replyId: data.replyId, replyTo: data.replyTo };
 
     let outcome: StreamOutcome;
     try {
@@ -35,18 +36,18 @@ export class GenerateCompletionProcessor {
         history: data.messages,
         pageContext: null,
       });
-      outcome = await this.streamer.stream(data.replyId, request);
+      outcome = await this.streamer.stream(reply, request);
     } catch (error) {
       outcome = { ok: false, error, partialText: '' };
     }
 
     if (outcome.ok) {
       const { text, finishReason, usage } = outcome;
-      await this.channel.publish(data.replyId, { type: 'finish', text, finishReason, usage });
+      await this.channel.publish(reply, { type: 'finish', text, finishReason, usage });
       return;
     }
     const failure = describeFailure(outcome.error);
     logger.warn({ err: outcome.error, projectId: data.projectId, replyId: data.replyId }, 'completion failed');
-    await this.channel.publish(data.replyId, { type: 'error', code: failure.code, error: failure.message });
+    await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
   }
 }

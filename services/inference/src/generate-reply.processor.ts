@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL } from '@palaver/contracts';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, type ReplyAddress } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
 import { describeFailure } from './domain/reply-failure';
 import { ReplyPromptService } from './reply-prompt.service';
@@ -30,15 +30,16 @@ export class GenerateReplyProcessor {
     }
     const data = parsed.data;
     const replyId = data.assistantMessageId;
+    const reply = { replyId, replyTo: data.replyTo };
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
 
-    if (job.attempt > 1) return this.interrupted(ids);
+    if (job.attempt > 1) return this.interrupted(ids, reply);
     logger.info({ ...ids, jobId: job.id }, 'generating reply');
 
     let outcome: StreamOutcome;
     try {
       const request = await this.prompts.prepare(data);
-      outcome = await this.streamer.stream(replyId, request);
+      outcome = await this.streamer.stream(reply, request);
     } catch (error) {
       outcome = { ok: false, error, partialText: '' };
     }
@@ -51,17 +52,17 @@ export class GenerateReplyProcessor {
       if (wantsHuman && text.trim().length === 0) {
         // The model only called the tool: the visitor is told, as with a trigger phrase.
         text = HANDOFF_NOTICE;
-        await this.channel.publish(replyId, { type: 'delta', delta: text });
+        await this.channel.publish(reply, { type: 'delta', delta: text });
       }
       try {
         await this.reports.completed({ ...ids, text, finishReason, usage, sources });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
-        await this.channel.publish(replyId, { type: 'error', ...errorChunk(err) });
+        await this.channel.publish(reply, { type: 'error', ...errorChunk(err) });
         return;
       }
-      await this.channel.publish(replyId, { type: 'finish', text, finishReason, usage, sources });
+      await this.channel.publish(reply, { type: 'finish', text, finishReason, usage, sources });
       return;
     }
 
@@ -72,7 +73,7 @@ export class GenerateReplyProcessor {
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the failed reply');
     }
-    await this.channel.publish(replyId, { type: 'error', code: failure.code, error: failure.message });
+    await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
   }
 
   /**
@@ -80,14 +81,14 @@ export class GenerateReplyProcessor {
    * streamed part of the reply already, and a model cannot be resumed where it stopped. So the
    * reply ends as failed rather than streaming its text a second time (see docs/deployment.md).
    */
-  private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }): Promise<void> {
+  private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }, reply: ReplyAddress): Promise<void> {
     logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
     try {
       await this.reports.failed({ ...ids, error: REPLY_INTERRUPTED, partialText: '' });
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the interrupted reply');
     }
-    await this.channel.publish(ids.messageId, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED });
+    await this.channel.publish(reply, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED });
   }
 }
 

@@ -27,7 +27,7 @@ import {
   startService,
   type TestInfrastructure,
 } from '@palaver/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startInferenceService } from './index';
 
 const OPENING_HOURS = 'We are open Monday to Friday, 9am to 6pm, and on Saturday from 10am to 2pm.';
@@ -214,6 +214,23 @@ describe('inference service', () => {
     // Recorded before the stream ends, so whoever sees the end finds the message stored.
     const order = doubles.log.map((e) => e.subject).filter((s) => s === 'completeReply' || s === 'chunk:finish');
     expect(order).toEqual(['completeReply', 'chunk:finish']);
+  });
+
+  it("streams on the gateway's channel named by replyTo, each fragment marked with its reply's id", async () => {
+    await start();
+    const replyTo = `replies.${randomUUID()}`;
+    const job = { ...replyJob(), replyTo };
+    const routed: unknown[] = [];
+    const own: unknown[] = [];
+    await infra.pubsub.subscribe(replyTo, (message) => routed.push(message));
+    await infra.pubsub.subscribe(replyChannel(job.assistantMessageId), (message) => own.push(message));
+    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    await vi.waitFor(() => expect(routed.at(-1)).toMatchObject({ chunk: { type: 'finish' } }), { timeout: 5_000, interval: 10 });
+    expect(routed.length).toBeGreaterThan(2);
+    expect(routed.every((m) => (m as { replyId: string }).replyId === job.assistantMessageId)).toBe(true);
+    const text = routed.map((m) => (m as { chunk: TokenChunk }).chunk).flatMap((c) => (c.type === 'delta' ? [c.delta] : []));
+    expect(text.join('')).toBe(OPENING_HOURS);
+    expect(own).toEqual([]);
   });
 
   it("builds the prompt from the assistant's instructions, the page and the knowledge, with the assistant's model", async () => {

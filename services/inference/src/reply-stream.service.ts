@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type FinishReason, type ReplySource, type Usage } from '@palaver/contracts';
+import { AppError, type FinishReason, type ReplyAddress, type ReplySource, type Usage } from '@palaver/contracts';
 import { type ChatModel, type ChatRequest, Ports } from '@palaver/platform';
 import { groundingSources } from './domain/reply-sources';
 import { TokenChannel } from './token-channel.service';
@@ -20,7 +20,7 @@ export class ReplyStreamService {
     @Inject(TokenChannel) private readonly channel: TokenChannel,
   ) {}
 
-  async stream(replyId: string, request: ChatRequest): Promise<StreamOutcome> {
+  async stream(reply: ReplyAddress, request: ChatRequest): Promise<StreamOutcome> {
     let text = '';
     let sources: ReplySource[] | null = null;
     const settledSources = (): ReplySource[] => (sources ??= groundingSources(request.grounding));
@@ -44,7 +44,7 @@ export class ReplyStreamService {
         const first = text === '';
         text += chunk.delta;
         await this.channel.publish(
-          replyId,
+          reply,
           first ? { type: 'delta', delta: chunk.delta, sources: settledSources() } : { type: 'delta', delta: chunk.delta },
         );
       }

@@ -3,6 +3,7 @@ import { AgentConversation, AgentEvent } from '../agents/agent';
 import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { HandoffSource } from '../events/conversation.events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
+import { ReplyTo } from '../tokens';
 import { ChatMessage, FinishReason, Usage } from '../v2/completion';
 import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMessagesQuery } from '../v2/conversation';
 import { ConversationLiveEvent } from '../v2/conversation-events';
@@ -49,6 +50,8 @@ export const ConversationMessages = {
       handoffTriggers: z.array(z.string().max(200)).max(50).nullable().default(null),
       /** A custom history for the model instead of the stored one (surface B's previousMessages). */
       history: z.array(ChatMessage).max(100).optional(),
+      /** The asking gateway's reply channel (else the reply's own). */
+      replyTo: ReplyTo.optional(),
     }),
     PostMessageOutcome,
   ),
@@ -60,6 +63,7 @@ export const ConversationMessages = {
       messageId: Uuid,
       assistantId: Uuid.nullable(),
       history: z.array(ChatMessage).max(100).optional(),
+      replyTo: ReplyTo.optional(),
     }),
     z.object({ assistantMessageId: Uuid }),
   ),

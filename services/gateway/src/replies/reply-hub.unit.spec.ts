@@ -1,20 +1,27 @@
-import { replyChannel, type TokenChunk } from '@palaver/contracts';
+import type { TokenChunk } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
 import { describe, expect, it } from 'vitest';
-import { ReplyListener } from './reply-listener';
+import { ReplyHub } from './reply-hub';
+
+const startHub = async (pubsub: InProcessPubSub): Promise<ReplyHub> => {
+  const hub = new ReplyHub();
+  await hub.start(pubsub);
+  return hub;
+};
 
 describe('ReplyListener', () => {
   it('on silence, records the failure (with the text sent so far) before it yields the timeout error', async () => {
     const pubsub = new InProcessPubSub();
     const order: string[] = [];
     let recordedText: string | null = null;
-    const listener = await ReplyListener.listen(pubsub, 'reply-1', 50, async (partialText) => {
+    const hub = await startHub(pubsub);
+    const listener = hub.listen('reply-1', 50, async (partialText) => {
       await new Promise((r) => setTimeout(r, 20));
       recordedText = partialText;
       order.push('recorded');
     });
-    await pubsub.publish(replyChannel('reply-1'), { type: 'delta', delta: 'Hello ' });
-    await pubsub.publish(replyChannel('reply-1'), { type: 'delta', delta: 'there' });
+    await pubsub.publish(hub.channel, { replyId: 'reply-1', chunk: { type: 'delta', delta: 'Hello ' } });
+    await pubsub.publish(hub.channel, { replyId: 'reply-1', chunk: { type: 'delta', delta: 'there' } });
     const chunks: TokenChunk[] = [];
     for await (const chunk of listener.chunks()) {
       chunks.push(chunk);
@@ -28,12 +35,76 @@ describe('ReplyListener', () => {
 
   it('still tells the visitor when recording the failure fails', async () => {
     const pubsub = new InProcessPubSub();
-    const listener = await ReplyListener.listen(pubsub, 'reply-2', 30, async () => {
+    const hub = await startHub(pubsub);
+    const listener = hub.listen('reply-2', 30, async () => {
       throw new Error('conversation unavailable');
     });
     const chunks: TokenChunk[] = [];
     for await (const chunk of listener.chunks()) chunks.push(chunk);
     expect(chunks).toEqual([{ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' }]);
+    await pubsub.close();
+  });
+});
+
+describe('ReplyHub', () => {
+  const delta = (delta: string): TokenChunk => ({ type: 'delta', delta });
+  const finish: TokenChunk = {
+    type: 'finish',
+    text: 'done',
+    finishReason: 'stop',
+    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 },
+  };
+  const collect = async (chunks: AsyncIterable<TokenChunk>): Promise<TokenChunk[]> => {
+    const all: TokenChunk[] = [];
+    for await (const chunk of chunks) all.push(chunk);
+    return all;
+  };
+
+  it('routes the fragments of interleaved replies on its one channel to their own listeners', async () => {
+    const pubsub = new InProcessPubSub();
+    const hub = await startHub(pubsub);
+    const a = hub.listen('a', 1_000);
+    const b = hub.listen('b', 1_000);
+    for (const [replyId, chunk] of [
+      ['a', delta('A1')],
+      ['b', delta('B1')],
+      ['x', delta('nobody waits for this')],
+      ['a', finish],
+      ['b', delta('B2')],
+      ['b', finish],
+    ] as const) {
+      await pubsub.publish(hub.channel, { replyId, chunk });
+    }
+    expect(await collect(a.chunks())).toEqual([delta('A1'), finish]);
+    expect(await collect(b.chunks())).toEqual([delta('B1'), delta('B2'), finish]);
+    expect(hub.listening).toBe(0);
+    await hub.stop();
+    await pubsub.close();
+  });
+
+  it('ignores a malformed message and a fragment for a closed listener', async () => {
+    const pubsub = new InProcessPubSub();
+    const hub = await startHub(pubsub);
+    const gone = hub.listen('gone', 1_000);
+    await gone.close();
+    const live = hub.listen('live', 1_000);
+    await pubsub.publish(hub.channel, { type: 'delta', delta: 'no reply id' });
+    await pubsub.publish(hub.channel, { replyId: 'gone', chunk: delta('late') });
+    await pubsub.publish(hub.channel, { replyId: 'live', chunk: finish });
+    expect(await collect(live.chunks())).toEqual([finish]);
+    expect(hub.listening).toBe(0);
+    await hub.stop();
+    await pubsub.close();
+  });
+
+  it('listens on a channel of its own: two gateways do not hear each other', async () => {
+    const pubsub = new InProcessPubSub();
+    const [one, two] = [await startHub(pubsub), await startHub(pubsub)];
+    expect(one.channel).not.toBe(two.channel);
+    const onTwo = two.listen('r', 40);
+    await pubsub.publish(one.channel, { replyId: 'r', chunk: finish });
+    expect(await collect(onTwo.chunks())).toEqual([{ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' }]);
+    await Promise.all([one.stop(), two.stop()]);
     await pubsub.close();
   });
 });

@@ -1,35 +1,25 @@
-import { replyChannel, TokenChunk } from '@palaver/contracts';
-import { logger, type PubSub } from '@palaver/platform';
+import { TokenChunk } from '@palaver/contracts';
+import { logger } from '@palaver/platform';
 
 export type TerminalChunk = Exclude<TokenChunk, { type: 'delta' }>;
 
 /**
- * The fragments of one reply, in order, until its terminal chunk. Subscribe (`listen`) before
- * the work starts: pub/sub keeps nothing for late listeners. A reply that stays silent longer
+ * The fragments of one reply, in order, until its terminal chunk, as its gateway's `ReplyHub`
+ * routes them here. Listen before the work starts: pub/sub keeps nothing for late listeners. A reply that stays silent longer
  * than `idleTimeoutMs` ends with an error chunk, after `onTimeout` recorded the failure: the
  * visitor is told the reply failed only once nothing can store it as complete any more.
  */
 export class ReplyListener {
   private readonly buffered: TokenChunk[] = [];
   private wake: (() => void) | null = null;
-  private unsubscribe: (() => Promise<void>) | null = null;
   private partialText = '';
 
-  private constructor(
+  /** `detach`: stops the routing of fragments here (called once, on close). */
+  constructor(
     private readonly idleTimeoutMs: number,
     private readonly onTimeout: (partialText: string) => Promise<unknown>,
+    private detach: (() => void) | null,
   ) {}
-
-  static async listen(
-    pubsub: PubSub,
-    replyId: string,
-    idleTimeoutMs: number,
-    onTimeout: (partialText: string) => Promise<unknown> = async () => {},
-  ): Promise<ReplyListener> {
-    const listener = new ReplyListener(idleTimeoutMs, onTimeout);
-    listener.unsubscribe = await pubsub.subscribe(replyChannel(replyId), (raw) => listener.push(raw));
-    return listener;
-  }
 
   /** Runs what starts the reply; if that fails, stops listening and throws its error. */
   async startOrClose<T>(start: () => Promise<T>): Promise<T> {
@@ -41,7 +31,7 @@ export class ReplyListener {
     }
   }
 
-  private push(raw: unknown): void {
+  push(raw: unknown): void {
     const parsed = TokenChunk.safeParse(raw);
     this.buffered.push(parsed.success ? parsed.data : { type: 'error', code: 'INTERNAL_SERVER_ERROR', error: 'malformed reply fragment' });
     this.wake?.();
@@ -82,9 +72,9 @@ export class ReplyListener {
   }
 
   async close(): Promise<void> {
-    const off = this.unsubscribe;
-    this.unsubscribe = null;
+    const detach = this.detach;
+    this.detach = null;
     this.wake = null;
-    if (off) await off();
+    detach?.();
   }
 }

@@ -25,7 +25,7 @@ import type { MessageLimits } from '../../limits/message-limits';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
 import { sendQueued } from '../../replies/queued-reply';
-import { ReplyListener } from '../../replies/reply-listener';
+import type { ReplyHub } from '../../replies/reply-hub';
 import { fixedReply } from '../../replies/send-reply';
 
 const CustomerPath = z.object({ appUserId: AppUserId });
@@ -37,7 +37,13 @@ const TAG = 'surface B';
  * `x-service-key: sk_…`. Customers are the project's identified visitors, so their chats are
  * the same conversations v2 shows (docs/surface-b.md).
  */
-export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
+export const surfaceBRoutes = (
+  routes: Routes,
+  deps: GatewayDeps,
+  limits: MessageLimits,
+  identity: IdentityCache,
+  replies: ReplyHub,
+): void => {
   const { services } = deps;
   const base = deps.config.SURFACE_B_BASE;
   const keyed = { auth: 'serviceKey', tag: TAG } as const;
@@ -136,9 +142,15 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
       if (body.messageId != null) {
         const messageId = body.messageId;
         const listener = await limits.within(project, async () => {
-          const listener = await ReplyListener.listen(deps.pubsub, messageId, deps.config.REPLY_TIMEOUT_MS);
+          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS);
           await listener.startOrClose(() =>
-            services.send(ConversationMessages.regenerateReply, { ...scope, messageId, assistantId: key.assistantId, history }),
+            services.send(ConversationMessages.regenerateReply, {
+              ...scope,
+              messageId,
+              assistantId: key.assistantId,
+              history,
+              replyTo: replies.channel,
+            }),
           );
           return listener;
         });
@@ -151,7 +163,7 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
           ? null
           : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
       const { listener, outcome } = await limits.within(project, async () => {
-        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        const listener = replies.listen(assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
         const outcome = await listener.startOrClose(() =>
           services.send(ConversationMessages.postMessage, {
             ...scope,
@@ -161,6 +173,7 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, limits: Messag
             assistantId: key.assistantId,
             handoffTriggers: handoffTriggersOf(project),
             history,
+            replyTo: replies.channel,
           }),
         );
         return { listener, outcome };

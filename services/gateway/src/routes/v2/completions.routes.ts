@@ -5,10 +5,16 @@ import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import { requireFeature } from '../../limits/plan-gates';
-import { ReplyListener } from '../../replies/reply-listener';
+import type { ReplyHub } from '../../replies/reply-hub';
 import { sendReply } from '../../replies/send-reply';
 
-export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: MessageLimits, identity: IdentityCache): void => {
+export const completionRoutes = (
+  routes: Routes,
+  deps: GatewayDeps,
+  limits: MessageLimits,
+  identity: IdentityCache,
+  replies: ReplyHub,
+): void => {
   const { services } = deps;
 
   routes.add(
@@ -33,13 +39,14 @@ export const completionRoutes = (routes: Routes, deps: GatewayDeps, limits: Mess
       });
       const replyId = randomUUID();
       const listener = await limits.within(project, async () => {
-        const listener = await ReplyListener.listen(deps.pubsub, replyId, deps.config.REPLY_TIMEOUT_MS);
+        const listener = replies.listen(replyId, deps.config.REPLY_TIMEOUT_MS);
         await listener.startOrClose(() =>
           services.send(InferenceMessages.startCompletion, {
             projectId: key.projectId,
             replyId,
             assistantId: assistant.id,
             messages: body.messages,
+            replyTo: replies.channel,
           }),
         );
         return listener;

@@ -27,7 +27,7 @@ import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendQueued } from '../../replies/queued-reply';
-import { ReplyListener } from '../../replies/reply-listener';
+import type { ReplyHub } from '../../replies/reply-hub';
 import { fixedReply, sendReply } from '../../replies/send-reply';
 
 const ConversationPath = z.object({ conversationId: Uuid });
@@ -42,6 +42,7 @@ export const conversationRoutes = (
   limits: MessageLimits,
   identity: IdentityCache,
   visitorReads: VisitorReadCache,
+  replies: ReplyHub,
 ): void => {
   const { services } = deps;
 
@@ -139,7 +140,7 @@ export const conversationRoutes = (
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
       const { listener, outcome } = await limits.within(project, async () => {
         // Timed out: recorded as failed first, so a worker finishing late cannot store it as complete.
-        const listener = await ReplyListener.listen(deps.pubsub, assistantMessageId, deps.config.REPLY_TIMEOUT_MS, (partialText) =>
+        const listener = replies.listen(assistantMessageId, deps.config.REPLY_TIMEOUT_MS, (partialText) =>
           services.send(
             ConversationMessages.failReply,
             {
@@ -162,6 +163,7 @@ export const conversationRoutes = (
             assistantMessageId,
             assistantId: session.assistantId,
             handoffTriggers: handoffTriggersOf(project),
+            replyTo: replies.channel,
           }),
         );
         return { listener, outcome };

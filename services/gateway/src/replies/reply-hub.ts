@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { RoutedTokenChunk } from '@palaver/contracts';
+import { logger, type PubSub } from '@palaver/platform';
+import { ReplyListener } from './reply-listener';
+
+/**
+ * The gateway's one reply channel (`replies.<id>`, named as `replyTo` in every request that
+ * starts a reply): subscribed once at start, so a reply costs no subscription of its own, and
+ * each fragment is routed to the listeners of its reply. Fragments of a reply nobody here waits
+ * for any more (the wait timed out, the listener closed) are dropped.
+ */
+export class ReplyHub {
+  readonly channel = `replies.${randomUUID()}`;
+  private readonly listeners = new Map<string, Set<ReplyListener>>();
+  private unsubscribe: (() => Promise<void>) | null = null;
+
+  async start(pubsub: PubSub): Promise<void> {
+    this.unsubscribe = await pubsub.subscribe(this.channel, (message) => this.route(message));
+  }
+
+  async stop(): Promise<void> {
+    await this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  /**
+   * A listener for the fragments of `replyId`, from now on. A reply that stays silent longer than
+   * `idleTimeoutMs` ends with an error chunk after `onTimeout` (see ReplyListener).
+   */
+  listen(replyId: string, idleTimeoutMs: number, onTimeout: (partialText: string) => Promise<unknown> = async () => {}): ReplyListener {
+    let set = this.listeners.get(replyId);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(replyId, set);
+    }
+    const listeners = set;
+    const listener = new ReplyListener(idleTimeoutMs, onTimeout, () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners.get(replyId) === listeners) this.listeners.delete(replyId);
+    });
+    listeners.add(listener);
+    return listener;
+  }
+
+  /** Replies being listened to now (for tests and metrics). */
+  get listening(): number {
+    return this.listeners.size;
+  }
+
+  private route(message: unknown): void {
+    const routed = RoutedTokenChunk.safeParse(message);
+    if (!routed.success) {
+      logger.warn({ message }, 'ignored a malformed reply fragment');
+      return;
+    }
+    const listeners = this.listeners.get(routed.data.replyId);
+    if (listeners) for (const listener of listeners) listener.push(routed.data.chunk);
+  }
+}
