@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -73,6 +73,28 @@ describe('FileEventStream on disk', () => {
     expect(writes).toBeGreaterThan(0);
     expect(writes).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
     expect(JSON.parse(await readFile(join(dir, 'consumers', 'busy.json'), 'utf8'))).toEqual({ ackSeq: 500 });
+  });
+
+  it('writes concurrent publications together (group commit), and delivers them in publication order', async () => {
+    const stream = await FileEventStream.open(dir);
+    const probe = await open(join(dir, 'probe'), 'a');
+    await probe.close();
+    const writes = vi.spyOn(Object.getPrototypeOf(probe) as { write(...args: unknown[]): Promise<unknown> }, 'write');
+    try {
+      await Promise.all(Array.from({ length: 50 }, (_, n) => stream.publish('a.n', n, `m${n}`)));
+      // The first publication starts a write at once; the 49 made meanwhile share the next one.
+      expect(writes.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      writes.mockRestore();
+    }
+    const seen: unknown[] = [];
+    const sub = await stream.subscribe('reader', 'a.>', async (m) => {
+      seen.push(m.payload);
+    });
+    await waitFor(() => seen.length === 50);
+    expect(seen).toEqual(Array.from({ length: 50 }, (_, n) => n));
+    await sub.stop();
+    await stream.close();
   });
 
   it('ignores a torn last message and numbers the next one after the last complete one', async () => {

@@ -74,10 +74,11 @@ export class FileEventStream implements EventStream {
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
     // Queued on the log in call order without waiting for the fsync of the ones before (they
-    // share one: group commit); consumers see a message only once it is durable, in order.
-    const durable = await this.publishes.run(async () => {
+    // share one: group commit); consumers see a message only once it is durable, in order. The
+    // queued task hands its durability back wrapped: returned bare, the queue would wait for it.
+    const { durable } = await this.publishes.run(async () => {
       if (this.closed) throw new Error('event stream is closed');
-      if (this.msgIds.has(msgId)) return this.log.durable();
+      if (this.msgIds.has(msgId)) return { durable: this.log.durable() };
       const message: LoggedMessage = {
         seq: ++this.lastSeq,
         subject,
@@ -85,10 +86,11 @@ export class FileEventStream implements EventStream {
         msgId,
       };
       this.msgIds.add(msgId);
-      return this.log.append([message]).then(() => {
+      const appended = this.log.append([message]).then(() => {
         this.messages.push(message);
         for (const wake of [...this.wakers]) wake();
       });
+      return { durable: appended };
     });
     await durable;
   }
