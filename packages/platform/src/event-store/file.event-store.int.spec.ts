@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeUntilKilled } from '../testing/crash';
 import { describeEventStoreContract } from '../testing/event-store.contract';
 import { VersionConflictError } from './event-store.port';
@@ -57,6 +57,25 @@ describe('FileEventStore on disk', () => {
     const third = await FileEventStore.open(dir);
     expect((await third.readStream('s')).map((e) => e.type)).toEqual(['A', 'B', 'C2']);
     await third.close();
+  });
+
+  it('writes marks and appends made together in one write: a mark does not hold the appends behind its fsync', async () => {
+    const store = await FileEventStore.open(dir);
+    const earlier = await Promise.all(Array.from({ length: 10 }, (_, n) => store.append(`s-${n}`, 0, [event('Earlier')])));
+    const probe = await open(join(dir, 'probe'), 'a');
+    await probe.close();
+    const writes = vi.spyOn(Object.getPrototypeOf(probe) as { write(...args: unknown[]): Promise<unknown> }, 'write');
+    try {
+      await Promise.all(
+        earlier.flatMap(([stored], n) => [store.markPublished([stored!.eventId]), store.append(`s-${n}`, 1, [event('Later')])]),
+      );
+      // The first starts a write at once; the 19 made meanwhile share the next one.
+      expect(writes.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      writes.mockRestore();
+    }
+    expect(await store.pendingPublication(100)).toHaveLength(10); // the later ten
+    await store.close();
   });
 
   it('refuses an event id that is already stored', async () => {

@@ -83,13 +83,15 @@ export class FileEventStore implements EventStore {
   }
 
   async markPublished(eventIds: string[]): Promise<void> {
-    const durable = await this.writes.run(async () => {
+    // Its durability comes back wrapped, as append's does: returned bare, the queue would wait for
+    // the fsync, and the appends queued behind the mark with it.
+    const { durable } = await this.writes.run(async () => {
       this.assertOpen();
       const ids = [...new Set(eventIds)].filter((id) => this.pending.has(id));
-      if (ids.length === 0) return this.log.durable();
+      if (ids.length === 0) return { durable: this.log.durable() };
       const durable = this.log.append([{ t: 'published', ids }]);
       for (const id of ids) this.pending.delete(id);
-      return durable;
+      return { durable };
     });
     await durable;
   }
