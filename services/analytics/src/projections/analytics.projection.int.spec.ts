@@ -70,6 +70,35 @@ describe('analytics projection', () => {
     });
   });
 
+  it('numbers the feed on from its last entry, also when another instance appended meanwhile', async () => {
+    const projectId = randomUUID();
+    const events = Array.from({ length: 6 }, () => feedback(projectId, randomUUID(), 'like', null));
+    // Two instances of the service on one store: each knows the end of the feed it last wrote.
+    const other = new AnalyticsProjection(new FeedRepository(infra.documents), new MessageFeedbackRepository(infra.documents), days);
+    await projection.apply(events[0]!);
+    await projection.apply(events[1]!);
+    await other.apply(events[2]!); // reads the end (2) from the feed
+    await projection.apply(events[3]!); // believes the end is 2: its number is taken, so it reads the end again
+    await other.apply(events[3]!); // a redelivery keeps its first number
+    await other.apply(events[4]!);
+    await projection.apply(events[5]!);
+    // A new instance (a restart) continues from the stored end.
+    const restarted = new FeedRepository(infra.documents);
+    await restarted.append({
+      eventId: randomUUID(),
+      projectId,
+      type: 'conversation.started',
+      category: 'conversation',
+      conversationId: randomUUID(),
+      occurredAt: '2026-04-10T12:00:00.000Z',
+      data: {},
+    });
+
+    const page = await feed.listEvents({ projectId, limit: 10 });
+    expect(page.data.map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7].map(encodeCursor));
+    expect(page.data.slice(0, 6).map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+  });
+
   it('does not count a day twice when a retry follows a crash after the increment', async () => {
     const projectId = randomUUID();
     const removal = feedback(projectId, randomUUID(), null, 'like');

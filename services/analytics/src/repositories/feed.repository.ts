@@ -1,13 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type Collection,
-  type DocumentStore,
-  DuplicateKeyError,
-  type Filter,
-  nextSequence,
-  Ports,
-  type SequenceCounterDoc,
-} from '@palaver/platform';
+import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 import type { FeedEntry } from '../domain/feed-entry.mapper';
 
 export interface FeedDoc {
@@ -23,11 +15,12 @@ export interface FeedDoc {
   data: Record<string, unknown>;
 }
 
-/** The per-project event feed (`analytics_events`), with its sequence counters. */
+/** The per-project event feed (`analytics_events`). */
 @Injectable()
 export class FeedRepository {
   private readonly events: Collection<FeedDoc>;
-  private readonly counters: Collection<SequenceCounterDoc>;
+  /** The last sequence number of each project's feed this process knows (read from the feed once). */
+  private readonly ends = new Map<string, number>();
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
     this.events = documents.collection<FeedDoc>('analytics_events', [
@@ -35,33 +28,46 @@ export class FeedRepository {
       { keys: { projectId: 1, type: 1, seq: 1 } },
       { keys: { projectId: 1, category: 1, seq: 1 } },
     ]);
-    this.counters = documents.collection<SequenceCounterDoc>('analytics_counters');
   }
 
   /**
-   * Records the entry once, at the end of its project's feed. A redelivered event keeps its first
-   * position (a sequence number taken by a racing duplicate is simply skipped: cursors may have gaps).
-   * Sequences are taken and written in one consumer's delivery order; instances sharing the durable
-   * consumer could commit two entries of one project out of order, and a poller between the two
-   * writes would step over the earlier one.
+   * Records the entry once, at the end of its project's feed: one write, its number one past the
+   * last entry's (the unique index on it settles a race with another instance, which then makes
+   * this one read the end again). A redelivered event keeps its first position. Entries are
+   * numbered and written in one consumer's delivery order; instances sharing the durable consumer
+   * could commit two entries of one project out of order, and a poller between the two writes
+   * would step over the earlier one.
    */
   async append(entry: FeedEntry): Promise<void> {
     if (await this.events.findOne({ _id: entry.eventId })) return;
-    const seq = await nextSequence(this.counters, entry.projectId);
-    try {
-      await this.events.insertOne({
-        _id: entry.eventId,
-        projectId: entry.projectId,
-        seq,
-        type: entry.type,
-        category: entry.category,
-        conversationId: entry.conversationId,
-        occurredAt: entry.occurredAt,
-        data: entry.data,
-      });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
+    for (;;) {
+      const seq = (await this.endOf(entry.projectId)) + 1;
+      this.ends.set(entry.projectId, seq);
+      try {
+        await this.events.insertOne({
+          _id: entry.eventId,
+          projectId: entry.projectId,
+          seq,
+          type: entry.type,
+          category: entry.category,
+          conversationId: entry.conversationId,
+          occurredAt: entry.occurredAt,
+          data: entry.data,
+        });
+        return;
+      } catch (err) {
+        this.ends.delete(entry.projectId);
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        if (await this.events.findOne({ _id: entry.eventId })) return; // a racing delivery recorded it
+      }
     }
+  }
+
+  private async endOf(projectId: string): Promise<number> {
+    const known = this.ends.get(projectId);
+    if (known !== undefined) return known;
+    const [last] = await this.events.find({ projectId }, { sort: { seq: -1 }, limit: 1 });
+    return last?.seq ?? 0;
   }
 
   /** Entries after `afterSeq`, oldest first; `type` matches a whole feed type or a category. */
