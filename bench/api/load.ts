@@ -12,8 +12,13 @@ export interface LoadResult {
   failed: number;
   /** What the failures were, e.g. `4xx: 3, errors: 1`. */
   failures: string;
-  /** CPU ms per answered request of each watched process (when a probe was given). */
+  /**
+   * CPU ms per answered request of each watched process (when a probe was given), over the counted
+   * run and until the product was idle again: work it deferred (analytics catching up) counts too.
+   */
   cpuMsPerRequest?: Record<string, number>;
+  /** How long after the run the product was still working off what the run left (with a probe). */
+  settleSeconds?: number;
 }
 
 export interface LoadOptions {
@@ -34,12 +39,36 @@ export interface LoadOptions {
 /** One autocannon run (after a short warm-up run that is not counted). */
 export const load = async (options: LoadOptions): Promise<LoadResult> => {
   await run({ ...options, durationSeconds: Math.min(2, options.durationSeconds) });
-  // Requests the warm-up left in flight (replies still being stored) must not meet the run.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // What the warm-up left (replies still being stored, events still being projected) must not meet the run.
+  if (options.cpu) await settle(options.cpu);
+  else await sleep(500);
   const before = options.cpu?.sample();
   const result = await run(options);
-  if (options.cpu && before) result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
+  if (options.cpu && before) {
+    result.settleSeconds = await settle(options.cpu);
+    result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
+  }
   return result;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Below this share of a core over a SETTLE_STEP_MS, the product is taken as idle. */
+const IDLE_SHARE = 0.1;
+const SETTLE_STEP_MS = 250;
+const SETTLE_MAX_MS = 120_000;
+
+/** Waits until the product is idle (or SETTLE_MAX_MS passed) and returns the seconds waited. */
+const settle = async (cpu: CpuProbe): Promise<number> => {
+  const start = performance.now();
+  let last = cpu.sample().product;
+  while (performance.now() - start < SETTLE_MAX_MS) {
+    await sleep(SETTLE_STEP_MS);
+    const now = cpu.sample().product;
+    if (last === undefined || now === undefined || now - last < (IDLE_SHARE * SETTLE_STEP_MS) / 1000) break;
+    last = now;
+  }
+  return Math.max(0, performance.now() - start - SETTLE_STEP_MS) / 1000;
 };
 
 const run = async (options: LoadOptions): Promise<LoadResult> => {

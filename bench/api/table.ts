@@ -38,19 +38,22 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
     }
   }
   const costs = rows.flatMap((row) =>
-    'rps' in row.product && row.product.cpuMsPerRequest ? [{ row, cpu: row.product.cpuMsPerRequest }] : [],
+    'rps' in row.product && row.product.cpuMsPerRequest
+      ? [{ row, cpu: row.product.cpuMsPerRequest, settle: row.product.settleSeconds ?? 0 }]
+      : [],
   );
   if (costs.length > 0) {
     lines.push(
       '',
-      'CPU per answered request (user + system, over the counted run), and the throughput those costs allow on this machine:',
+      'CPU per answered request (user + system, over the counted run and until the product was idle again, so work it put off counts), and the throughput those costs allow on this machine:',
       '',
     );
-    for (const { row, cpu } of costs) {
+    for (const { row, cpu, settle } of costs) {
       const total = Object.values(cpu).reduce((a, b) => a + b, 0);
       const parts = Object.entries(cpu).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+      const after = settle >= 0.5 ? `; the product worked ${settle.toFixed(1)} s past the run` : '';
       lines.push(
-        `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores`,
+        `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores${after}`,
       );
     }
   }
