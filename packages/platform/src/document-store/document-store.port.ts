@@ -28,6 +28,13 @@ export type WithId = { _id: string };
 
 export interface Collection<T extends WithId> {
   insertOne(doc: T): Promise<void>;
+  /**
+   * Inserts the documents in order, as one write (one fsync embedded, one round trip to MongoDB),
+   * so a reader never sees a later one without the ones before it. A duplicate key (an `_id` or a
+   * unique index, also between the documents themselves) throws DuplicateKeyError; the documents
+   * before it may then be stored (MongoDB stores them; the embedded store none).
+   */
+  insertMany(docs: T[]): Promise<void>;
   findOne(filter: Filter, options?: Pick<FindOptions, 'sort'>): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   count(filter: Filter): Promise<number>;

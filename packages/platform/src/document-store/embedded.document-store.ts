@@ -297,6 +297,21 @@ class EmbeddedCollection implements Collection<Doc> {
     });
   }
 
+  async insertMany(docs: Doc[]): Promise<void> {
+    const stored = docs.map(toStored);
+    for (const doc of stored)
+      if (typeof doc._id !== 'string' || doc._id === '')
+        throw new TypeError(`insertMany into ${this.name}: _id must be a non-empty string`);
+    await this.write(() => {
+      const ids = new Set<string>();
+      for (const doc of stored) {
+        if (this.docs.has(doc._id) || ids.has(doc._id)) throw new DuplicateKeyError(this.name, ['_id']);
+        ids.add(doc._id);
+      }
+      return { changes: stored.map((after) => ({ before: null, after })), result: undefined };
+    });
+  }
+
   async findOne(filter: Filter, options: Pick<FindOptions, 'sort'> = {}): Promise<Doc | null> {
     const found = this.query(filter, { sort: options.sort, limit: 1 })[0] ?? null;
     await this.settled();

@@ -92,6 +92,16 @@ class MongoCollection implements Collection<Doc> {
     });
   }
 
+  insertMany(docs: Doc[]): Promise<void> {
+    return this.run(async () => {
+      if (docs.length > 0)
+        await this.col.insertMany(
+          docs.map((doc) => ({ ...doc })),
+          { ordered: true },
+        );
+    });
+  }
+
   findOne(filter: Filter, options: Pick<FindOptions, 'sort'> = {}): Promise<Doc | null> {
     return this.run(() => this.col.findOne(filter as DriverFilter<Doc>, options.sort ? { sort: options.sort } : {}));
   }

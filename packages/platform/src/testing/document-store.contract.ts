@@ -105,6 +105,29 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
         expect(await col.findOne({ _id: 'x' })).toEqual({ _id: 'x', name: 'X', tags: ['a'], address: { city: 'C', zip: 'Z' } });
       });
 
+      it('inserts many documents in order, in one call, and refuses a duplicate among them or with one stored', async () => {
+        const col = store.collection<Person>('many');
+        await col.insertMany([]);
+        await col.insertMany([
+          { _id: 'm1', name: 'one', age: 1 },
+          { _id: 'm2', name: 'two', age: 2 },
+        ]);
+        expect(await col.find({}, { sort: { age: 1 } })).toEqual([
+          { _id: 'm1', name: 'one', age: 1 },
+          { _id: 'm2', name: 'two', age: 2 },
+        ]);
+        await expect(col.insertMany([{ _id: 'm2', name: 'again' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(
+          col.insertMany([
+            { _id: 'm3', name: 'three' },
+            { _id: 'm3', name: 'three again' },
+          ]),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect((await col.findOne({ _id: 'm2' }))?.name).toBe('two');
+        expect((await col.findOne({ _id: 'm3' }))?.name ?? 'three').toBe('three'); // stored before the duplicate, or not at all
+        expect(await col.count({ name: 'three again' })).toBe(0);
+      });
+
       it('returns the same collection for the same name, and keeps collections apart', async () => {
         const a = store.collection<Person>('people');
         const b = store.collection<Person>('people');
@@ -404,6 +427,24 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
         await expect(col.insertOne({ _id: 'd', email: 'a@x', projectId: 'r', name: 'D' })).rejects.toBeInstanceOf(DuplicateKeyError);
         await expect(col.insertOne({ _id: 'e', email: 'e@x', projectId: 'p', name: 'B' })).rejects.toBeInstanceOf(DuplicateKeyError);
         expect(ids(await col.find({}, { sort: { _id: 1 } }))).toEqual(['a', 'b', 'c']);
+      });
+
+      it('rejects an insertMany that repeats a unique key, with a stored document or between its own', async () => {
+        const col = keys();
+        await col.insertOne({ _id: 'a', email: 'a@x', projectId: 'p', name: 'A' });
+        await expect(col.insertMany([{ _id: 'b', email: 'a@x', projectId: 'p', name: 'B' }])).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(
+          col.insertMany([
+            { _id: 'c', email: 'c@x', projectId: 'q', name: 'C' },
+            { _id: 'd', email: 'd@x', projectId: 'q', name: 'C' },
+          ]),
+        ).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await col.count({ _id: { $in: ['b', 'd'] } })).toBe(0);
+        await col.insertMany([
+          { _id: 'e', email: 'e@x', projectId: 'r', name: 'E' },
+          { _id: 'f', email: 'f@x', projectId: 'r', name: 'F' },
+        ]);
+        expect(await col.count({ projectId: 'r' })).toBe(2);
       });
 
       it('rejects an update or an upsert that would repeat a unique key, leaving the data unchanged', async () => {
