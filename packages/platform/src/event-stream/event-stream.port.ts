@@ -35,5 +35,20 @@ export interface EventStream {
   publish(subject: string, payload: unknown, msgId: string): Promise<void>;
   /** `filter` uses NATS wildcards: `*` one token, `>` the rest. */
   subscribe(durable: string, filter: string, handler: (message: StreamMessage) => Promise<void>): Promise<StreamSubscription>;
+  /**
+   * As `subscribe`, but hands the handler up to `maxBatch` messages at once (those already waiting,
+   * in stream order), so that it can write them together. A batch is acknowledged whole once the
+   * handler resolves; when it throws, its messages come again one at a time, with `subscribe`'s
+   * retries and dead letters, so one poison message does not hold the others back. Instances
+   * sharing the durable may each be handling a batch at the same time (JetStream: up to
+   * `maxBatch` messages are pending across them), so handlers must not rely on the order of
+   * messages in different batches.
+   */
+  subscribeBatches(
+    durable: string,
+    filter: string,
+    handler: (messages: StreamMessage[]) => Promise<void>,
+    maxBatch: number,
+  ): Promise<StreamSubscription>;
   close(): Promise<void>;
 }

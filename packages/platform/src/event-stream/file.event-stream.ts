@@ -14,6 +14,7 @@ import {
 import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
+type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
 type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string };
 
 export interface FileEventStreamOptions {
@@ -95,16 +96,21 @@ export class FileEventStream implements EventStream {
     await durable;
   }
 
-  async subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
+  subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
+    return this.subscribeBatches(durable, filter, (messages) => handler(messages[0]!), 1);
+  }
+
+  async subscribeBatches(durable: string, filter: string, handler: BatchHandler, maxBatch: number): Promise<StreamSubscription> {
     if (this.closed) throw new Error('event stream is closed');
     assertValidDurable(durable);
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer, not ${maxBatch}`);
     const matches = subjectMatcher(filter);
     let consumer = this.consumers.get(durable);
     if (!consumer) {
       consumer = new DurableConsumer(this, durable, join(this.dir, CONSUMERS_DIR, `${durable}.json`), await readAckSeq(this.dir, durable));
       this.consumers.set(durable, consumer);
     }
-    return consumer.attach(filter, matches, handler);
+    return consumer.attach(filter, matches, { handler, maxBatch });
   }
 
   async close(): Promise<void> {
@@ -119,13 +125,14 @@ export class FileEventStream implements EventStream {
     return this.closed;
   }
 
-  /** The first message after `seq` whose subject matches, if any. */
-  nextAfter(seq: number, matches: (subject: string) => boolean): LoggedMessage | undefined {
-    for (let i = seq; i < this.messages.length; i++) {
+  /** The first `max` messages after `seq` whose subjects match (none when there are none yet). */
+  messagesAfter(seq: number, matches: (subject: string) => boolean, max: number): LoggedMessage[] {
+    const found: LoggedMessage[] = [];
+    for (let i = seq; i < this.messages.length && found.length < max; i++) {
       const message = this.messages[i]!;
-      if (matches(message.subject)) return message;
+      if (matches(message.subject)) found.push(message);
     }
-    return undefined;
+    return found;
   }
 
   /** Resolves at the next publish or when `wake` is called, whichever is first. */
@@ -143,10 +150,14 @@ export class FileEventStream implements EventStream {
 }
 
 interface Attachment {
-  handler: Handler;
+  handler: BatchHandler;
+  maxBatch: number;
 }
 
-/** One durable consumer: delivers its messages one at a time, in order, to its attached handlers in turn. */
+/**
+ * One durable consumer: delivers its messages in order, a batch (of up to the handler's
+ * `maxBatch`) at a time, to its attached handlers in turn.
+ */
 class DurableConsumer {
   private readonly attachments: Attachment[] = [];
   private filter: string | null = null;
@@ -169,13 +180,12 @@ class DurableConsumer {
     this.persistedSeq = ackSeq;
   }
 
-  attach(filter: string, matches: (subject: string) => boolean, handler: Handler): StreamSubscription {
+  attach(filter: string, matches: (subject: string) => boolean, attachment: Attachment): StreamSubscription {
     if (this.attachments.length > 0 && filter !== this.filter) {
       throw new Error(`durable consumer is already subscribed with filter ${this.filter}, not ${filter}`);
     }
     this.filter = filter;
     this.matches = matches;
-    const attachment: Attachment = { handler };
     this.attachments.push(attachment);
     this.loop ??= this.run().finally(() => {
       this.loop = null;
@@ -213,22 +223,34 @@ class DurableConsumer {
 
   private async run(): Promise<void> {
     let attempt = 0;
+    /** A batch that failed comes again one message at a time, up to its last one. */
+    let singlyUntil = 0;
     while (this.active()) {
-      const message = this.stream.nextAfter(this.ackSeq, this.matches);
-      if (!message) {
+      const attachment = this.attachments[this.turn % this.attachments.length]!;
+      const batch = this.stream.messagesAfter(this.ackSeq, this.matches, this.ackSeq < singlyUntil ? 1 : attachment.maxBatch);
+      if (batch.length === 0) {
         const { promise, wake } = this.stream.waitForPublish();
         this.wake = wake;
         await promise;
         this.wake = null;
         continue;
       }
-      const attachment = this.attachments[this.turn++ % this.attachments.length]!;
-      const delivered: StreamMessage = { subject: message.subject, payload: structuredClone(message.payload), seq: message.seq };
+      this.turn++;
+      const delivered = batch.map((m): StreamMessage => ({ subject: m.subject, payload: structuredClone(m.payload), seq: m.seq }));
       const done = Promise.resolve().then(() => attachment.handler(delivered));
       this.delivery = { attachment, done };
       try {
         await done;
       } catch (error) {
+        if (batch.length > 1) {
+          logger.warn(
+            { err: error, from: batch[0]!.seq, to: batch.at(-1)!.seq },
+            'event batch failed; delivering its events one at a time',
+          );
+          singlyUntil = batch.at(-1)!.seq;
+          continue;
+        }
+        const message = batch[0]!;
         attempt += 1;
         if (attempt >= this.stream.maxDeliveries) {
           const dead = await this.deadLetter(message, error, attempt);
@@ -246,7 +268,7 @@ class DurableConsumer {
         this.delivery = null;
       }
       attempt = 0;
-      this.acknowledge(message.seq);
+      this.acknowledge(batch.at(-1)!.seq);
     }
   }
 

@@ -13,6 +13,7 @@ import {
 import { assertValidDurable, assertValidFilter, assertValidSubject, redeliveryDelay } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
+type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
 
 export interface JetStreamEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
@@ -35,8 +36,9 @@ const decoder = new TextDecoder();
 /**
  * The durable event stream on NATS JetStream. Publishing sets `Nats-Msg-Id`, so the stream's
  * duplicate window drops a repeated msgId. Each durable is a pull consumer with explicit acks and
- * `max_ack_pending: 1`: one message at a time, in order, even across the instances sharing it; a
- * handler that throws gets the message again (nak with a growing delay).
+ * `max_ack_pending` set to its batch size: with `subscribe` (1), one message at a time, in order,
+ * even across the instances sharing it; a handler that throws gets the message again (nak with a
+ * growing delay).
  */
 export class JetStreamEventStream implements EventStream {
   private readonly subscriptions = new Set<JetStreamSubscription>();
@@ -96,15 +98,21 @@ export class JetStreamEventStream implements EventStream {
     });
   }
 
-  async subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
+  subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
+    return this.subscribeBatches(durable, filter, (messages) => handler(messages[0]!), 1);
+  }
+
+  async subscribeBatches(durable: string, filter: string, handler: BatchHandler, maxBatch: number): Promise<StreamSubscription> {
     if (this.closed) throw new Error('event stream is closed');
     assertValidDurable(durable);
     assertValidFilter(filter);
-    await this.ensureConsumer(durable, filter);
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new Error(`maxBatch must be a positive integer, not ${maxBatch}`);
+    await this.ensureConsumer(durable, filter, maxBatch);
     const consumer = await this.js.consumers.get(this.streamName, durable);
     const subscription = new JetStreamSubscription(
       consumer,
       handler,
+      maxBatch,
       this.options,
       (letter) => this.publish(this.deadLetterSubject(durable), { ...letter, durable }, `dead-${durable}-${letter.seq}`),
       () => this.subscriptions.delete(subscription),
@@ -121,13 +129,13 @@ export class JetStreamEventStream implements EventStream {
     await this.nc.drain();
   }
 
-  private async ensureConsumer(durable: string, filter: string): Promise<void> {
+  private async ensureConsumer(durable: string, filter: string, maxAckPending: number): Promise<void> {
     const config: Partial<ConsumerConfig> = {
       durable_name: durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: filter,
-      max_ack_pending: 1,
+      max_ack_pending: maxAckPending,
       ack_wait: nanos(this.options.ackWaitMs),
       // Dead-lettering is ours (after maxDeliveries tries): the server never gives up on its own.
       max_deliver: -1,
@@ -140,9 +148,17 @@ export class JetStreamEventStream implements EventStream {
       await this.jsm.consumers.add(this.streamName, config);
       return;
     }
-    if (existing.config.filter_subject !== filter || existing.config.ack_wait !== config.ack_wait) {
+    if (
+      existing.config.filter_subject !== filter ||
+      existing.config.ack_wait !== config.ack_wait ||
+      existing.config.max_ack_pending !== maxAckPending
+    ) {
       try {
-        await this.jsm.consumers.update(this.streamName, durable, { filter_subject: filter, ack_wait: config.ack_wait });
+        await this.jsm.consumers.update(this.streamName, durable, {
+          filter_subject: filter,
+          ack_wait: config.ack_wait,
+          max_ack_pending: maxAckPending,
+        });
       } catch (error) {
         throw new Error(
           `durable consumer ${durable} has filter ${existing.config.filter_subject}; changing it to ${filter} failed: ${(error as Error).message}`,
@@ -153,9 +169,10 @@ export class JetStreamEventStream implements EventStream {
 }
 
 /**
- * Pulls one message at a time (nothing sits in a local buffer when the subscription stops) and
- * pulls again whenever the pull ends without being stopped (the server restarted, the consumer
- * was lost), so a consumer outlives any NATS outage.
+ * Pulls up to a batch of messages at a time and hands over those that have arrived (a batch never
+ * waits for more), and pulls again whenever the pull ends without being stopped (the server
+ * restarted, the consumer was lost), so a consumer outlives any NATS outage. Messages pulled as the
+ * subscription stops are handed straight back (nak) for the next subscriber.
  */
 class JetStreamSubscription implements StreamSubscription {
   private stopping = false;
@@ -164,7 +181,8 @@ class JetStreamSubscription implements StreamSubscription {
 
   constructor(
     private readonly consumer: Consumer,
-    private readonly handler: Handler,
+    private readonly handler: BatchHandler,
+    private readonly maxBatch: number,
     private readonly options: Required<JetStreamEventStreamOptions>,
     private readonly deadLetter: (letter: Omit<DeadLetter, 'durable'>) => Promise<void>,
     private readonly onStopped: () => void,
@@ -184,15 +202,32 @@ class JetStreamSubscription implements StreamSubscription {
   private async run(): Promise<void> {
     while (!this.stopping) {
       try {
-        this.messages = await this.consumer.consume({ max_messages: 1 });
+        this.messages = await this.consumer.consume({ max_messages: this.maxBatch });
         if (this.stopping) this.messages.stop();
-        for await (const m of this.messages) {
-          // Pulled just as the subscription stopped: hand it straight back to the next subscriber.
+        const pulled = this.messages[Symbol.asyncIterator]();
+        let waiting: Promise<IteratorResult<JsMsg>> | null = null;
+        for (;;) {
+          const first = await (waiting ?? pulled.next());
+          waiting = null;
+          if (first.done) break;
+          const batch = [first.value];
+          // Whatever else has already arrived joins the batch: a next() that is not settled by
+          // the next turn of the event loop waits for the batch after this one.
+          while (batch.length < this.maxBatch) {
+            const next = pulled.next();
+            const arrived = await Promise.race([next, nextTurn()]);
+            if (arrived === NOT_YET) {
+              waiting = next;
+              break;
+            }
+            if (arrived.done) break;
+            batch.push(arrived.value);
+          }
           if (this.stopping) {
-            m.nak();
+            for (const m of batch) m.nak();
             continue;
           }
-          await this.deliver(m);
+          await this.deliverBatch(batch);
         }
       } catch (error) {
         if (!this.stopping) logger.warn({ err: error }, 'event stream consumer interrupted; pulling again');
@@ -201,24 +236,47 @@ class JetStreamSubscription implements StreamSubscription {
     }
   }
 
-  private async deliver(m: JsMsg): Promise<void> {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(decoder.decode(m.data));
-    } catch (error) {
-      // Not ours to retry forever: it can never be parsed.
-      logger.error({ err: error, subject: m.subject, seq: m.seq }, 'dropping an event that is not JSON');
-      m.term();
-      return;
+  /** The batch to the handler, acknowledged whole; when it fails, its messages again one at a time. */
+  private async deliverBatch(batch: JsMsg[]): Promise<void> {
+    if (batch.length === 1) return this.deliver(batch[0]!);
+    const parsed: Array<{ m: JsMsg; message: StreamMessage }> = [];
+    for (const m of batch) {
+      const payload = parse(m);
+      if (payload !== UNPARSABLE) parsed.push({ m, message: { subject: m.subject, payload, seq: m.seq } });
     }
+    if (parsed.length === 0) return;
+    const working = setInterval(
+      () => {
+        for (const { m } of parsed) m.working();
+      },
+      Math.max(100, Math.floor(this.options.ackWaitMs / 3)),
+    );
+    try {
+      await this.handler(parsed.map((p) => p.message));
+    } catch (error) {
+      logger.warn(
+        { err: error, from: parsed[0]!.m.seq, to: parsed.at(-1)!.m.seq },
+        'event batch failed; delivering its events one at a time',
+      );
+      for (const { m } of parsed) await this.deliver(m);
+      return;
+    } finally {
+      clearInterval(working);
+    }
+    for (const { m } of parsed) m.ack();
+  }
+
+  private async deliver(m: JsMsg): Promise<void> {
+    const payload = parse(m);
+    if (payload === UNPARSABLE) return;
     // A long handler tells the server it is still working, so the message is not sent elsewhere.
     const working = setInterval(() => m.working(), Math.max(100, Math.floor(this.options.ackWaitMs / 3)));
     try {
-      await this.handler({ subject: m.subject, payload, seq: m.seq });
+      await this.handler([{ subject: m.subject, payload, seq: m.seq }]);
       clearInterval(working);
-      // A plain ack, not a confirmed one: with one message pending at a time the server sends the
-      // next only once it has the ack anyway, and an ack lost on the way is a redelivery, which
-      // at-least-once handlers take already. Waiting for the confirmation cost a round trip each.
+      // A plain ack, not a confirmed one: the server takes a lost ack for a failure and delivers
+      // the message again, which at-least-once handlers take already. Waiting for the
+      // confirmation cost a round trip each.
       m.ack();
     } catch (error) {
       clearInterval(working);
@@ -240,6 +298,22 @@ class JetStreamSubscription implements StreamSubscription {
     }
   }
 }
+
+const UNPARSABLE = Symbol('unparsable');
+
+/** The message's JSON payload; one that is not JSON can never be handled, so it is dropped (term) here. */
+const parse = (m: JsMsg): unknown => {
+  try {
+    return JSON.parse(decoder.decode(m.data));
+  } catch (error) {
+    logger.error({ err: error, subject: m.subject, seq: m.seq }, 'dropping an event that is not JSON');
+    m.term();
+    return UNPARSABLE;
+  }
+};
+
+const NOT_YET = Symbol('not yet');
+const nextTurn = (): Promise<typeof NOT_YET> => new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -242,6 +242,55 @@ export function describeEventStreamContract(adapterName: string, factory: () => 
       expect([...seen].sort()).toEqual([0, 1, 2, 3, 4, 5]);
     });
 
+    it('hands a batch consumer the messages waiting, in order, up to its batch size, and the next batch after', async () => {
+      for (let n = 0; n < 7; n++) await stream.publish(subject('evt.b'), { n }, `b${n}`);
+      const batches: number[][] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const sub = await stream.subscribeBatches(
+        durable('batches'),
+        subject('evt.>'),
+        async (messages) => {
+          batches.push(messages.map((m) => (m.payload as { n: number }).n));
+          if (batches.length === 1) await held;
+        },
+        3,
+      );
+      subs.push(sub);
+      await waitFor(() => batches.length === 1, 'the first batch');
+      await stream.publish(subject('evt.b'), { n: 7 }, 'b7');
+      release();
+      await waitFor(() => batches.flat().length === 8, 'every message');
+      expect(batches.flat()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(3);
+      expect(batches.length).toBeLessThan(8); // the backlog came in batches, not one by one
+    });
+
+    it('delivers a failed batch again one message at a time, dead-lettering only the one that keeps failing', async () => {
+      const handled: number[] = [];
+      const sizes: number[] = [];
+      await stream.publish(subject('evt.p'), { n: 1 }, 'p1');
+      await stream.publish(subject('evt.p'), { n: 2, poison: true }, 'p2');
+      await stream.publish(subject('evt.p'), { n: 3 }, 'p3');
+      const sub = await stream.subscribeBatches(
+        durable('poisoned-batch'),
+        subject('evt.>'),
+        async (messages) => {
+          sizes.push(messages.length);
+          if (messages.some((m) => (m.payload as { poison?: boolean }).poison)) throw new Error('poison in the batch');
+          handled.push(...messages.map((m) => (m.payload as { n: number }).n));
+        },
+        10,
+      );
+      subs.push(sub);
+      const dead = recorder();
+      await subscribe('batch-dead-reader', stream.deadLetterSubject(durable('poisoned-batch')), dead.handler);
+      await waitFor(() => dead.handled.length === 1 && handled.length === 2, 'the two good messages and the dead letter');
+      expect([...handled].sort()).toEqual([1, 3]);
+      expect(sizes[0]).toBeGreaterThan(1);
+      expect(dead.handled[0]!.payload).toMatchObject({ payload: { n: 2, poison: true }, deliveries: DEFAULT_MAX_DELIVERIES });
+    });
+
     it('filters subjects with * (one token) and > (one or more tokens)', async () => {
       const star = recorder();
       const tail = recorder();

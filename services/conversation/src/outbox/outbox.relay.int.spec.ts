@@ -27,6 +27,9 @@ class RecordingStream implements EventStream {
   subscribe(): never {
     throw new Error('not used');
   }
+  subscribeBatches(): never {
+    throw new Error('not used');
+  }
   deadLetterSubject(): never {
     throw new Error('not used');
   }
