@@ -5,11 +5,14 @@ import { AnalyticsProjection } from '../projections/analytics.projection';
 
 /** Name of the durable consumer: every analytics instance shares it, so each event is handled once. */
 export const ANALYTICS_CONSUMER = 'analytics';
+/** Events handled (their feed entries written) together, at most: one write instead of one each. */
+const ANALYTICS_BATCH = 256;
 
 /**
  * Feeds the conversation events (feedback and the conversation flow) from the durable stream
- * into the analytics projection while the service runs. The consumer resumes after its last
- * acknowledged event on the next start; an event whose handling throws is delivered again.
+ * into the analytics projection while the service runs, in batches of those waiting. The consumer
+ * resumes after its last acknowledged event on the next start; events whose handling throws are
+ * delivered again.
  */
 @Injectable()
 export class FeedbackConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -21,8 +24,11 @@ export class FeedbackConsumer implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.stream.subscribe(ANALYTICS_CONSUMER, ALL_CONVERSATION_EVENTS, (message) =>
-      this.projection.apply(message.payload),
+    this.subscription = await this.stream.subscribeBatches(
+      ANALYTICS_CONSUMER,
+      ALL_CONVERSATION_EVENTS,
+      (messages) => this.projection.applyBatch(messages.map((m) => m.payload)),
+      ANALYTICS_BATCH,
     );
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '@palaver/contracts';
 import { createTestInfrastructure } from '@palaver/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeCursor } from '../domain/feed.cursor';
 import { FeedRepository } from '../repositories/feed.repository';
 import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
@@ -97,6 +97,35 @@ describe('analytics projection', () => {
     const page = await feed.listEvents({ projectId, limit: 10 });
     expect(page.data.map((e) => e.cursor)).toEqual([1, 2, 3, 4, 5, 6, 7].map(encodeCursor));
     expect(page.data.slice(0, 6).map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+  });
+
+  it('applies a batch in order: its entries written together, feedback in its place, redelivered events once', async () => {
+    const projectId = randomUUID();
+    const posted = (content: string): StoredEvent => ({
+      eventId: randomUUID(),
+      streamId: `conversation-${randomUUID()}`,
+      version: ++version,
+      type: 'UserMessagePosted',
+      projectId,
+      occurredAt: '2026-04-10T12:00:00.000Z',
+      data: { messageId: randomUUID(), content, pageContext: null },
+    });
+    const [a, b, c, d] = [posted('a'), posted('b'), posted('c'), posted('d')];
+    const like = feedback(projectId, randomUUID(), 'like', null);
+    const otherProject = posted('elsewhere');
+    otherProject.projectId = randomUUID();
+    const writes = vi.spyOn(infra.documents.collection('analytics_events'), 'insertMany');
+    await projection.applyBatch([a, b, like, c, otherProject, d]);
+    await projection.applyBatch([b, like, c, d]); // a redelivery of part of it changes nothing
+
+    const page = await feed.listEvents({ projectId, limit: 10 });
+    expect(page.data.map((e) => [e.eventId, e.cursor])).toEqual([a, b, like, c, d].map((e, i) => [e.eventId, encodeCursor(i + 1)]));
+    expect((await feed.listEvents({ projectId: otherProject.projectId, limit: 10 })).data.map((e) => e.eventId)).toEqual([
+      otherProject.eventId,
+    ]);
+    expect(writes.mock.calls.map(([docs]) => docs.length)).toEqual([2, 2, 1]); // [a, b], then [c, d] and the other project's
+    expect((await summaries.feedbackSummary({ projectId })).likes).toBe(1);
+    writes.mockRestore();
   });
 
   it('does not count a day twice when a retry follows a crash after the increment', async () => {

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { logger } from '@palaver/platform';
-import { readConversationEvent } from '../domain/feed-entry.mapper';
+import { type FeedEntry, readConversationEvent } from '../domain/feed-entry.mapper';
 import { dayDelta, type FeedbackSubmission, utcDay } from '../domain/feedback-summary.reducer';
 import { FeedRepository } from '../repositories/feed.repository';
 import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
 
 /**
- * Applies one conversation event (a StoredEvent from the stream) to the analytics read models.
+ * Applies conversation events (StoredEvents from the stream) to the analytics read models.
  * Every step is idempotent, so a redelivery, or a retry after a crash between steps, leaves the
  * same state as a single delivery. Storage failures throw, and the stream delivers the event again.
  */
@@ -20,16 +20,34 @@ export class AnalyticsProjection {
   ) {}
 
   async apply(payload: unknown): Promise<void> {
-    const read = readConversationEvent(payload);
-    if (read.kind === 'ignored') return;
-    if (read.kind === 'invalid') {
-      // Redelivering a malformed event would fail forever: skip it, loudly.
-      logger.warn({ reason: read.reason }, 'analytics: skipped a malformed conversation event');
-      return;
+    return this.applyBatch([payload]);
+  }
+
+  /**
+   * Applies consecutive events in order. The feed entries of events without feedback (nearly all)
+   * are written together; an event with feedback is applied on its own, after the entries before it.
+   */
+  async applyBatch(payloads: unknown[]): Promise<void> {
+    let entries: FeedEntry[] = [];
+    for (const payload of payloads) {
+      const read = readConversationEvent(payload);
+      if (read.kind === 'ignored') continue;
+      if (read.kind === 'invalid') {
+        // Redelivering a malformed event would fail forever: skip it, loudly.
+        logger.warn({ reason: read.reason }, 'analytics: skipped a malformed conversation event');
+        continue;
+      }
+      if (!read.feedback) {
+        entries.push(read.entry);
+        continue;
+      }
+      await this.feed.appendMany(entries);
+      entries = [];
+      await this.applyFeedback(read.feedback);
+      await this.feed.append(read.entry);
+      await this.days.settle(read.feedback.projectId, utcDay(read.feedback.occurredAt), read.feedback.eventId);
     }
-    if (read.feedback) await this.applyFeedback(read.feedback);
-    await this.feed.append(read.entry);
-    if (read.feedback) await this.days.settle(read.feedback.projectId, utcDay(read.feedback.occurredAt), read.feedback.eventId);
+    await this.feed.appendMany(entries);
   }
 
   /**

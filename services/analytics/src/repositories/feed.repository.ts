@@ -44,21 +44,44 @@ export class FeedRepository {
       const seq = (await this.endOf(entry.projectId)) + 1;
       this.ends.set(entry.projectId, seq);
       try {
-        await this.events.insertOne({
-          _id: entry.eventId,
-          projectId: entry.projectId,
-          seq,
-          type: entry.type,
-          category: entry.category,
-          conversationId: entry.conversationId,
-          occurredAt: entry.occurredAt,
-          data: entry.data,
-        });
+        await this.events.insertOne(toDoc(entry, seq));
         return;
       } catch (err) {
         this.ends.delete(entry.projectId);
         if (!(err instanceof DuplicateKeyError)) throw err;
         if (await this.events.findOne({ _id: entry.eventId })) return; // a racing delivery recorded it
+      }
+    }
+  }
+
+  /**
+   * Records the entries not recorded yet at the end of their projects' feeds, in order, each
+   * project's in one write. Should a number be taken meanwhile (another instance), that project's
+   * entries are recorded one by one as `append` does.
+   */
+  async appendMany(entries: FeedEntry[]): Promise<void> {
+    if (entries.length <= 1) {
+      if (entries[0]) await this.append(entries[0]);
+      return;
+    }
+    const recorded = new Set((await this.events.find({ _id: { $in: entries.map((e) => e.eventId) } })).map((d) => d._id));
+    const byProject = new Map<string, FeedEntry[]>();
+    for (const entry of entries) {
+      if (recorded.has(entry.eventId)) continue;
+      recorded.add(entry.eventId);
+      const list = byProject.get(entry.projectId);
+      if (list) list.push(entry);
+      else byProject.set(entry.projectId, [entry]);
+    }
+    for (const [projectId, list] of byProject) {
+      const end = await this.endOf(projectId);
+      this.ends.set(projectId, end + list.length);
+      try {
+        await this.events.insertMany(list.map((entry, i) => toDoc(entry, end + 1 + i)));
+      } catch (err) {
+        this.ends.delete(projectId);
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        for (const entry of list) await this.append(entry);
       }
     }
   }
@@ -82,3 +105,14 @@ export class FeedRepository {
     return (await this.events.count({ _id: eventId, projectId })) > 0;
   }
 }
+
+const toDoc = (entry: FeedEntry, seq: number): FeedDoc => ({
+  _id: entry.eventId,
+  projectId: entry.projectId,
+  seq,
+  type: entry.type,
+  category: entry.category,
+  conversationId: entry.conversationId,
+  occurredAt: entry.occurredAt,
+  data: entry.data,
+});
