@@ -161,7 +161,7 @@ export class JetStreamEventStream implements EventStream {
         });
       } catch (error) {
         throw new Error(
-          `durable consumer ${durable} has filter ${existing.config.filter_subject}; changing it to ${filter} failed: ${(error as Error).message}`,
+          `durable consumer ${durable} has filter ${existing.config.filter_subject} and max_ack_pending ${existing.config.max_ack_pending}; changing them to ${filter} and ${maxAckPending} failed: ${(error as Error).message}`,
         );
       }
     }
