@@ -42,7 +42,7 @@ export class ReplyHub {
     return listener;
   }
 
-  /** Replies being listened to now (for tests and metrics). */
+  /** How many replies are being listened to now. */
   get listening(): number {
     return this.listeners.size;
   }
