@@ -287,21 +287,20 @@ class EmbeddedCollection implements Collection<Doc> {
     this.uniqueIndexes.push(index);
   }
 
-  async insertOne(doc: Doc): Promise<void> {
-    const stored = toStored(doc);
-    if (typeof stored._id !== 'string' || stored._id === '')
-      throw new TypeError(`insertOne into ${this.name}: _id must be a non-empty string`);
-    await this.write(() => {
-      if (this.docs.has(stored._id)) throw new DuplicateKeyError(this.name, ['_id']);
-      return { changes: [{ before: null, after: stored }], result: undefined };
-    });
+  insertOne(doc: Doc): Promise<void> {
+    return this.insert('insertOne', [doc]);
   }
 
-  async insertMany(docs: Doc[]): Promise<void> {
+  insertMany(docs: Doc[]): Promise<void> {
+    return this.insert('insertMany', docs);
+  }
+
+  /** Inserts the documents as one write, refusing all of them when an `_id` is taken or repeated. */
+  private async insert(operation: string, docs: Doc[]): Promise<void> {
     const stored = docs.map(toStored);
     for (const doc of stored)
       if (typeof doc._id !== 'string' || doc._id === '')
-        throw new TypeError(`insertMany into ${this.name}: _id must be a non-empty string`);
+        throw new TypeError(`${operation} into ${this.name}: _id must be a non-empty string`);
     await this.write(() => {
       const ids = new Set<string>();
       for (const doc of stored) {

@@ -28,12 +28,8 @@ export class ReplyHub {
    * `idleTimeoutMs` ends with an error chunk after `onTimeout` (see ReplyListener).
    */
   listen(replyId: string, idleTimeoutMs: number, onTimeout: (partialText: string) => Promise<unknown> = async () => {}): ReplyListener {
-    let set = this.listeners.get(replyId);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(replyId, set);
-    }
-    const listeners = set;
+    const listeners = this.listeners.get(replyId) ?? new Set<ReplyListener>();
+    this.listeners.set(replyId, listeners);
     const listener = new ReplyListener(idleTimeoutMs, onTimeout, () => {
       listeners.delete(listener);
       if (listeners.size === 0 && this.listeners.get(replyId) === listeners) this.listeners.delete(replyId);

@@ -5,9 +5,10 @@ export type TerminalChunk = Exclude<TokenChunk, { type: 'delta' }>;
 
 /**
  * The fragments of one reply, in order, until its terminal chunk, as its gateway's `ReplyHub`
- * routes them here. Listen before the work starts: pub/sub keeps nothing for late listeners. A reply that stays silent longer
- * than `idleTimeoutMs` ends with an error chunk, after `onTimeout` recorded the failure: the
- * visitor is told the reply failed only once nothing can store it as complete any more.
+ * routes them here. Listen before the work starts: pub/sub keeps nothing for late listeners. A
+ * reply that stays silent longer than `idleTimeoutMs` ends with an error chunk, after `onTimeout`
+ * recorded the failure: the visitor is told the reply failed only once nothing can store it as
+ * complete any more.
  */
 export class ReplyListener {
   private readonly buffered: TokenChunk[] = [];
