@@ -38,6 +38,7 @@ export * from './transport/handle';
 export * from './transport/in-process.bus';
 export * from './transport/in-process.transport';
 export * from './transport/service-client';
+export * from './transport/service-requester';
 export * from './transport/transport';
 export * from './vector-index/embedded.vector-index';
 export * from './vector-index/vector-index.port';

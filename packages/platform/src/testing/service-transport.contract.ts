@@ -25,6 +25,7 @@ export function describeServiceTransportContract(adapterName: string, factory: (
       z.object({ text: z.string(), fail: z.boolean().optional(), delayMs: z.number().optional() }),
       z.object({ text: z.string(), instance: z.string() }),
     );
+    const Broken = defineMessage(`contract${run}.qry.broken.v1`, z.object({}), z.object({}));
     const Nobody = defineMessage(`contract${run}.qry.nobody.v1`, z.object({}), z.object({}));
 
     let transport: ServiceTransport;
@@ -45,6 +46,12 @@ export function describeServiceTransportContract(adapterName: string, factory: (
             }
             return { text: req.text, instance };
           });
+        }
+
+        /** A handler that throws past `handle`, as a bug would. */
+        @MessagePattern(Broken.subject)
+        broken(): never {
+          throw new Error('bug');
         }
       }
       @Module({ controllers: [EchoHandler] })
@@ -109,6 +116,18 @@ export function describeServiceTransportContract(adapterName: string, factory: (
       expect(failure).toBeInstanceOf(AppError);
       expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { service: `contract${run}` } });
       expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('reports a handler that throws past handle() as SERVICE_UNAVAILABLE, and goes on serving', async () => {
+      await startInstance('a');
+      const c = client();
+      const failure = await c.send(Broken, {}).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(failure).toBeInstanceOf(AppError);
+      expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE', details: { service: `contract${run}` } });
+      expect(await c.send(Echo, { text: 'after' })).toEqual({ text: 'after', instance: 'a' });
     });
 
     it('answers SERVICE_UNAVAILABLE when the service does not answer within the timeout, and goes on serving', async () => {

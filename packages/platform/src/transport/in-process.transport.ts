@@ -1,6 +1,7 @@
-import { ClientProxy, type CustomTransportStrategy, type ReadPacket, Server, type WritePacket } from '@nestjs/microservices';
+import { type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { InProcessBus } from './in-process.bus';
+import { RequestTimeoutError, type ServiceRequester } from './service-requester';
 
 /** @nestjs/microservices server strategy on the in-process bus. */
 export class InProcessServer extends Server implements CustomTransportStrategy {
@@ -35,18 +36,10 @@ export class InProcessServer extends Server implements CustomTransportStrategy {
   }
 }
 
-/** @nestjs/microservices client on the in-process bus. */
-export class InProcessClient extends ClientProxy {
-  constructor(private readonly bus: InProcessBus) {
-    super();
-  }
+/** Requests on the in-process bus, answered by the InProcessServer that registered the subject. */
+export class InProcessClient implements ServiceRequester {
+  constructor(private readonly bus: InProcessBus) {}
 
-  async connect(): Promise<void> {}
-
-  /**
-   * The request as a promise, without the Observable that ClientProxy.send wraps around it (on the
-   * embedded hot path that wrapping cost as much as the call). Rejects with RequestTimeoutError.
-   */
   request(subject: string, data: unknown, timeoutMs: number): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new RequestTimeoutError(subject, timeoutMs)), timeoutMs);
@@ -64,27 +57,4 @@ export class InProcessClient extends ClientProxy {
   }
 
   close(): void {}
-
-  unwrap<T>(): T {
-    return this.bus as T;
-  }
-
-  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
-    this.bus.request(this.normalizePattern(packet.pattern), packet.data).then(
-      (response) => callback({ response, isDisposed: true }),
-      (err: unknown) => callback({ err, isDisposed: true }),
-    );
-    return () => {};
-  }
-
-  protected async dispatchEvent<T>(): Promise<T> {
-    throw new Error('events travel on the event stream port, not the request transport');
-  }
-}
-
-export class RequestTimeoutError extends Error {
-  constructor(subject: string, timeoutMs: number) {
-    super(`${subject} timed out after ${timeoutMs} ms`);
-    this.name = 'RequestTimeoutError';
-  }
 }

@@ -1,7 +1,5 @@
 import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
-import { firstValueFrom, TimeoutError, timeout } from 'rxjs';
-import { InProcessClient, RequestTimeoutError } from './in-process.transport';
-import type { AnyClientProxy } from './transport';
+import { RequestTimeoutError, type ServiceRequester } from './service-requester';
 
 /**
  * Typed request/reply to another service. The request is validated before it leaves and the
@@ -9,7 +7,7 @@ import type { AnyClientProxy } from './transport';
  */
 export class ServiceClient {
   constructor(
-    private readonly proxy: AnyClientProxy,
+    private readonly requester: ServiceRequester,
     private readonly timeoutMs = 30_000,
   ) {}
 
@@ -17,7 +15,7 @@ export class ServiceClient {
     const payload = message.request.parse(request);
     let raw: unknown;
     try {
-      raw = await this.request(message.subject, payload, options.timeoutMs ?? this.timeoutMs);
+      raw = await this.requester.request(message.subject, payload, options.timeoutMs ?? this.timeoutMs);
     } catch (err) {
       throw unavailable(message.subject, err);
     }
@@ -26,19 +24,14 @@ export class ServiceClient {
     return message.response.parse(envelope.data) as ResponseOf<M>;
   }
 
-  private request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
-    if (this.proxy instanceof InProcessClient) return this.proxy.request(subject, payload, timeoutMs);
-    return firstValueFrom(this.proxy.send(subject, payload).pipe(timeout(timeoutMs)));
-  }
-
   async close(): Promise<void> {
-    await this.proxy.close();
+    await this.requester.close();
   }
 }
 
 const unavailable = (subject: string, err: unknown): AppError => {
   const reason =
-    err instanceof TimeoutError || err instanceof RequestTimeoutError ? 'timed out' : err instanceof Error ? err.message : String(err);
+    err instanceof RequestTimeoutError ? 'timed out' : err instanceof Error ? err.message : String(err);
   return new AppError('SERVICE_UNAVAILABLE', `internal service did not answer (${subject}): ${reason}`, {
     retryAfter: 1,
     service: subject.split('.')[0],

@@ -1,22 +1,16 @@
-import { ClientNats, type ClientProxy, type CustomTransportStrategy } from '@nestjs/microservices';
+import type { CustomTransportStrategy } from '@nestjs/microservices';
 import { InProcessBus } from './in-process.bus';
 import { InProcessClient, InProcessServer } from './in-process.transport';
 import { natsConnectionOptions } from './nats-options';
+import { NatsServiceRequester } from './nats-requester';
 import { SubjectServerNats } from './nats-server';
-
-/**
- * A Nest client of any transport. Its status type parameter is invariant and differs per transport
- * (NATS has its own), so no narrower type admits them all.
- */
-// biome-ignore lint/suspicious/noExplicitAny: see above
-// biome-ignore lint/complexity/noBannedTypes: Nest's own event-map bound
-export type AnyClientProxy = ClientProxy<Record<never, Function>, any>;
+import type { ServiceRequester } from './service-requester';
 
 /** Where services answer requests: one in-process bus, or NATS with one queue group per service. */
 export interface ServiceTransport {
   readonly kind: 'in-process' | 'nats';
   server(serviceName: string): CustomTransportStrategy;
-  client(): AnyClientProxy;
+  client(): ServiceRequester;
 }
 
 export const inProcessTransport = (bus = new InProcessBus()): ServiceTransport => ({
@@ -28,5 +22,5 @@ export const inProcessTransport = (bus = new InProcessBus()): ServiceTransport =
 export const natsTransport = (url: string): ServiceTransport => ({
   kind: 'nats',
   server: (serviceName) => new SubjectServerNats({ servers: [url], queue: serviceName, ...natsConnectionOptions }),
-  client: () => new ClientNats({ servers: [url], ...natsConnectionOptions }),
+  client: () => new NatsServiceRequester(url),
 });

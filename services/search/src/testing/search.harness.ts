@@ -1,6 +1,5 @@
 import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
 import { type Clock, createTestInfrastructure, type Embedder, type RunningService } from '@palaver/platform';
-import { firstValueFrom } from 'rxjs';
 import { startSearchService } from '../index';
 
 export type SearchHarness = Awaited<ReturnType<typeof startSearchHarness>>;
@@ -20,7 +19,7 @@ export const startSearchHarness = async (options: { clock?: Clock; embedder?: Em
     send: <M extends ServiceMessage>(message: M, request: RequestOf<M>): Promise<ResponseOf<M>> => infra.services.send(message, request),
     /** Sends without the client's validation, as a buggy or hostile caller would: the service must check. */
     sendRaw: async (message: ServiceMessage, payload: unknown): Promise<ReplyEnvelope> =>
-      ReplyEnvelope.parse(await firstValueFrom(client.send(message.subject, payload))),
+      ReplyEnvelope.parse(await client.request(message.subject, payload, 30_000)),
     async close(): Promise<void> {
       await client.close();
       await service.close();
