@@ -30,8 +30,7 @@ export class ServiceClient {
 }
 
 const unavailable = (subject: string, err: unknown): AppError => {
-  const reason =
-    err instanceof RequestTimeoutError ? 'timed out' : err instanceof Error ? err.message : String(err);
+  const reason = err instanceof RequestTimeoutError ? 'timed out' : err instanceof Error ? err.message : String(err);
   return new AppError('SERVICE_UNAVAILABLE', `internal service did not answer (${subject}): ${reason}`, {
     retryAfter: 1,
     service: subject.split('.')[0],
