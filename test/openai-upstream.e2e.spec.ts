@@ -9,6 +9,8 @@ describe('an OpenAI-compatible model behind the whole product', () => {
   let token: string;
   let conversationId: string;
   let privateKey: string;
+  let projectId: string;
+  let assistantId: string;
 
   beforeAll(async () => {
     fake = await FakeOpenAiServer.start({ apiKey: 'upstream-key' });
@@ -20,7 +22,7 @@ describe('an OpenAI-compatible model behind the whole product', () => {
     });
     const created = await e2e.admin.createProject({ plan: 'pro' });
     privateKey = created.privateKey;
-    const projectId = created.project.id;
+    projectId = created.project.id;
     await e2e.admin.call('PATCH', `/projects/${projectId}`, { name: 'Upstream shop' });
     await e2e.admin.call('POST', `/projects/${projectId}/qnas`, {
       question: 'What are your opening hours?',
@@ -37,6 +39,7 @@ describe('an OpenAI-compatible model behind the whole product', () => {
       assistantId: assistant.id,
       allowedOrigins: [],
     });
+    assistantId = assistant.id;
     ({ token } = await newVisitor(e2e.url, key.key));
     conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
   });
@@ -71,6 +74,22 @@ describe('an OpenAI-compatible model behind the whole product', () => {
     expect(system.content).toContain('Open from nine to five.');
     expect(system.content).toContain('https://shop.example/hours');
     expect(request.body.messages.at(-1)).toEqual({ role: 'user', content: 'When do you open?' });
+  });
+
+  it("uses the assistant's new instructions and model from the next reply after an edit (inference keeps assistants)", async () => {
+    const lastRequest = () => fake.requests.filter((r) => r.path.endsWith('/chat/completions')).at(-1)!;
+    fake.scriptChat({ kind: 'reply', text: 'Nine.' });
+    expect((await post('When do you open?')).status).toBe(200);
+    expect(lastRequest().body.model).toBe('concierge-model');
+
+    await e2e.admin.call('PATCH', `/projects/${projectId}/assistants/${assistantId}`, {
+      instructions: 'You are the night porter of Upstream shop.',
+      model: 'porter-model',
+    });
+    fake.scriptChat({ kind: 'reply', text: 'At nine.' });
+    expect((await post('When do you open?')).status).toBe(200);
+    expect(lastRequest().body.model).toBe('porter-model');
+    expect(lastRequest().body.messages[0].content).toContain('You are the night porter of Upstream shop.');
   });
 
   it('answers 502 BAD_GATEWAY when the upstream fails, and stores the reply as an error', async () => {

@@ -4,6 +4,7 @@ import { AppError, type AssistantRecord, type CreateAssistantBody, type UpdateAs
 import { type Clock, Ports } from '@palaver/platform';
 import { AssistantRepository } from './assistant.repository';
 import { newAssistant } from './domain/assistant';
+import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { ProjectService } from './project.service';
 
 export const assistantNotFound = (assistantId: string | null): AppError =>
@@ -19,6 +20,7 @@ export class AssistantService {
     @Inject(AssistantRepository) private readonly assistants: AssistantRepository,
     @Inject(ProjectService) private readonly projects: ProjectService,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
   ) {}
 
   async create(projectId: string, body: CreateAssistantBody): Promise<AssistantRecord> {
@@ -33,6 +35,7 @@ export class AssistantService {
     const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const updated = await this.assistants.set(projectId, assistantId, set);
     if (!updated) throw assistantNotFound(assistantId);
+    await this.changes.announce({ kind: 'assistant-changed', projectId, assistantId });
     return updated;
   }
 

@@ -7,6 +7,8 @@ import {
   ConversationMessages,
   GENERATE_REPLY_JOB,
   type GenerateReplyJob,
+  IDENTITY_CHANGES_CHANNEL,
+  type IdentityChange,
   IdentityMessages,
   INFERENCE_QUEUE,
   InferenceMessages,
@@ -251,6 +253,37 @@ describe('inference service', () => {
     expect(request?.messages.slice(1)).toEqual(job.history);
     expect(request?.grounding).toEqual(doubles.retrieval);
     expect(doubles.requests('getAssistant')).toEqual([{ projectId, assistantId: doubles.assistant.id }]);
+  });
+
+  it('asks identity for an assistant once, and again after identity announces a change of it or of its project', async () => {
+    const model = new RecordingModel(new LocalResponder());
+    await start(model);
+    const reply = async (assistantId: string | null) => {
+      const job = replyJob({ assistantId });
+      const { ended } = await listen(infra, job.assistantMessageId, doubles);
+      await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+      await ended;
+      return model.requests.at(-1)!.messages[0]!.content;
+    };
+    const announce = (change: IdentityChange) => infra.pubsub.publish(IDENTITY_CHANGES_CHANNEL, change);
+    const assistantId = doubles.assistant!.id;
+
+    await reply(assistantId);
+    await reply(assistantId);
+    await reply(null);
+    expect(doubles.requests('getAssistant')).toEqual([
+      { projectId, assistantId },
+      { projectId, assistantId: null },
+    ]);
+
+    doubles.assistant = { ...doubles.assistant!, instructions: 'You are the night porter.' };
+    await announce({ kind: 'assistant-changed', projectId: randomUUID(), assistantId: randomUUID() });
+    expect(await reply(assistantId)).toContain('You are the assistant of Acme Shop.');
+    await announce({ kind: 'assistant-changed', projectId, assistantId });
+    expect(await reply(assistantId)).toContain('You are the night porter.');
+    await announce({ kind: 'project-changed', projectId });
+    expect(await reply(null)).toContain('You are the night porter.');
+    expect(doubles.requests('getAssistant')).toHaveLength(4);
   });
 
   it('reports a model that fails mid-stream to the conversation with the partial text, and ends the channel with an error', async () => {

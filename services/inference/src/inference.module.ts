@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
+import { AssistantCache } from './assistant-cache.service';
 import { CompletionService } from './completion.service';
 import { GenerateCompletionProcessor } from './generate-completion.processor';
 import { GenerateReplyProcessor } from './generate-reply.processor';
@@ -19,6 +20,7 @@ export class InferenceModule {
       providers: [
         ...portProviders(infra, 'jobs', 'pubsub', 'chatModel', 'services'),
         TokenChannel,
+        AssistantCache,
         ReplyPromptService,
         ReplyStreamService,
         ReplyReportService,

@@ -1,14 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AppError,
-  type ChatMessage,
-  HANDOFF_TOOL,
-  IdentityMessages,
-  type PageContext,
-  type Retrieval,
-  SearchMessages,
-} from '@palaver/contracts';
+import { AppError, type ChatMessage, HANDOFF_TOOL, type PageContext, type Retrieval, SearchMessages } from '@palaver/contracts';
 import { type ChatRequest, lastUserMessage, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { AssistantCache } from './assistant-cache.service';
 import { buildPrompt } from './domain/prompt.builder';
 import { RETRIEVAL_LIMITS, RETRIEVAL_QUERY_MAX_CHARS } from './inference.settings';
 
@@ -25,13 +18,16 @@ export interface ReplyPromptInput {
 /** The chat request of one reply: the assistant, the knowledge retrieved for the question, the prompt. */
 @Injectable()
 export class ReplyPromptService {
-  constructor(@Inject(Ports.services) private readonly services: ServiceClient) {}
+  constructor(
+    @Inject(Ports.services) private readonly services: ServiceClient,
+    @Inject(AssistantCache) private readonly assistants: AssistantCache,
+  ) {}
 
   async prepare(input: ReplyPromptInput): Promise<ChatRequest> {
     const question = lastUserMessage(input.history)?.trim();
     if (!question) throw new AppError('VALIDATION_ERROR', 'there is no user message to answer');
     const [assistant, knowledge] = await Promise.all([
-      this.services.send(IdentityMessages.getAssistant, { projectId: input.projectId, assistantId: input.assistantId }),
+      this.assistants.get(input.projectId, input.assistantId),
       this.retrieve(input.projectId, question),
     ]);
     const prompt = buildPrompt({

@@ -3,8 +3,9 @@ import { Uuid } from '../common';
 
 /**
  * Pub/sub channel on which identity announces the changes that make a cached credential or project
- * stale. Every gateway instance listens and drops what a change touches, so revocation stays
- * immediate while sessions, keys and projects are cached (see docs/architecture.md).
+ * stale. Every gateway and inference instance listens and drops what a change touches, so
+ * revocation stays immediate while sessions, keys, projects and assistants are cached (see
+ * docs/architecture.md).
  */
 export const IDENTITY_CHANGES_CHANNEL = 'identity.changes.v1';
 
@@ -13,7 +14,9 @@ export const IdentityChange = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('key-revoked'), projectId: Uuid, keyId: Uuid }),
   /** A new key may admit origins no key admitted before (CORS answers). */
   z.object({ kind: z.literal('key-created'), projectId: Uuid, keyId: Uuid }),
-  /** The project's record (limits, plan, widget) changed. */
+  /** The project's record (limits, plan, widget, default assistant) changed. */
   z.object({ kind: z.literal('project-changed'), projectId: Uuid }),
+  /** An assistant's instructions or model changed (inference caches assistants). */
+  z.object({ kind: z.literal('assistant-changed'), projectId: Uuid, assistantId: Uuid }),
 ]);
 export type IdentityChange = z.infer<typeof IdentityChange>;

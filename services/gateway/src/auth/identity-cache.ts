@@ -107,6 +107,8 @@ export class IdentityCache {
       case 'project-changed':
         this.projects.delete(change.projectId);
         return;
+      case 'assistant-changed': // the gateway keeps no assistants
+        return;
       default: {
         const unknown: never = change;
         throw new Error(`unknown identity change ${JSON.stringify(unknown)}`);
