@@ -21,7 +21,9 @@ export class RedisPubSub implements PubSub {
   private readonly unregister: () => void;
 
   constructor(url: string) {
-    this.publisher = new Redis(url, { lazyConnect: false });
+    // Publications made in the same turn of the event loop (fragments of concurrent replies, the
+    // read models' announcements) go out in one write.
+    this.publisher = new Redis(url, { lazyConnect: false, enableAutoPipelining: true });
     // No ready check (INFO) on the subscriber: a SUBSCRIBE may go out between connect and ready, and
     // INFO is refused in subscriber mode, which would tear the connection down.
     this.subscriber = new Redis(url, { lazyConnect: false, enableReadyCheck: false });
