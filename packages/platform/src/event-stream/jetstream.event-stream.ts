@@ -1,8 +1,9 @@
 import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection } from 'nats';
-import { AckPolicy, connect, DeliverPolicy, DiscardPolicy, nanos } from 'nats';
+import { AckPolicy, connect, DeliverPolicy, DiscardPolicy, headers, nanos } from 'nats';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import { natsConnectionOptions, trackNatsStatus } from '../transport/nats-options';
+import { NatsRequestMux } from '../transport/nats-request-mux';
 import {
   DEFAULT_MAX_DELIVERIES,
   type DeadLetter,
@@ -30,6 +31,14 @@ export interface JetStreamEventStreamOptions {
   maxBytes?: number;
 }
 
+/** How long a publication waits for the stream's acknowledgement (the client's default). */
+const PUBLISH_TIMEOUT_MS = 5_000;
+
+/** The stream's answer to a publication: where it stored it, or why not. */
+interface PubAckAnswer {
+  error?: { code: number; description: string };
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -44,6 +53,7 @@ export class JetStreamEventStream implements EventStream {
   private readonly subscriptions = new Set<JetStreamSubscription>();
   private closed = false;
   private unregister: () => void = () => {};
+  private readonly requests: NatsRequestMux;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -51,7 +61,9 @@ export class JetStreamEventStream implements EventStream {
     private readonly jsm: JetStreamManager,
     private readonly streamName: string,
     private readonly options: Required<JetStreamEventStreamOptions>,
-  ) {}
+  ) {
+    this.requests = new NatsRequestMux(nc);
+  }
 
   static async connect(
     url: string,
@@ -92,10 +104,13 @@ export class JetStreamEventStream implements EventStream {
     if (this.closed) throw new Error('event stream is closed');
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
-    await this.js.publish(subject, encoder.encode(JSON.stringify(payload ?? null)), {
-      msgID: msgId,
-      expect: { streamName: this.streamName },
-    });
+    // The client's js.publish, through NatsRequestMux (see there why).
+    const meta = headers();
+    meta.set('Nats-Msg-Id', msgId);
+    meta.set('Nats-Expected-Stream', this.streamName);
+    const ack = await this.requests.request(subject, encoder.encode(JSON.stringify(payload ?? null)), PUBLISH_TIMEOUT_MS, meta);
+    const answer = JSON.parse(decoder.decode(ack.data)) as PubAckAnswer;
+    if (answer.error) throw new Error(`JetStream did not store ${subject}: ${answer.error.description} (${answer.error.code})`);
   }
 
   subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
@@ -127,6 +142,7 @@ export class JetStreamEventStream implements EventStream {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.unregister();
     await this.nc.drain();
+    this.requests.close();
   }
 
   private async ensureConsumer(durable: string, filter: string, maxAckPending: number): Promise<void> {
