@@ -12,6 +12,8 @@ import { holdInfraLock } from './infra-lock';
 export interface BenchInfra {
   env: Record<string, string>;
   servers: Record<string, number>;
+  /** Whether the servers are the bench's own (nothing it leaves in them outlives the run). */
+  ownServers: boolean;
   release(): Promise<void>;
 }
 
@@ -23,13 +25,14 @@ export interface BenchInfra {
  * Otherwise it uses the shared servers, under the shared-infrastructure lock.
  */
 export const benchInfra = async (mode: string): Promise<BenchInfra | null> => {
-  if (mode === 'embedded') return { env: {}, servers: {}, release: async () => {} };
+  if (mode === 'embedded') return { env: {}, servers: {}, ownServers: true, release: async () => {} };
   if (NATS_SERVER_BIN && REDIS_SERVER_BIN) {
     const nats = await startPrivateNats();
     const redis = await startPrivateRedis('everysec');
     return {
       env: { NATS_URL: nats.url, REDIS_URL: redis.url },
       servers: { nats: nats.pid!, redis: redis.pid! },
+      ownServers: true,
       release: async () => {
         await Promise.all([nats.dispose(), redis.dispose()]);
       },
@@ -52,6 +55,7 @@ export const benchInfra = async (mode: string): Promise<BenchInfra | null> => {
   return {
     env: { NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') },
     servers,
+    ownServers: false,
     release: async () => unlock(),
   };
 };

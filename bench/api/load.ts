@@ -59,7 +59,7 @@ const SETTLE_STEP_MS = 250;
 const SETTLE_MAX_MS = 120_000;
 
 /** Waits until the product is idle (or SETTLE_MAX_MS passed) and returns the seconds waited. */
-const settle = async (cpu: CpuProbe): Promise<number> => {
+export const settle = async (cpu: CpuProbe): Promise<number> => {
   const start = performance.now();
   let last = cpu.sample().product;
   while (performance.now() - start < SETTLE_MAX_MS) {

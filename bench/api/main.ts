@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
+import { measureBusFloor } from './bus-floor';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
 import { soak } from './soak';
-import { printRows, printSoak, type Row } from './table';
+import { printBusFloor, printRows, printSoak, type Row } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -152,6 +153,12 @@ if (values.soak) {
     if (!infra) continue;
     try {
       printRows(await benchMode(mode, infra), { duration, connections });
+      // The floor publishes to the event stream and leaves a durable consumer: only on servers of the bench's own.
+      if (mode === 'distributed' && infra.ownServers) {
+        process.stderr.write('distributed: the bus floor of a message\n');
+        const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration));
+        if (floor) printBusFloor(floor, writers);
+      }
     } finally {
       await infra.release();
     }

@@ -1,4 +1,5 @@
 import { cpus, totalmem } from 'node:os';
+import type { BusFloorResult } from './bus-floor';
 import type { LoadResult } from './load';
 import type { SoakResult } from './soak';
 import type { TtftResult } from './ttft';
@@ -58,6 +59,18 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
     }
   }
   console.log(lines.join('\n'));
+};
+
+/** The bus floor (bus-floor.server.ts) beside the distributed table. */
+export const printBusFloor = (floor: BusFloorResult, concurrency: number): void => {
+  const total = Object.values(floor.cpuMsPerMessage).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+  console.log(
+    [
+      '',
+      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores before any work of the services.`,
+    ].join('\n'),
+  );
 };
 
 export const printSoak = (mode: string, r: SoakResult): void => {
