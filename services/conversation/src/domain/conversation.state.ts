@@ -24,6 +24,8 @@ export interface ExistingConversation {
   readonly title: string | null;
   /** Oldest first. */
   readonly messages: readonly MessageState[];
+  /** The assistant message being generated, if any (one at a time: a new reply fails a pending one first). */
+  readonly streamingReplyId: string | null;
 }
 
 export type HandoffStatus = 'none' | 'waiting' | 'claimed';
@@ -32,24 +34,34 @@ export type ConversationState = { readonly status: 'none' } | ExistingConversati
 
 export const initialState: ConversationState = { status: 'none' };
 
+/** Searched from the newest: the messages commands address are nearly always the last ones. */
+const indexOf = (state: ExistingConversation, messageId: string): number => {
+  for (let i = state.messages.length - 1; i >= 0; i--) if (state.messages[i]!.id === messageId) return i;
+  return -1;
+};
+
 export const findMessage = (state: ExistingConversation, messageId: string): MessageState | undefined =>
-  state.messages.find((m) => m.id === messageId);
+  state.messages[indexOf(state, messageId)];
 
 export const streamingReply = (state: ExistingConversation): MessageState | undefined =>
-  state.messages.find((m) => m.role === 'assistant' && m.status === 'streaming');
+  state.streamingReplyId === null ? undefined : findMessage(state, state.streamingReplyId);
 
-const updateMessage = (
-  state: ExistingConversation,
-  messageId: string,
-  change: (m: MessageState) => MessageState,
-): ExistingConversation => ({
-  ...state,
-  messages: state.messages.map((m) => (m.id === messageId ? change(m) : m)),
-});
+const updateMessage = (state: ExistingConversation, messageId: string, change: (m: MessageState) => MessageState): ExistingConversation => {
+  const index = indexOf(state, messageId);
+  if (index < 0) return state;
+  const messages = state.messages.slice();
+  messages[index] = change(messages[index]!);
+  return { ...state, messages, streamingReplyId: messages[index]!.status === 'streaming' ? messageId : streamingAfter(state, messageId) };
+};
+
+/** Whether a message that stops streaming was the one the state followed. */
+const streamingAfter = (state: ExistingConversation, messageId: string): string | null =>
+  state.streamingReplyId === messageId ? null : state.streamingReplyId;
 
 const addMessage = (state: ExistingConversation, message: MessageState): ExistingConversation => ({
   ...state,
   messages: [...state.messages, message],
+  streamingReplyId: message.status === 'streaming' ? message.id : state.streamingReplyId,
 });
 
 export const evolve = (state: ConversationState, event: DatedEvent): ConversationState => {
@@ -63,6 +75,7 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       humanAgent: null,
       title: null,
       messages: [],
+      streamingReplyId: null,
     };
   }
   // Anything before a start belongs to no conversation.
