@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   IDENTITY_CHANGES_CHANNEL,
   IdentityChange,
@@ -127,4 +127,4 @@ export class IdentityCache {
 }
 
 /** Cache keys hold a digest, never a credential itself. */
-const digest = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
+const digest = (secret: string): string => hash('sha256', secret, 'base64url');
