@@ -11,6 +11,9 @@ const CORS_OPTIONS = {
   maxAge: 600,
 };
 
+const ALLOWED = { ...CORS_OPTIONS, origin: true };
+const DENIED = { ...CORS_OPTIONS, origin: false };
+
 const isPreflight = (request: FastifyRequest): boolean =>
   request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
 
@@ -31,31 +34,35 @@ export const registerCors = async (app: FastifyInstance, identity: IdentityCache
     return identity.originAllowed(origin, typeof apiKey === 'string' && apiKey ? apiKey : null);
   };
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.headers.origin) return;
-    const ok = await originAllowed(request);
-    allowed.set(request, ok);
-    if (!ok && isPreflight(request)) {
-      const { status, body } = toErrorResponse(new AppError('FORBIDDEN', 'origin not allowed'));
-      return reply.status(status).send(body);
-    }
+  // Callback-style hooks: a request without an Origin (most of them) passes without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.headers.origin) return done();
+    originAllowed(request).then((ok) => {
+      allowed.set(request, ok);
+      if (!ok && isPreflight(request)) {
+        const { status, body } = toErrorResponse(new AppError('FORBIDDEN', 'origin not allowed'));
+        reply.status(status).send(body); // answered here: the request goes no further
+        return;
+      }
+      done();
+    }, done);
   });
 
   // An error answered to a browser origin the key does not allow still carries CORS headers, so
   // the embedding page can read why (the 403 envelope) instead of a bare network failure. Only
   // error bodies are exposed this way; a success never reaches a disallowed origin.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const origin = request.headers.origin;
     if (origin && reply.statusCode >= 400 && !isPreflight(request) && request.url.startsWith('/v2/') && allowed.get(request) === false) {
       reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
     }
-    return payload;
+    done(null, payload);
   });
 
   await app.register(cors, {
     hook: 'preHandler',
     delegator: (request, callback) => {
-      callback(null, { ...CORS_OPTIONS, origin: allowed.get(request as FastifyRequest) === true });
+      callback(null, allowed.get(request as FastifyRequest) === true ? ALLOWED : DENIED);
     },
   });
 };
