@@ -3,7 +3,7 @@ import { AppError, type SessionInfo } from '@palaver/contracts';
 import { type Clock, type Config, Ports } from '@palaver/platform';
 import { hashSecret } from './domain/secret-hash';
 import { isDueForExtension, isLapsed, withIdleExpiry } from './domain/session';
-import { formatSessionToken, isWellFormedSessionToken, SESSION_TOKEN_RANDOM_BYTES } from './domain/session-token';
+import { isWellFormedSessionToken, newSessionToken } from './domain/session-token';
 import { KeyService } from './key.service';
 import { secureRandomBytes } from './random-bytes';
 import { SessionStore } from './session.store';
@@ -24,7 +24,7 @@ export class SessionService {
   ) {}
 
   async issue(info: SessionInfo): Promise<string> {
-    const token = formatSessionToken(secureRandomBytes(SESSION_TOKEN_RANDOM_BYTES));
+    const token = newSessionToken(secureRandomBytes);
     await this.store(hashSecret(token), info);
     return token;
   }

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatKey, KEY_RANDOM_BYTES, keyHint, parseKeyType } from './api-key';
-import { toBase62 } from './base62';
+import { randomBase62, toBase62 } from './base62';
 import { hashSecret } from './secret-hash';
-import { formatSessionToken, isWellFormedSessionToken } from './session-token';
+import { isWellFormedSessionToken, newSessionToken } from './session-token';
 
 describe('API key format', () => {
   it('prefixes the type and encodes 32 random bytes in fixed-width base62', () => {
@@ -61,11 +61,34 @@ describe('API key format', () => {
 
 describe('session token format', () => {
   it('is st_ and 43 base62 characters', () => {
-    const token = formatSessionToken(randomBytes(32));
+    const token = newSessionToken(randomBytes);
     expect(token).toMatch(/^st_[0-9A-Za-z]{43}$/);
     expect(isWellFormedSessionToken(token)).toBe(true);
     expect(isWellFormedSessionToken(`pk_${token.slice(3)}`)).toBe(false);
     expect(isWellFormedSessionToken('st_x')).toBe(false);
+  });
+});
+
+describe('randomBase62', () => {
+  const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+  it('takes one character per byte below 248 and skips the others, drawing again when short', () => {
+    const bytes = [0, 61, 62, 247, 248, 255, 123, 200];
+    let at = 0;
+    const draw = (size: number) => Uint8Array.from({ length: size }, () => bytes[at++ % bytes.length]!);
+    // 0 -> '0', 61 -> 'z', 62 -> '0', 247 -> 247 % 62 = 61 -> 'z', 248 and 255 skipped, 123 -> 61 -> 'z', 200 -> 14 -> 'E'
+    expect(randomBase62(6, draw)).toBe('0z0zzE');
+    expect(randomBase62(12, () => Uint8Array.of(255, 7))).toBe('777777777777');
+  });
+
+  it('spreads characters evenly over the alphabet', () => {
+    const counts = new Map<string, number>();
+    const samples = 62 * 1_000;
+    for (const char of randomBase62(samples, randomBytes)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    expect([...counts.keys()].sort().join('')).toBe([...ALPHABET].sort().join(''));
+    // Chi-square with 61 degrees of freedom: above 110 happens by chance about once in 10,000 runs.
+    const chiSquare = [...counts.values()].reduce((sum, n) => sum + (n - 1_000) ** 2 / 1_000, 0);
+    expect(chiSquare).toBeLessThan(110);
   });
 });
 

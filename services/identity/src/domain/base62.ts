@@ -29,3 +29,24 @@ export const toBase62 = (bytes: Uint8Array, width: number): string => {
   if (digits.length > width) throw new Error(`${bytes.length} bytes do not fit in ${width} base62 characters`);
   return digits.reverse().join('').padStart(width, '0');
 };
+
+/** The largest multiple of 62 a byte can hold: bytes from it up are drawn again, so every character is equally likely. */
+const UNBIASED_BYTE_LIMIT = 62 * 4;
+
+/**
+ * `length` uniformly random base62 characters, one from each random byte below 248 (the others are
+ * skipped): as much entropy as encoding random bytes (43 characters carry 256 bits), for a few
+ * table lookups instead of a long division of the whole number. `draw(n)` gives n random bytes.
+ */
+export const randomBase62 = (length: number, draw: (size: number) => Uint8Array): string => {
+  let text = '';
+  while (text.length < length) {
+    // 4 % more than needed covers the skipped bytes nearly always; a short draw just loops.
+    for (const byte of draw(Math.ceil((length - text.length) * 1.04) + 2)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      text += ALPHABET[byte % 62];
+      if (text.length === length) break;
+    }
+  }
+  return text;
+};
