@@ -54,7 +54,7 @@ const updateMessage = (state: ExistingConversation, messageId: string, change: (
   return { ...state, messages, streamingReplyId: messages[index]!.status === 'streaming' ? messageId : streamingAfter(state, messageId) };
 };
 
-/** Whether a message that stops streaming was the one the state followed. */
+/** The reply still streaming once `messageId` no longer does: none if it was that one. */
 const streamingAfter = (state: ExistingConversation, messageId: string): string | null =>
   state.streamingReplyId === messageId ? null : state.streamingReplyId;
 
