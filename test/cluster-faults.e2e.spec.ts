@@ -1,6 +1,9 @@
+import { INFERENCE_QUEUE } from '@palaver/contracts';
 import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform';
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Not exported by the platform's index, which loads BullMQ only when Redis is configured.
+import { BullMqJobQueue } from '../packages/platform/src/job-queue/bullmq.job-queue';
 import { isAlive } from './support/child-app';
 import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';
 import { http, newVisitor } from './support/e2e-app';
@@ -105,8 +108,20 @@ describe.skipIf(!available)(
       expect(seen.find((c) => c.type === 'error')).toMatchObject({ errorText: expect.stringContaining('timed out') });
       expect((await assistantMessages(conversationId))[0].status).toBe('error');
 
-      // The worker gets its (slow) answer 2 s after the visitor was told, and tries to record it.
-      await new Promise((r) => setTimeout(r, 4_000));
+      // The worker gets its (slow) answer 2 s after the visitor was told and tries to record it; its
+      // job (id: the reply's) ends only after that try.
+      const replyId = (await assistantMessages(conversationId))[0].id;
+      const jobs = new BullMqJobQueue(cluster.redis.url);
+      try {
+        expect(await jobs.exists(INFERENCE_QUEUE, replyId)).toBe(true); // still waiting for its answer
+        const deadline = Date.now() + 15_000;
+        while (await jobs.exists(INFERENCE_QUEUE, replyId)) {
+          if (Date.now() > deadline) throw new Error(`the reply job ${replyId} did not end`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        await jobs.close();
+      }
       const [reply] = await assistantMessages(conversationId);
       expect(reply.status).toBe('error');
       expect(reply.parts.map((p: any) => p.text ?? '').join('')).not.toContain('late but complete');
