@@ -14,7 +14,7 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Controller, type DynamicModule, Module } from '@nestjs/common';
+import { Controller, Module } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { defineMessage } from '@palaver/contracts';
 import { createInfrastructure, handle, loadConfig, startService } from '@palaver/platform';
@@ -37,13 +37,6 @@ const REPLIES = `floor.replies.${randomUUID()}`;
 const config = loadConfig();
 const infra = await createInfrastructure(config, { only: ['eventStream', 'jobs', 'pubsub'] });
 const event = (conversationId: string, type: string) => ({ eventId: randomUUID(), conversationId, type, data: { text: 'x'.repeat(200) } });
-
-const serviceModule = (name: string, controller: new (...args: never[]) => unknown): DynamicModule => {
-  @Module({ controllers: [controller] })
-  class FloorModule {}
-  Object.defineProperty(FloorModule, 'name', { value: name });
-  return { module: FloorModule };
-};
 
 @Controller()
 class ConversationFloor {
@@ -77,9 +70,15 @@ class SearchFloor {
   }
 }
 
+@Module({ controllers: [ConversationFloor] })
+class ConversationFloorModule {}
+
+@Module({ controllers: [SearchFloor] })
+class SearchFloorModule {}
+
 const services = [
-  await startService('floor-conversation', serviceModule('ConversationFloorModule', ConversationFloor), infra),
-  await startService('floor-search', serviceModule('SearchFloorModule', SearchFloor), infra),
+  await startService('floor-conversation', { module: ConversationFloorModule }, infra),
+  await startService('floor-search', { module: SearchFloorModule }, infra),
 ];
 const analytics = await infra.eventStream.subscribeBatches(`floor_${randomUUID().slice(0, 8)}`, 'conversation.evt.>', async () => {}, 256);
 const worker = await infra.jobs.process(
