@@ -39,6 +39,14 @@ const messageAfter = (executed: Executed, messageId: string): Message => {
   return toMessage(message);
 };
 
+const handsOff = (executed: Executed): boolean => executed.appended.some((e) => e.type === 'HumanHandoffRequested');
+
+/** The command started a reply for the model to write (a handoff's notice is written already). */
+const startsReply = (executed: Executed): boolean =>
+  !handsOff(executed) && executed.appended.some((e) => e.type === 'AssistantReplyStarted');
+
+type ReplyRequest = Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext' | 'replyTo'>;
+
 const messageIn = (events: readonly StoredConversationEvent[], messageId: string) => {
   const shaping = events.filter((e) => e.type === 'ConversationStarted' || messageIdOf(e) === messageId);
   return documentsOf(shaping).messages.find((m) => m._id === messageId);
@@ -73,26 +81,42 @@ export class ConversationCommandService {
 
   async postMessage(req: Req<'postMessage'>): Promise<PostMessageOutcome> {
     const messageId = randomUUID();
-    const executed = await this.executor.execute({
-      type: 'PostUserMessage',
-      conversationId: req.conversationId,
-      projectId: req.projectId,
-      visitorId: req.visitorId,
-      messageId,
-      content: req.content,
-      pageContext: req.pageContext,
-      assistantMessageId: req.assistantMessageId,
-      assistantId: req.assistantId,
-      handoffTriggers: req.handoffTriggers,
-    });
+    let enqueued = null as Promise<unknown> | null;
+    const executed = await this.executor.execute(
+      {
+        type: 'PostUserMessage',
+        conversationId: req.conversationId,
+        projectId: req.projectId,
+        visitorId: req.visitorId,
+        messageId,
+        content: req.content,
+        pageContext: req.pageContext,
+        assistantMessageId: req.assistantMessageId,
+        assistantId: req.assistantId,
+        handoffTriggers: req.handoffTriggers,
+      },
+      // The reply starts as soon as the message is durable, while the read models are written.
+      (appended) => {
+        if (!startsReply(appended) || appended.state.status === 'none') return;
+        const history = req.history ? [...req.history, { role: 'user' as const, content: req.content }] : recentHistory(appended.state);
+        enqueued = this.jobs.enqueue(
+          INFERENCE_QUEUE,
+          GENERATE_REPLY_JOB,
+          this.replyJob(req, history, req.assistantMessageId, req.handoffTriggers !== null),
+          {
+            jobId: req.assistantMessageId,
+          },
+        );
+        enqueued.catch(() => undefined); // handled below, once the command's turn is over
+      },
+    );
     const userMessage = messageAfter(executed, messageId);
-    if (executed.appended.some((e) => e.type === 'HumanHandoffRequested')) {
+    if (handsOff(executed)) {
       return { kind: 'handoff', userMessage, notice: messageAfter(executed, req.assistantMessageId) };
     }
-    if (!executed.appended.some((e) => e.type === 'AssistantReplyStarted')) return { kind: 'queued', userMessage };
-    if (executed.state.status === 'none') throw new Error('a conversation with a reply has no state');
-    const history = req.history ? [...req.history, { role: 'user' as const, content: req.content }] : recentHistory(executed.state);
-    await this.enqueueReply(req, history, req.assistantMessageId, req.assistantMessageId, req.handoffTriggers !== null);
+    if (!startsReply(executed)) return { kind: 'queued', userMessage };
+    if (!enqueued) throw new Error('a conversation with a reply has no state');
+    await this.orFailReply(req, req.assistantMessageId, enqueued);
     return { kind: 'reply', userMessage, assistantMessageId: req.assistantMessageId };
   }
 
@@ -125,13 +149,22 @@ export class ConversationCommandService {
   }
 
   private async enqueueReply(
-    req: Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext' | 'replyTo'>,
+    req: ReplyRequest,
     history: GenerateReplyJob['history'],
     assistantMessageId: string,
     jobId = assistantMessageId,
-    handoffTool = false,
   ): Promise<void> {
-    const job: GenerateReplyJob = {
+    const job = this.replyJob(req, history, assistantMessageId, false);
+    await this.orFailReply(req, assistantMessageId, this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job, { jobId }));
+  }
+
+  private replyJob(
+    req: ReplyRequest,
+    history: GenerateReplyJob['history'],
+    assistantMessageId: string,
+    handoffTool: boolean,
+  ): GenerateReplyJob {
+    return {
       ...(handoffTool ? { handoffTool } : {}),
       projectId: req.projectId,
       conversationId: req.conversationId,
@@ -141,8 +174,12 @@ export class ConversationCommandService {
       pageContext: req.pageContext,
       ...(req.replyTo ? { replyTo: req.replyTo } : {}),
     };
+  }
+
+  /** Waits for the reply's job to be queued; if it could not be, closes the reply as failed and says so. */
+  private async orFailReply(req: ReplyRequest, assistantMessageId: string, enqueued: Promise<unknown>): Promise<void> {
     try {
-      await this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job, { jobId });
+      await enqueued;
     } catch (err) {
       logger.error({ err, conversationId: req.conversationId }, 'could not enqueue the reply');
       // Nobody will answer: close the reply now instead of leaving it streaming until it times out.

@@ -116,6 +116,31 @@ describe('ConversationExecutor', () => {
     expect(other.count()).toBe(10);
   });
 
+  it('calls onAppended once the events are durable and before the read models are written, and not when nothing changed', async () => {
+    const { executor, readModel } = wire(infra);
+    await executor.execute(START);
+    const seen: Array<{ stored: string[]; projected: number }> = [];
+    const { appended } = await executor.execute(POST_HELLO, (executed) => {
+      void (async () => {
+        // Read at once, in the hook's turn: what the store holds, and what the read model held then.
+        const projected = readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION });
+        const stored = await infra.eventStore.readStream(`conversation-${CONVERSATION}`);
+        seen.push({ stored: stored.map((e) => e.eventId), projected: await projected });
+      })();
+      expect(executed.appended.map((e) => e.type)).toEqual(['UserMessagePosted', 'AssistantReplyStarted']);
+    });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    expect(seen[0]!.stored.slice(-2)).toEqual(appended.map((e) => e.eventId));
+    expect(seen[0]!.projected).toBe(0);
+    expect(await readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION })).toBe(2);
+
+    const close = { type: 'Close', conversationId: CONVERSATION, projectId: PROJECT, visitorId: VISITOR, closeReason: null } as const;
+    await executor.execute(close);
+    const hook = vi.fn();
+    expect((await executor.execute(close, hook)).appended).toEqual([]);
+    expect(hook).not.toHaveBeenCalled();
+  });
+
   it('leaves the events of a failed projection pending (though published), and the relay projects them', async () => {
     const { executor, projector, relay, readModel } = wire(infra);
     await executor.execute(START);

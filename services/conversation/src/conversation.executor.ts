@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@palaver/contracts';
 import { type Clock, type Config, logger, Ports, VersionConflictError } from '@palaver/platform';
@@ -52,10 +53,21 @@ export class ConversationExecutor {
     @Inject(Ports.config) private readonly config: Config,
   ) {}
 
-  async execute(command: ConversationCommand): Promise<Executed> {
+  /**
+   * `onAppended` runs once the command's events are durable, before its read models are written:
+   * work that follows from the events and needs no read model (the reply job) starts without
+   * waiting for them. It must not wait for this conversation's turn (it runs inside it).
+   */
+  async execute(command: ConversationCommand, onAppended?: (executed: Executed) => void): Promise<Executed> {
     return this.queue.run(command.conversationId, async () => {
       const executed = await this.decideAndAppend(command);
       if (executed.appended.length > 0) {
+        if (onAppended) {
+          onAppended(executed);
+          // Its work (a reply's first token, which a visitor waits for) goes first; nobody waits
+          // for the read models before the answer, which then comes a turn of the event loop later.
+          await nextTurn();
+        }
         // The command answers once its read models are written; its events are published
         // meanwhile, in call order (the stream keeps it), and marked published once both are
         // done, so that whatever failed is redone by the relay.

@@ -187,6 +187,34 @@ describe('conversation service', () => {
     expect(conversation.lastInteractionAt).toBe('2026-03-01T10:00:01.000Z');
   });
 
+  it('queues no reply job for a message that asks for a person: the handoff notice is the answer', async () => {
+    const { id } = await create();
+    const outcome = await post(id, 'I want to talk to a human', { handoffTriggers: ['talk to a human'] });
+    expect(outcome.kind).toBe('handoff');
+    // A job would have been queued during the command, before its answer.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(jobs).toEqual([]);
+  });
+
+  it('when the reply cannot be queued, records it failed and answers SERVICE_UNAVAILABLE; the next message is answered', async () => {
+    const { id } = await create();
+    vi.spyOn(infra.jobs, 'enqueue').mockRejectedValueOnce(new Error('queue unreachable'));
+    const error = await failure(post(id, 'Hello?'));
+    expect(error.code).toBe('SERVICE_UNAVAILABLE');
+    const conversation = await get(id);
+    expect(conversation.messages!.map((m) => [m.role, m.status, m.error])).toEqual([
+      ['user', 'complete', null],
+      ['assistant', 'error', 'the reply could not be queued'],
+    ]);
+
+    const outcome = await post(id, 'Hello again?');
+    expect(outcome.kind).toBe('reply');
+    await eventually(
+      () => jobs.length,
+      (n) => n === 1,
+    );
+  });
+
   it('refuses a message while the reply streams, and after the reply timeout fails it and goes on', async () => {
     const { id } = await create();
     const first = await post(id, 'First');
