@@ -2,6 +2,7 @@ import type { TokenChunk } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
 import { describe, expect, it } from 'vitest';
 import { ReplyHub } from './reply-hub';
+import { STARTED_REPLY } from './reply-listener';
 
 const startHub = async (pubsub: InProcessPubSub): Promise<ReplyHub> => {
   const hub = new ReplyHub();
@@ -42,6 +43,54 @@ describe('ReplyListener', () => {
     const chunks: TokenChunk[] = [];
     for await (const chunk of listener.chunks()) chunks.push(chunk);
     expect(chunks).toEqual([{ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' }]);
+    await pubsub.close();
+  });
+});
+
+describe('ReplyListener.startedOrAnswered', () => {
+  const finish: TokenChunk = {
+    type: 'finish',
+    text: 'Hi',
+    finishReason: 'stop',
+    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 },
+  };
+  const pending = <T>() => {
+    let resolve!: (value: T) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  };
+
+  it('settles as started on the first fragment, before the answer; a failing answer then leaves the reply streaming', async () => {
+    const pubsub = new InProcessPubSub();
+    const hub = await startHub(pubsub);
+    const listener = hub.listen('r1', 1_000);
+    const answer = pending<{ kind: 'queued' }>();
+    const outcome = listener.startedOrAnswered(() => answer.promise, STARTED_REPLY);
+    await pubsub.publish(hub.channel, { replyId: 'r1', chunk: { type: 'delta', delta: 'Hi' } });
+    expect(await outcome).toBe(STARTED_REPLY);
+    answer.reject(new Error('the answer timed out'));
+    await pubsub.publish(hub.channel, { replyId: 'r1', chunk: finish });
+    const chunks: TokenChunk[] = [];
+    for await (const chunk of listener.chunks()) chunks.push(chunk);
+    expect(chunks).toEqual([{ type: 'delta', delta: 'Hi' }, finish]);
+    await hub.stop();
+    await pubsub.close();
+  });
+
+  it('settles with the answer when it comes first, and closes the listener when the start fails', async () => {
+    const pubsub = new InProcessPubSub();
+    const hub = await startHub(pubsub);
+    const queued = hub.listen('r2', 1_000);
+    expect(await queued.startedOrAnswered(async () => ({ kind: 'queued' as const }), STARTED_REPLY)).toEqual({ kind: 'queued' });
+    await queued.close();
+    const failing = hub.listen('r3', 1_000);
+    await expect(failing.startedOrAnswered(() => Promise.reject(new Error('not found')), STARTED_REPLY)).rejects.toThrow('not found');
+    expect(hub.listening).toBe(0);
+    await hub.stop();
     await pubsub.close();
   });
 });

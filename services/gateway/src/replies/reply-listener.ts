@@ -14,6 +14,9 @@ export class ReplyListener {
   private readonly buffered: TokenChunk[] = [];
   private wake: (() => void) | null = null;
   private partialText = '';
+  private fragmentArrived: () => void = () => undefined;
+  /** Resolves when the first fragment arrives. */
+  private readonly arrived = new Promise<void>((resolve) => (this.fragmentArrived = resolve));
 
   /** `detach`: stops the routing of fragments here (called once, on close). */
   constructor(
@@ -32,9 +35,24 @@ export class ReplyListener {
     }
   }
 
+  /**
+   * As `startOrClose`, but settles with `started` as soon as the reply's first fragment arrives, if
+   * that is before the answer: a fragment proves the reply was started, and the answer may still
+   * wait for work the reply does not (the conversation's read models). An answer that then fails is
+   * only logged: the reply is under way.
+   */
+  async startedOrAnswered<T, S>(start: () => Promise<T>, started: S): Promise<T | S> {
+    const answered = new Promise<T>((resolve) => resolve(start()));
+    const fragmentFirst = await Promise.race([answered.then(NOT_FIRST, NOT_FIRST), this.arrived.then(() => true)]);
+    if (!fragmentFirst) return this.startOrClose(() => answered);
+    answered.catch((err: unknown) => logger.warn({ err }, 'a reply started, but the request that started it failed'));
+    return started;
+  }
+
   push(raw: unknown): void {
     const parsed = TokenChunk.safeParse(raw);
     this.buffered.push(parsed.success ? parsed.data : { type: 'error', code: 'INTERNAL_SERVER_ERROR', error: 'malformed reply fragment' });
+    this.fragmentArrived();
     this.wake?.();
   }
 
@@ -79,3 +97,8 @@ export class ReplyListener {
     detach?.();
   }
 }
+
+const NOT_FIRST = (): boolean => false;
+
+/** What a reply's first fragment says of the request that started it (see `startedOrAnswered`). */
+export const STARTED_REPLY = { kind: 'reply' } as const;
