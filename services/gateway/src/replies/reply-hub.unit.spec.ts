@@ -4,6 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { ReplyHub } from './reply-hub';
 import { STARTED_REPLY } from './reply-listener';
 
+const finish: TokenChunk = {
+  type: 'finish',
+  text: 'done',
+  finishReason: 'stop',
+  usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 },
+};
+
 const startHub = async (pubsub: InProcessPubSub): Promise<ReplyHub> => {
   const hub = new ReplyHub();
   await hub.start(pubsub);
@@ -48,12 +55,6 @@ describe('ReplyListener', () => {
 });
 
 describe('ReplyListener.startedOrAnswered', () => {
-  const finish: TokenChunk = {
-    type: 'finish',
-    text: 'Hi',
-    finishReason: 'stop',
-    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 },
-  };
   const pending = <T>() => {
     let resolve!: (value: T) => void;
     let reject!: (error: unknown) => void;
@@ -97,12 +98,6 @@ describe('ReplyListener.startedOrAnswered', () => {
 
 describe('ReplyHub', () => {
   const delta = (delta: string): TokenChunk => ({ type: 'delta', delta });
-  const finish: TokenChunk = {
-    type: 'finish',
-    text: 'done',
-    finishReason: 'stop',
-    usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, reasoningTokens: 0, cachedInputTokens: 0 },
-  };
   const collect = async (chunks: AsyncIterable<TokenChunk>): Promise<TokenChunk[]> => {
     const all: TokenChunk[] = [];
     for await (const chunk of chunks) all.push(chunk);
