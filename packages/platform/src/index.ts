@@ -27,6 +27,7 @@ export * from './pubsub/in-process.pubsub';
 export * from './pubsub/pubsub.port';
 export * from './service-bootstrap';
 export * from './standalone-process';
+export * from './storage/coalesced-sync';
 export * from './storage/data-dir.lock';
 export * from './storage/serial-queue';
 export * from './testing/fake-openai.server';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '@palaver/contracts';
-import { createTestInfrastructure } from '@palaver/platform';
+import { createTestInfrastructure, type DocumentStore, type EventStream, type StreamMessage } from '@palaver/platform';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FeedbackConsumer } from '../consumers/feedback.consumer';
 import { encodeCursor } from '../domain/feed.cursor';
 import { FeedRepository } from '../repositories/feed.repository';
 import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
@@ -24,7 +25,7 @@ describe('analytics projection', () => {
     feedRepo = new FeedRepository(infra.documents);
     days = new FeedbackDayRepository(infra.documents);
     const messages = new MessageFeedbackRepository(infra.documents);
-    projection = new AnalyticsProjection(feedRepo, messages, days);
+    projection = new AnalyticsProjection(feedRepo, messages, days, infra.documents);
     feed = new FeedService(feedRepo);
     summaries = new FeedbackSummaryService(messages, days);
   });
@@ -74,7 +75,12 @@ describe('analytics projection', () => {
     const projectId = randomUUID();
     const events = Array.from({ length: 6 }, () => feedback(projectId, randomUUID(), 'like', null));
     // Two instances of the service on one store: each knows the end of the feed it last wrote.
-    const other = new AnalyticsProjection(new FeedRepository(infra.documents), new MessageFeedbackRepository(infra.documents), days);
+    const other = new AnalyticsProjection(
+      new FeedRepository(infra.documents),
+      new MessageFeedbackRepository(infra.documents),
+      days,
+      infra.documents,
+    );
     await projection.apply(events[0]!);
     await projection.apply(events[1]!);
     await other.apply(events[2]!); // reads the end (2) from the feed
@@ -141,6 +147,78 @@ describe('analytics projection', () => {
       removals: 1,
       byDay: [{ day: '2026-04-10', likes: 0, dislikes: 0, removals: 1 }],
     });
+  });
+
+  /** The test store, with `sync` replaced. */
+  const storeSyncing = (sync: () => Promise<void>): DocumentStore => ({
+    collection: (name, indexes, options) => infra.documents.collection(name, indexes, options),
+    sync,
+    close: async () => {},
+  });
+
+  it("puts a feedback event's feed entry on disk before its day lets go of it (so a crash cannot count it twice)", async () => {
+    const steps: string[] = [];
+    const documents = storeSyncing(async () => {
+      steps.push('sync');
+      await infra.documents.sync();
+    });
+    const feedRepository = new FeedRepository(documents);
+    const dayRepository = new FeedbackDayRepository(documents);
+    const append = feedRepository.append.bind(feedRepository);
+    vi.spyOn(feedRepository, 'append').mockImplementation(async (entry) => {
+      steps.push('feed entry');
+      return append(entry);
+    });
+    const settle = dayRepository.settle.bind(dayRepository);
+    vi.spyOn(dayRepository, 'settle').mockImplementation(async (...args) => {
+      steps.push('day settled');
+      return settle(...args);
+    });
+    const own = new AnalyticsProjection(feedRepository, new MessageFeedbackRepository(documents), dayRepository, documents);
+    await own.apply(feedback(randomUUID(), randomUUID(), 'like', null));
+    expect(steps).toEqual(['feed entry', 'sync', 'day settled']);
+  });
+
+  it('acknowledges a batch only once the documents are synced; what it wrote is readable before', async () => {
+    let releaseSync: () => void = () => undefined;
+    const documents = storeSyncing(() => new Promise<void>((resolve) => (releaseSync = resolve)));
+    let handler: ((messages: StreamMessage[]) => Promise<void>) | null = null;
+    const stream = {
+      subscribeBatches: async (_durable: string, _filter: string, batchHandler: typeof handler) => {
+        handler = batchHandler;
+        return { stop: async () => {} };
+      },
+    } as unknown as EventStream;
+    const feedRepository = new FeedRepository(documents);
+    const own = new AnalyticsProjection(
+      feedRepository,
+      new MessageFeedbackRepository(documents),
+      new FeedbackDayRepository(documents),
+      documents,
+    );
+    const consumer = new FeedbackConsumer(stream, own, documents);
+    await consumer.onApplicationBootstrap();
+    const projectId = randomUUID();
+    const event: StoredEvent = {
+      eventId: randomUUID(),
+      streamId: `conversation-${randomUUID()}`,
+      version: ++version,
+      type: 'ConversationClosed',
+      projectId,
+      occurredAt: '2026-04-10T12:00:00.000Z',
+      data: { closeReason: null },
+    };
+    let acknowledged = false;
+    const handled = handler!([{ subject: 'conversation.evt.closed', payload: event, seq: 1 }]).then(() => {
+      acknowledged = true;
+    });
+    await vi.waitFor(async () => expect((await new FeedService(feedRepository).listEvents({ projectId, limit: 10 })).data).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(acknowledged).toBe(false);
+    releaseSync();
+    await handled;
+    expect(acknowledged).toBe(true);
+    await consumer.onApplicationShutdown();
   });
 
   it('skips a malformed event without failing', async () => {

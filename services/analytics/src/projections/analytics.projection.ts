@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { logger } from '@palaver/platform';
+import { type DocumentStore, logger, Ports } from '@palaver/platform';
 import { type FeedEntry, readConversationEvent } from '../domain/feed-entry.mapper';
 import { dayDelta, type FeedbackSubmission, utcDay } from '../domain/feedback-summary.reducer';
 import { FeedRepository } from '../repositories/feed.repository';
@@ -17,6 +17,7 @@ export class AnalyticsProjection {
     @Inject(FeedRepository) private readonly feed: FeedRepository,
     @Inject(MessageFeedbackRepository) private readonly messages: MessageFeedbackRepository,
     @Inject(FeedbackDayRepository) private readonly days: FeedbackDayRepository,
+    @Inject(Ports.documents) private readonly documents: DocumentStore,
   ) {}
 
   async apply(payload: unknown): Promise<void> {
@@ -45,6 +46,9 @@ export class AnalyticsProjection {
       entries = [];
       await this.applyFeedback(read.feedback);
       await this.feed.append(read.entry);
+      // The day drops the event from its pending ids only once the feed entry, the mark that the
+      // event was counted, is on disk: a crash cannot keep the one without the other and count twice.
+      await this.documents.sync();
       await this.days.settle(read.feedback.projectId, utcDay(read.feedback.occurredAt), read.feedback.eventId);
     }
     await this.feed.appendMany(entries);

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ANALYTICS_DURABILITY } from './analytics-durability';
 import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 import type { FeedEntry } from '../domain/feed-entry.mapper';
 
@@ -23,11 +24,15 @@ export class FeedRepository {
   private readonly ends = new Map<string, number>();
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.events = documents.collection<FeedDoc>('analytics_events', [
-      { keys: { projectId: 1, seq: 1 }, unique: true },
-      { keys: { projectId: 1, type: 1, seq: 1 } },
-      { keys: { projectId: 1, category: 1, seq: 1 } },
-    ]);
+    this.events = documents.collection<FeedDoc>(
+      'analytics_events',
+      [
+        { keys: { projectId: 1, seq: 1 }, unique: true },
+        { keys: { projectId: 1, type: 1, seq: 1 } },
+        { keys: { projectId: 1, category: 1, seq: 1 } },
+      ],
+      ANALYTICS_DURABILITY,
+    );
   }
 
   /**

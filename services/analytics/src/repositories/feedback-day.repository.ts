@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
 import type { DayCounts, DayCountsOf } from '../domain/feedback-summary.reducer';
+import { ANALYTICS_DURABILITY } from './analytics-durability';
 
 interface FeedbackDayDoc {
   /** `<projectId>:<YYYY-MM-DD>` */
@@ -20,7 +21,7 @@ export class FeedbackDayRepository {
   private readonly days: Collection<FeedbackDayDoc>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.days = documents.collection<FeedbackDayDoc>('analytics_feedback_days', [{ keys: { projectId: 1, day: 1 } }]);
+    this.days = documents.collection<FeedbackDayDoc>('analytics_feedback_days', [{ keys: { projectId: 1, day: 1 } }], ANALYTICS_DURABILITY);
   }
 
   /**

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Feedback } from '@palaver/contracts';
 import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
 import { evolveLatest, type FeedbackSubmission } from '../domain/feedback-summary.reducer';
+import { ANALYTICS_DURABILITY } from './analytics-durability';
 
 interface MessageFeedbackDoc {
   /** `<projectId>:<messageId>`: one document per message, never shared across projects. */
@@ -21,7 +22,11 @@ export class MessageFeedbackRepository {
   private readonly messages: Collection<MessageFeedbackDoc>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.messages = documents.collection<MessageFeedbackDoc>('analytics_feedback', [{ keys: { projectId: 1, feedback: 1 } }]);
+    this.messages = documents.collection<MessageFeedbackDoc>(
+      'analytics_feedback',
+      [{ keys: { projectId: 1, feedback: 1 } }],
+      ANALYTICS_DURABILITY,
+    );
   }
 
   /** Keeps the submission when it is newer than the stored one; a replay or a stale event changes nothing. */
