@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ANALYTICS_DURABILITY } from './analytics-durability';
 import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 import type { FeedEntry } from '../domain/feed-entry.mapper';
+import { ANALYTICS_DURABILITY } from './analytics-durability';
 
 export interface FeedDoc {
   /** The event id: a redelivered event hits this unique key and is recorded once. */
