@@ -1,9 +1,10 @@
 /**
- * `pnpm bench:api [--duration S] [--connections C] [--writers M] [--ttft N] [--mode embedded|distributed|all]
- *                 [--soak N]`
+ * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
+ *                 [--mode embedded|distributed|all] [--soak N]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, see
- * bench-infra.ts). `--soak N` instead opens N concurrent reply streams and reports memory per stream.
+ * bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
+ * `--soak N` instead opens N concurrent reply streams and reports memory per stream.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { startChild } from './child';
 import { cpuProbe } from './cpu';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
+import { medianRound } from './rounds';
 import { soak } from './soak';
 import { printBusFloor, printRows, printSoak, type Row } from './table';
 import { measureTtft } from './ttft';
@@ -22,6 +24,7 @@ import { measureTtft } from './ttft';
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
     writers: { type: 'string', default: '20' },
     ttft: { type: 'string', default: '200' },
@@ -30,6 +33,7 @@ const { values } = parseArgs({
   },
 });
 const duration = Number(values.duration);
+const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const writers = Number(values.writers);
 const ttftRequests = Number(values.ttft);
@@ -60,12 +64,15 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
         const productCpu = cpuProbe(product.process.pid!, servers);
         const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
-          return {
-            mode,
-            name,
-            product: await load({ url: product.url, cpu: productCpu, ...options }),
-            baseline: await load({ url: baseline.url, ...options }),
-          };
+          const { round, range } = await medianRound(
+            rounds,
+            async () => ({
+              product: await load({ url: product.url, cpu: productCpu, ...options }),
+              baseline: await load({ url: baseline.url, ...options }),
+            }),
+            ({ product: p, baseline: b }) => (100 * p.rps) / b.rps,
+          );
+          return { mode, name, ...round, range };
         };
         const rows: Row[] = [];
         rows.push(
@@ -110,12 +117,15 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
           headers: fixture.streamer.headers,
           requests: ttftRequests,
         };
-        rows.push({
-          mode,
-          name: 'time to first text-delta (streamed)',
-          product: await measureTtft({ url: product.url, ...ttft }),
-          baseline: await measureTtft({ url: baseline.url, ...ttft }),
-        });
+        const { round, range } = await medianRound(
+          rounds,
+          async () => ({
+            product: await measureTtft({ url: product.url, ...ttft }),
+            baseline: await measureTtft({ url: baseline.url, ...ttft }),
+          }),
+          ({ product: p, baseline: b }) => p.p50 - b.p50,
+        );
+        rows.push({ mode, name: 'time to first text-delta (streamed)', ...round, range });
         return rows;
       } finally {
         await baseline.stop();
@@ -152,7 +162,7 @@ if (values.soak) {
     const infra = await benchInfra(mode);
     if (!infra) continue;
     try {
-      printRows(await benchMode(mode, infra), { duration, connections });
+      printRows(await benchMode(mode, infra), { duration, connections, rounds });
       // The floor publishes to the event stream and leaves a durable consumer: only on servers of the bench's own.
       if (mode === 'distributed' && infra.ownServers) {
         process.stderr.write('distributed: the bus floor of a message\n');

@@ -4,9 +4,11 @@ import type { LoadResult } from './load';
 import type { SoakResult } from './soak';
 import type { TtftResult } from './ttft';
 
-export type Row =
-  | { mode: string; name: string; product: LoadResult; baseline: LoadResult }
-  | { mode: string; name: string; product: TtftResult; baseline: TtftResult };
+/** One scenario's median round; `range`: the lowest and highest score (ratio, or added p50) of all rounds. */
+export type Row = { mode: string; name: string; range: [number, number] } & (
+  | { product: LoadResult; baseline: LoadResult }
+  | { product: TtftResult; baseline: TtftResult }
+);
 
 /** autocannon reports whole milliseconds: 0 means under 1 ms. */
 const ms = (value: number): string =>
@@ -17,24 +19,26 @@ const machine = (): string =>
   `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 
 /** One markdown table: the product, the baseline, and how the product compares (ratio or added latency). */
-export const printRows = (rows: Row[], settings: { duration: number; connections: number }): void => {
+export const printRows = (rows: Row[], settings: { duration: number; connections: number; rounds: number }): void => {
   const lines = [
-    `pnpm bench:api, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${settings.duration} s per run`,
+    `pnpm bench:api, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${settings.duration} s per run, ${settings.rounds} rounds (product and baseline in turn; the median round shown, the rounds' range in brackets)`,
     '',
     '| mode | scenario | product req/s | p50 | p99 | bare Fastify req/s | p50 | p99 | product vs bare |',
     '|---|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const row of rows) {
     const { product: p, baseline: b } = row;
+    const [low, high] = row.range;
+    const spread = settings.rounds > 1 ? (unit: (v: number) => string) => ` (${unit(low)} to ${unit(high)})` : () => '';
     if ('rps' in p && 'rps' in b) {
       const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failures || 0} / ${b.failures || 0})` : '';
       lines.push(
-        `| ${row.mode} | ${row.name} | ${perSecond(p.rps)} | ${ms(p.p50)} | ${ms(p.p99)} | ${perSecond(b.rps)} | ${ms(b.p50)} | ${ms(b.p99)} | ${((100 * p.rps) / b.rps).toFixed(1)} %${failed} |`,
+        `| ${row.mode} | ${row.name} | ${perSecond(p.rps)} | ${ms(p.p50)} | ${ms(p.p99)} | ${perSecond(b.rps)} | ${ms(b.p50)} | ${ms(b.p99)} | ${((100 * p.rps) / b.rps).toFixed(1)} %${spread((v) => `${v.toFixed(1)} %`)}${failed} |`,
       );
     } else if ('count' in p && 'count' in b) {
       const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failed} / ${b.failed})` : '';
       lines.push(
-        `| ${row.mode} | ${row.name}, ${p.count} sequential | - | ${ms(p.p50)} | ${ms(p.p99)} | - | ${ms(b.p50)} | ${ms(b.p99)} | +${ms(p.p50 - b.p50)} p50, +${ms(p.p99 - b.p99)} p99${failed} |`,
+        `| ${row.mode} | ${row.name}, ${p.count} sequential | - | ${ms(p.p50)} | ${ms(p.p99)} | - | ${ms(b.p50)} | ${ms(b.p99)} | +${ms(p.p50 - b.p50)} p50${spread((v) => `+${ms(v)}`)}, +${ms(p.p99 - b.p99)} p99${failed} |`,
       );
     }
   }
