@@ -1,4 +1,5 @@
 import { jsonCopy } from './json-copy';
+import { NoRespondersError } from './service-requester';
 
 type Handler = (data: unknown) => Promise<unknown>;
 
@@ -32,13 +33,6 @@ export class InProcessBus {
     const handler = list[turn % list.length]!;
     const reply = await handler(wire(data));
     return wire(reply);
-  }
-}
-
-export class NoRespondersError extends Error {
-  constructor(readonly subject: string) {
-    super(`no service answers ${subject}`);
-    this.name = 'NoRespondersError';
   }
 }
 

@@ -1,5 +1,5 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
-import { RequestTimeoutError } from './service-requester';
+import { NoRespondersError, RequestTimeoutError } from './service-requester';
 
 interface Pending {
   subject: string;
@@ -61,7 +61,8 @@ export class NatsRequestMux {
     if (!pending) return; // timed out already
     this.pending.delete(token);
     clearTimeout(pending.timer);
-    if (message.data.length === 0 && message.headers?.code === NO_RESPONDERS) pending.reject(new NoRespondersError(pending.subject));
+    if (message.data.length === 0 && message.headers?.code === NO_RESPONDERS)
+      pending.reject(new NoRespondersError(pending.subject, `nothing on NATS answers ${pending.subject}`));
     else pending.resolve(message);
   }
 
@@ -71,12 +72,5 @@ export class NatsRequestMux {
       pending.reject(error);
     }
     this.pending.clear();
-  }
-}
-
-export class NoRespondersError extends Error {
-  constructor(subject: string) {
-    super(`nothing on NATS answers ${subject}`);
-    this.name = 'NoRespondersError';
   }
 }

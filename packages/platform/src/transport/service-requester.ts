@@ -11,3 +11,14 @@ export class RequestTimeoutError extends Error {
     this.name = 'RequestTimeoutError';
   }
 }
+
+/** Nothing serves the subject: no handler registered on the in-process bus, no subscriber on NATS. */
+export class NoRespondersError extends Error {
+  constructor(
+    readonly subject: string,
+    message = `no service answers ${subject}`,
+  ) {
+    super(message);
+    this.name = 'NoRespondersError';
+  }
+}
