@@ -4,6 +4,7 @@ import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import { natsConnectionOptions, trackNatsStatus } from '../transport/nats-options';
 import { NatsRequestMux } from '../transport/nats-request-mux';
+import { coalesceWrites } from '../transport/nats-write-coalescing';
 import {
   DEFAULT_MAX_DELIVERIES,
   type DeadLetter,
@@ -71,11 +72,13 @@ export class JetStreamEventStream implements EventStream {
     subjects: string[] = ['conversation.evt.>'],
     options: JetStreamEventStreamOptions = {},
   ): Promise<JetStreamEventStream> {
-    const nc = await connect({
-      servers: url.split(',').map((s) => s.trim()),
-      name: `palaver-event-stream-${streamName}`,
-      ...natsConnectionOptions,
-    });
+    const nc = coalesceWrites(
+      await connect({
+        servers: url.split(',').map((s) => s.trim()),
+        name: `palaver-event-stream-${streamName}`,
+        ...natsConnectionOptions,
+      }),
+    );
     try {
       const settings: Required<JetStreamEventStreamOptions> = {
         redeliveryDelayMs: options.redeliveryDelayMs ?? 200,

@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import { natsConnectionOptions } from './nats-options';
 import { NatsRequestMux } from './nats-request-mux';
+import { coalesceWrites } from './nats-write-coalescing';
 import type { ServiceRequester } from './service-requester';
 
 const encoder = new TextEncoder();
@@ -53,7 +54,7 @@ export class NatsServiceRequester implements ServiceRequester {
       servers: this.url.split(',').map((s) => s.trim()),
       name: 'palaver-service-requests',
       ...natsConnectionOptions,
-    }).then((nc) => ({ nc, mux: new NatsRequestMux(nc) }));
+    }).then((nc) => ({ nc: coalesceWrites(nc), mux: new NatsRequestMux(nc) }));
     return this.connection;
   }
 }

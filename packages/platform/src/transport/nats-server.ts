@@ -1,4 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
+import { coalesceWrites } from './nats-write-coalescing';
 
 /**
  * Nest's NATS server for patterns that are plain subjects, as all of ours are (contracts). Nest
@@ -9,5 +10,10 @@ import { ServerNats } from '@nestjs/microservices';
 export class SubjectServerNats extends ServerNats {
   override getRouteFromPattern(pattern: string): string {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
+  }
+
+  /** Replies go out in one write per turn of the event loop (see coalesceWrites). */
+  override async createNatsClient() {
+    return coalesceWrites(await super.createNatsClient());
   }
 }
