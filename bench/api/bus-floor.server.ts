@@ -43,11 +43,12 @@ class ConversationFloor {
   @MessagePattern(Command.subject)
   post(@Payload() raw: unknown) {
     return handle(Command, raw, async ({ conversationId, text }) => {
+      // As the product: the job is queued first, the relay publishes the events after it.
+      await infra.jobs.enqueue(QUEUE, 'reply', { conversationId, text });
       await Promise.all([
         infra.eventStream.publish('conversation.evt.floor-user', event(conversationId, 'user'), randomUUID()),
         infra.eventStream.publish('conversation.evt.floor-started', event(conversationId, 'started'), randomUUID()),
       ]);
-      await infra.jobs.enqueue(QUEUE, 'reply', { conversationId, text });
       return { ok: true as const };
     });
   }
@@ -93,15 +94,24 @@ const worker = await infra.jobs.process(
   { concurrency: 8 },
 );
 
-const waiting = new Map<string, () => void>();
+const waiting = new Map<string, { delta(): void; finish(): void }>();
 const unsubscribe = await infra.pubsub.subscribe(REPLIES, (message) => {
   const chunk = message as { conversationId: string; type: string };
-  if (chunk.type === 'finish') waiting.get(chunk.conversationId)?.();
+  const waiter = waiting.get(chunk.conversationId);
+  if (chunk.type === 'finish') waiter?.finish();
+  else waiter?.delta();
 });
 
-const oneMessage = (conversationId: string): Promise<void> => {
-  const finished = new Promise<void>((resolve) => waiting.set(conversationId, resolve));
-  return infra.services.send(Command, { conversationId, text: 'What are your opening hours?' }).then(() => finished);
+/** Resolves with the ms from the command to the first fragment, once the finish has come. */
+const oneMessage = async (conversationId: string): Promise<number> => {
+  const started = performance.now();
+  let firstFragment = Number.NaN;
+  const finished = new Promise<void>((finish) =>
+    waiting.set(conversationId, { delta: () => (firstFragment = performance.now() - started), finish }),
+  );
+  await infra.services.send(Command, { conversationId, text: 'What are your opening hours?' });
+  await finished;
+  return firstFragment;
 };
 
 const run = async (concurrency: number, seconds: number): Promise<number> => {
@@ -119,8 +129,18 @@ const run = async (concurrency: number, seconds: number): Promise<number> => {
   return completed;
 };
 
-process.on('message', (message: { cmd: string; concurrency: number; seconds: number }) => {
-  if (message.cmd === 'run') {
+/** One message at a time, as the bench's streaming client sends them: the ms to each first fragment. */
+const firstFragments = async (count: number): Promise<number[]> => {
+  const conversationId = randomUUID();
+  const took: number[] = [];
+  for (let i = 0; i < count; i++) took.push(await oneMessage(conversationId));
+  return took;
+};
+
+process.on('message', (message: { cmd: string; concurrency: number; seconds: number; count: number }) => {
+  if (message.cmd === 'sequential') {
+    void firstFragments(message.count).then((took) => process.send!({ cmd: 'sequential', took }));
+  } else if (message.cmd === 'run') {
     void run(message.concurrency, message.seconds).then((completed) => process.send!({ cmd: 'ran', completed }));
   } else if (message.cmd === 'close') {
     void (async () => {

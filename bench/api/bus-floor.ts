@@ -2,23 +2,32 @@ import type { BenchInfra } from './bench-infra';
 import { startChild } from './child';
 import { cpuProbe, perRequest } from './cpu';
 import { settle } from './load';
+import { percentile } from './ttft';
 
 export interface BusFloorResult {
   rps: number;
   /** CPU milliseconds per message of the floor's process and of each server. */
   cpuMsPerMessage: Record<string, number>;
+  /** One message at a time: ms from the command to the first fragment. */
+  firstFragment: { p50: number; p99: number; count: number };
 }
 
-/** Runs bus-floor.server.ts: a warm-up, then `seconds` counted, CPU counted until it is idle again. */
+const WARMUP = 20;
+
+/**
+ * Runs bus-floor.server.ts: a warm-up, then `seconds` counted, CPU counted until it is idle again;
+ * then `sequential` messages one at a time, timed to their first fragment.
+ */
 export const measureBusFloor = async (
   { env, servers }: BenchInfra,
   dataDir: string,
   concurrency: number,
   seconds: number,
+  sequential: number,
 ): Promise<BusFloorResult | null> => {
   const floor = await startChild('bus-floor.server.ts', { ...env, DATA_DIR: dataDir });
   try {
-    const cpu = cpuProbe(floor.process.pid!, servers);
+    const cpu = cpuProbe({ product: floor.process.pid! }, servers);
     if (!cpu) return null;
     const drive = (runSeconds: number) =>
       new Promise<number>((resolve) => {
@@ -39,7 +48,21 @@ export const measureBusFloor = async (
     await settle(cpu);
     // The bench process only waits: the floor process drives the messages itself.
     const { product, 'load generator': _idle, ...serverCosts } = perRequest(before, cpu.sample(), completed);
-    return { rps: completed / elapsed, cpuMsPerMessage: { 'floor process': product ?? 0, ...serverCosts } };
+    const took = await new Promise<number[]>((resolve) => {
+      const listen = (message: { cmd: string; took: number[] }) => {
+        if (message.cmd !== 'sequential') return;
+        floor.process.off('message', listen);
+        resolve(message.took);
+      };
+      floor.process.on('message', listen);
+      floor.process.send({ cmd: 'sequential', count: sequential + WARMUP });
+    });
+    const samples = took.slice(WARMUP).sort((a, b) => a - b);
+    return {
+      rps: completed / elapsed,
+      cpuMsPerMessage: { 'floor process': product ?? 0, ...serverCosts },
+      firstFragment: { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), count: samples.length },
+    };
   } finally {
     await floor.stop();
   }

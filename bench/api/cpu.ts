@@ -6,6 +6,8 @@ export type CpuSample = Record<string, number>;
 
 export interface CpuProbe {
   sample(): CpuSample;
+  /** The names of the product's own processes (one, or each service of a cluster). */
+  product: string[];
 }
 
 const TICKS_PER_SECOND = (() => {
@@ -36,14 +38,16 @@ export const localServerPid = (name: string): number | null => {
 };
 
 /**
- * Watches the product, the load generator (this process) and the NATS and Redis servers when they
- * run on this machine (`servers`: name -> pid): what each costs per answered request is what
- * bounds a throughput on a machine whose cores they share. Processes it cannot see are left out.
+ * Watches the product's processes (`product`: name -> pid), the load generator (this process) and
+ * the NATS and Redis servers when they run on this machine (`servers`: name -> pid): what each
+ * costs per answered request is what bounds a throughput on a machine whose cores they share.
+ * Processes it cannot see are left out.
  */
-export const cpuProbe = (productPid: number, servers: Record<string, number>): CpuProbe | null => {
-  const pids: Record<string, number> = { product: productPid, 'load generator': process.pid, ...servers };
-  if (cpuSeconds(productPid) === null) return null;
+export const cpuProbe = (product: Record<string, number>, servers: Record<string, number>): CpuProbe | null => {
+  const pids: Record<string, number> = { ...product, 'load generator': process.pid, ...servers };
+  if (Object.values(product).some((pid) => cpuSeconds(pid) === null)) return null;
   return {
+    product: Object.keys(product),
     sample: () => {
       const sample: CpuSample = {};
       for (const [name, pid] of Object.entries(pids)) {
@@ -54,6 +58,10 @@ export const cpuProbe = (productPid: number, servers: Record<string, number>): C
     },
   };
 };
+
+/** CPU seconds the product's processes have used so far, together. */
+export const productSeconds = (probe: CpuProbe, sample: CpuSample): number =>
+  probe.product.reduce((sum, name) => sum + (sample[name] ?? 0), 0);
 
 /** CPU milliseconds per request of each process between two samples. */
 export const perRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>

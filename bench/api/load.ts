@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { type CpuProbe, perRequest } from './cpu';
+import { type CpuProbe, perRequest, productSeconds } from './cpu';
 
 export interface LoadResult {
   /** Successful (2xx) answers per second. */
@@ -61,11 +61,11 @@ const SETTLE_MAX_MS = 120_000;
 /** Waits until the product is idle (or SETTLE_MAX_MS passed) and returns the seconds waited. */
 export const settle = async (cpu: CpuProbe): Promise<number> => {
   const start = performance.now();
-  let last = cpu.sample().product;
+  let last = productSeconds(cpu, cpu.sample());
   while (performance.now() - start < SETTLE_MAX_MS) {
     await sleep(SETTLE_STEP_MS);
-    const now = cpu.sample().product;
-    if (last === undefined || now === undefined || now - last < (IDLE_SHARE * SETTLE_STEP_MS) / 1000) break;
+    const now = productSeconds(cpu, cpu.sample());
+    if (now - last < (IDLE_SHARE * SETTLE_STEP_MS) / 1000) break;
     last = now;
   }
   return Math.max(0, performance.now() - start - SETTLE_STEP_MS) / 1000;

@@ -1,9 +1,11 @@
 /**
  * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
- *                 [--mode embedded|distributed|all] [--soak N]`
+ *                 [--mode embedded|distributed|cluster|all] [--soak N]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, see
  * bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
+ * `--mode cluster` (not part of `all`) runs the distributed scenarios against every service in a
+ * process of its own, as `pnpm start:cluster` does, with each service's CPU per request.
  * `--soak N` instead opens N concurrent reply streams and reports memory per stream.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -50,7 +52,7 @@ const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => 
 /** Product and baseline side by side, one scenario at a time. */
 const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =>
   withDataDir(async (dataDir) => {
-    const product = await startChild('product.server.ts', {
+    const product = await startChild(mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts', {
       ...env,
       DATA_DIR: dataDir,
       PORT: '0',
@@ -61,7 +63,9 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
       const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
       const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
       try {
-        const productCpu = cpuProbe(product.process.pid!, servers);
+        // A cluster's processes are its services (the supervisor only waits).
+        const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
+        const productCpu = cpuProbe(processes, servers);
         const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
           const { round, range } = await medianRound(
@@ -137,7 +141,10 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
 
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
 
-if (values.soak) {
+if (values.soak && modes[0] === 'cluster') {
+  console.error('--soak measures one gateway process: use --mode embedded or distributed');
+  process.exitCode = 2;
+} else if (values.soak) {
   const mode = modes[0]!;
   const infra = await benchInfra(mode);
   if (infra) {
@@ -166,7 +173,7 @@ if (values.soak) {
       // The floor publishes to the event stream and leaves a durable consumer: only on servers of the bench's own.
       if (mode === 'distributed' && infra.ownServers) {
         process.stderr.write('distributed: the bus floor of a message\n');
-        const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration));
+        const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
         if (floor) printBusFloor(floor, writers);
       }
     } finally {

@@ -55,7 +55,10 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
     );
     for (const { row, cpu, settle } of costs) {
       const total = Object.values(cpu).reduce((a, b) => a + b, 0);
-      const parts = Object.entries(cpu).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+      // A cluster's services that took no part (under 0.005 ms) are left out.
+      const parts = Object.entries(cpu)
+        .filter(([, value]) => value >= 0.005)
+        .map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
       const after = settle >= 0.5 ? `; the product worked ${settle.toFixed(1)} s past the run` : '';
       lines.push(
         `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores${after}`,
@@ -72,7 +75,7 @@ export const printBusFloor = (floor: BusFloorResult, concurrency: number): void 
   console.log(
     [
       '',
-      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores before any work of the services.`,
+      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
     ].join('\n'),
   );
 };

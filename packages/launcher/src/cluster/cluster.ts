@@ -18,6 +18,8 @@ export interface ClusterOptions {
   /** Passed to every process (LOG_LEVEL, OPENAI_*, MONGODB_URL, ...). */
   env: Record<string, string>;
   log(line: string): void;
+  /** A service's entry point instead of `services/<service>/src/main.ts` (the bench's instant model). */
+  entries?: Partial<Record<string, string>>;
 }
 
 const STATEFUL = ['identity', 'conversation', 'search', 'analytics'] as const;
@@ -28,7 +30,7 @@ export class Cluster {
 
   constructor(private readonly options: ClusterOptions) {
     const { gateways, workers, port } = options;
-    const entry = (service: string) => join('services', service, 'src', 'main.ts');
+    const entry = (service: string) => options.entries?.[service] ?? join('services', service, 'src', 'main.ts');
     for (const service of STATEFUL) this.add(service, entry(service), {});
     for (let i = 1; i <= workers; i++) this.add(`inference-${i}`, entry('inference'), {});
     for (let i = 1; i <= gateways; i++) {
