@@ -8,10 +8,10 @@
  * Run: `npx tsx bench/answers.bench.ts` (or `pnpm bench`).
  */
 import { fileURLToPath } from 'node:url';
+import { RETRIEVAL_LIMITS } from '@palaver/contracts';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from '../packages/launcher/src/demo.content';
 import { groundedAnswer } from '../packages/platform/src/chat-model/grounded-answer';
 import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
-import { RETRIEVAL_LIMITS } from '../services/inference/src/inference.settings';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
 import { formatTable, type Table } from './retrieval.bench';
 import { newProjectId, startSearchServiceUnderTest } from './search-service';

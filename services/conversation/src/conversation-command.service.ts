@@ -21,6 +21,7 @@ import { historyBefore, recentHistory } from './domain/conversation.history';
 import { messageIdOf } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { documentsOf, toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
+import { ReplyKnowledge } from './reply-knowledge';
 
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
 
@@ -58,6 +59,7 @@ export class ConversationCommandService {
     @Inject(ConversationExecutor) private readonly executor: ConversationExecutor,
     @Inject(ReadModel) private readonly readModel: ReadModel,
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(ReplyKnowledge) private readonly knowledge: ReplyKnowledge,
   ) {}
 
   async create(req: Req<'create'>): Promise<Conversation> {
@@ -81,6 +83,8 @@ export class ConversationCommandService {
 
   async postMessage(req: Req<'postMessage'>): Promise<PostMessageOutcome> {
     const messageId = randomUUID();
+    // Asked while the message is stored; the job waits for it (it never rejects).
+    const knowledge = this.knowledge.prefetch(req.projectId, req.content);
     let enqueued = null as Promise<unknown> | null;
     const executed = await this.executor.execute(
       {
@@ -99,13 +103,11 @@ export class ConversationCommandService {
       (appended) => {
         if (!startsReply(appended) || appended.state.status === 'none') return;
         const history = req.history ? [...req.history, { role: 'user' as const, content: req.content }] : recentHistory(appended.state);
-        enqueued = this.jobs.enqueue(
-          INFERENCE_QUEUE,
-          GENERATE_REPLY_JOB,
-          this.replyJob(req, history, req.assistantMessageId, req.handoffTriggers !== null),
-          {
+        const job = this.replyJob(req, history, req.assistantMessageId, req.handoffTriggers !== null);
+        enqueued = knowledge.then((found) =>
+          this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, found ? { ...job, knowledge: found } : job, {
             jobId: req.assistantMessageId,
-          },
+          }),
         );
         enqueued.catch(() => undefined); // handled below, once the command's turn is over
       },

@@ -15,6 +15,7 @@ import { MessageProjection } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
 import { ReadModelChanges } from './projections/read-model.changes';
 import { ReadModelProjector } from './projections/read-model.projector';
+import { ReplyKnowledge } from './reply-knowledge';
 import { StaleReplySweeper } from './stale-reply.sweeper';
 
 @Module({})
@@ -24,7 +25,7 @@ export class ConversationModule {
       module: ConversationModule,
       controllers: [ConversationHandler, ConversationAdminHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'clock', 'config', 'services'),
         ReadModel,
         ReadModelChanges,
         AgentFeed,
@@ -34,6 +35,7 @@ export class ConversationModule {
         OutboxRelay,
         ConversationRepository,
         ConversationExecutor,
+        ReplyKnowledge,
         ConversationCommandService,
         ConversationQueryService,
         ConversationAdminQueryService,

@@ -218,6 +218,18 @@ describe('inference service', () => {
     expect(order).toEqual(['completeReply', 'chunk:finish']);
   });
 
+  it('grounds the reply on the knowledge its job carries, without asking search again', async () => {
+    await start();
+    const carried = doubles.retrieval as Retrieval;
+    doubles.retrieval = new AppError('SERVICE_UNAVAILABLE', 'search must not be asked');
+    const job = replyJob({ knowledge: carried });
+    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
+    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    expect(await ended).toMatchObject({ type: 'finish', text: OPENING_HOURS });
+    expect(chunks.flatMap((c) => (c.type === 'delta' ? [c.delta] : [])).join('')).toBe(OPENING_HOURS);
+    expect(doubles.requests('retrieve')).toEqual([]);
+  });
+
   it("streams on the gateway's channel named by replyTo, each fragment marked with its reply's id", async () => {
     await start();
     const replyTo = `replies.${randomUUID()}`;

@@ -1,9 +1,3 @@
-/** How many Q&A entries and document chunks a reply is grounded on. */
-export const RETRIEVAL_LIMITS = { qnaLimit: 3, chunkLimit: 5 } as const;
-
-/** The retrieval query is the last user message, cut to this many characters. */
-export const RETRIEVAL_QUERY_MAX_CHARS = 1_000;
-
 /** Replies generated at once by one inference process (each mostly waits on the model). */
 export const WORKER_CONCURRENCY = 8;
 

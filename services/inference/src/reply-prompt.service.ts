@@ -1,9 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type ChatMessage, HANDOFF_TOOL, type PageContext, type Retrieval, SearchMessages } from '@palaver/contracts';
+import {
+  AppError,
+  type ChatMessage,
+  HANDOFF_TOOL,
+  type PageContext,
+  type Retrieval,
+  replyRetrievalRequest,
+  SearchMessages,
+} from '@palaver/contracts';
 import { type ChatRequest, lastUserMessage, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { AssistantCache } from './assistant-cache.service';
 import { buildPrompt } from './domain/prompt.builder';
-import { RETRIEVAL_LIMITS, RETRIEVAL_QUERY_MAX_CHARS } from './inference.settings';
 
 export interface ReplyPromptInput {
   projectId: string;
@@ -13,6 +20,8 @@ export interface ReplyPromptInput {
   pageContext: PageContext | null;
   /** Offer the model the handoff tool. */
   handoffTool?: boolean;
+  /** What search returned for the question, when conversation already asked (GenerateReplyJob.knowledge). */
+  knowledge?: Retrieval;
 }
 
 /** The chat request of one reply: the assistant, the knowledge retrieved for the question, the prompt. */
@@ -28,7 +37,7 @@ export class ReplyPromptService {
     if (!question) throw new AppError('VALIDATION_ERROR', 'there is no user message to answer');
     const [assistant, knowledge] = await Promise.all([
       this.assistants.get(input.projectId, input.assistantId),
-      this.retrieve(input.projectId, question),
+      input.knowledge ?? this.retrieve(input.projectId, question),
     ]);
     const prompt = buildPrompt({
       instructions: assistant.instructions,
@@ -47,11 +56,7 @@ export class ReplyPromptService {
   /** Without the search service the reply still goes ahead, ungrounded: the rules make the model say it does not know. */
   private async retrieve(projectId: string, question: string): Promise<Retrieval> {
     try {
-      return await this.services.send(SearchMessages.retrieve, {
-        projectId,
-        query: question.slice(0, RETRIEVAL_QUERY_MAX_CHARS),
-        ...RETRIEVAL_LIMITS,
-      });
+      return await this.services.send(SearchMessages.retrieve, replyRetrievalRequest(projectId, question));
     } catch (err) {
       logger.warn({ err, projectId }, 'retrieval failed; replying without knowledge');
       return { qnas: [], chunks: [] };
