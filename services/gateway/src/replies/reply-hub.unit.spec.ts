@@ -70,7 +70,7 @@ describe('ReplyListener.startedOrAnswered', () => {
     const hub = await startHub(pubsub);
     const listener = hub.listen('r1', 1_000);
     const answer = pending<{ kind: 'queued' }>();
-    const outcome = listener.startedOrAnswered(() => answer.promise, STARTED_REPLY);
+    const outcome = listener.startedOrAnswered(() => answer.promise);
     await pubsub.publish(hub.channel, { replyId: 'r1', chunk: { type: 'delta', delta: 'Hi' } });
     expect(await outcome).toBe(STARTED_REPLY);
     answer.reject(new Error('the answer timed out'));
@@ -86,10 +86,10 @@ describe('ReplyListener.startedOrAnswered', () => {
     const pubsub = new InProcessPubSub();
     const hub = await startHub(pubsub);
     const queued = hub.listen('r2', 1_000);
-    expect(await queued.startedOrAnswered(async () => ({ kind: 'queued' as const }), STARTED_REPLY)).toEqual({ kind: 'queued' });
+    expect(await queued.startedOrAnswered(async () => ({ kind: 'queued' as const }))).toEqual({ kind: 'queued' });
     await queued.close();
     const failing = hub.listen('r3', 1_000);
-    await expect(failing.startedOrAnswered(() => Promise.reject(new Error('not found')), STARTED_REPLY)).rejects.toThrow('not found');
+    await expect(failing.startedOrAnswered(() => Promise.reject(new Error('not found')))).rejects.toThrow('not found');
     expect(hub.listening).toBe(0);
     await hub.stop();
     await pubsub.close();

@@ -36,17 +36,17 @@ export class ReplyListener {
   }
 
   /**
-   * As `startOrClose`, but settles with `started` as soon as the reply's first fragment arrives, if
-   * that is before the answer: a fragment proves the reply was started, and the answer may still
+   * As `startOrClose`, but settles with STARTED_REPLY as soon as the reply's first fragment arrives,
+   * if that is before the answer: a fragment proves the reply was started, and the answer may still
    * wait for work the reply does not (the conversation's read models). An answer that then fails is
    * only logged: the reply is under way.
    */
-  async startedOrAnswered<T, S>(start: () => Promise<T>, started: S): Promise<T | S> {
+  async startedOrAnswered<T>(start: () => Promise<T>): Promise<T | typeof STARTED_REPLY> {
     const answered = new Promise<T>((resolve) => resolve(start()));
     const fragmentFirst = await Promise.race([answered.then(NOT_FIRST, NOT_FIRST), this.arrived.then(() => true)]);
     if (!fragmentFirst) return this.startOrClose(() => answered);
     answered.catch((err: unknown) => logger.warn({ err }, 'a reply started, but the request that started it failed'));
-    return started;
+    return STARTED_REPLY;
   }
 
   push(raw: unknown): void {

@@ -26,7 +26,6 @@ import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
 import { sendQueued } from '../../replies/queued-reply';
 import type { ReplyHub } from '../../replies/reply-hub';
-import { STARTED_REPLY } from '../../replies/reply-listener';
 import { fixedReply } from '../../replies/send-reply';
 
 const CustomerPath = z.object({ appUserId: AppUserId });
@@ -165,19 +164,17 @@ export const surfaceBRoutes = (
           : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
       const { listener, outcome } = await limits.within(project, async () => {
         const listener = replies.listen(assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
-        const outcome = await listener.startedOrAnswered(
-          () =>
-            services.send(ConversationMessages.postMessage, {
-              ...scope,
-              content,
-              pageContext,
-              assistantMessageId,
-              assistantId: key.assistantId,
-              handoffTriggers: handoffTriggersOf(project),
-              history,
-              replyTo: replies.channel,
-            }),
-          STARTED_REPLY,
+        const outcome = await listener.startedOrAnswered(() =>
+          services.send(ConversationMessages.postMessage, {
+            ...scope,
+            content,
+            pageContext,
+            assistantMessageId,
+            assistantId: key.assistantId,
+            handoffTriggers: handoffTriggersOf(project),
+            history,
+            replyTo: replies.channel,
+          }),
         );
         return { listener, outcome };
       });

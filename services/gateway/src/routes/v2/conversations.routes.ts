@@ -28,7 +28,6 @@ import type { VisitorReadCache } from '../../reads/visitor-read-cache';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendQueued } from '../../replies/queued-reply';
 import type { ReplyHub } from '../../replies/reply-hub';
-import { STARTED_REPLY } from '../../replies/reply-listener';
 import { fixedReply, sendReply } from '../../replies/send-reply';
 
 const ConversationPath = z.object({ conversationId: Uuid });
@@ -155,19 +154,17 @@ export const conversationRoutes = (
             { timeoutMs: 5_000 },
           ),
         );
-        const outcome = await listener.startedOrAnswered(
-          () =>
-            services.send(ConversationMessages.postMessage, {
-              ...scope(session),
-              ...params,
-              content: body.content,
-              pageContext: body.pageContext ?? null,
-              assistantMessageId,
-              assistantId: session.assistantId,
-              handoffTriggers: handoffTriggersOf(project),
-              replyTo: replies.channel,
-            }),
-          STARTED_REPLY,
+        const outcome = await listener.startedOrAnswered(() =>
+          services.send(ConversationMessages.postMessage, {
+            ...scope(session),
+            ...params,
+            content: body.content,
+            pageContext: body.pageContext ?? null,
+            assistantMessageId,
+            assistantId: session.assistantId,
+            handoffTriggers: handoffTriggersOf(project),
+            replyTo: replies.channel,
+          }),
         );
         return { listener, outcome };
       });
