@@ -29,16 +29,8 @@ export const measureBusFloor = async (
   try {
     const cpu = cpuProbe({ product: floor.process.pid! }, servers);
     if (!cpu) return null;
-    const drive = (runSeconds: number) =>
-      new Promise<number>((resolve) => {
-        const listen = (message: { cmd: string; completed: number }) => {
-          if (message.cmd !== 'ran') return;
-          floor.process.off('message', listen);
-          resolve(message.completed);
-        };
-        floor.process.on('message', listen);
-        floor.process.send({ cmd: 'run', concurrency, seconds: runSeconds });
-      });
+    const drive = async (runSeconds: number) =>
+      (await floor.ask<{ completed: number }>('run', 'ran', { concurrency, seconds: runSeconds })).completed;
     await drive(Math.min(2, seconds));
     await settle(cpu);
     const before = cpu.sample();
@@ -48,15 +40,7 @@ export const measureBusFloor = async (
     await settle(cpu);
     // The bench process only waits: the floor process drives the messages itself.
     const { product, 'load generator': _idle, ...serverCosts } = perRequest(before, cpu.sample(), completed);
-    const took = await new Promise<number[]>((resolve) => {
-      const listen = (message: { cmd: string; took: number[] }) => {
-        if (message.cmd !== 'sequential') return;
-        floor.process.off('message', listen);
-        resolve(message.took);
-      };
-      floor.process.on('message', listen);
-      floor.process.send({ cmd: 'sequential', count: sequential + WARMUP });
-    });
+    const { took } = await floor.ask<{ took: number[] }>('sequential', 'sequential', { count: sequential + WARMUP });
     const samples = took.slice(WARMUP).sort((a, b) => a - b);
     return {
       rps: completed / elapsed,

@@ -7,8 +7,8 @@ export interface BenchChild {
   url: string;
   ready: Record<string, unknown>;
   process: ChildProcess;
-  /** Sends a command and resolves with the child's answer named `answer`. */
-  ask<T>(cmd: string, answer: string): Promise<T>;
+  /** Sends a command (with `args`) and resolves with the child's answer named `answer`. */
+  ask<T>(cmd: string, answer: string, args?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -45,7 +45,7 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
         url: message.url,
         ready: message,
         process: child,
-        ask: <T>(cmd: string, answer: string) =>
+        ask: <T>(cmd: string, answer: string, args: Record<string, unknown> = {}) =>
           new Promise<T>((done) => {
             const listen = (m: { cmd: string }) => {
               if (m.cmd !== answer) return;
@@ -53,7 +53,7 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
               done(m as T);
             };
             child.on('message', listen);
-            child.send({ cmd });
+            child.send({ ...args, cmd });
           }),
         stop: () =>
           new Promise<void>((done) => {
