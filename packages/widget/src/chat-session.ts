@@ -90,6 +90,11 @@ export class ChatSession {
   private liveUnavailable = false;
   private isOpen = false;
   private readonly storageKey: string;
+  /**
+   * Feedback the visitor gave, by message id, until the server shows it: a snapshot taken before
+   * (a live event of the reply, a poll in flight) must not take it back on screen.
+   */
+  private readonly ownFeedback = new Map<string, Feedback | null>();
 
   constructor(private readonly options: ChatSessionOptions) {
     this.storageKey = `palaver.conversation.${options.client?.apiKey ?? 'preview'}`;
@@ -248,10 +253,12 @@ export class ChatSession {
   async feedback(message: WidgetMessage, value: Feedback): Promise<void> {
     if (!message.id || !this.options.client) return;
     const next = message.feedback === value ? null : value;
+    this.ownFeedback.set(message.id, next);
     this.updateMessage(message.key, { feedback: next });
     try {
       await this.options.client.feedback(message.id, next);
     } catch (error) {
+      this.ownFeedback.delete(message.id);
       this.updateMessage(message.key, { feedback: message.feedback });
       this.set({ notice: noticeFor(error) });
     }
@@ -285,7 +292,7 @@ export class ChatSession {
     const byId = new Map(this.state.messages.filter((m) => m.id).map((m) => [m.id, m]));
     const messages = (conversation.messages ?? []).map((stored) => {
       const known = byId.get(stored.id);
-      return known ? merged(stored, known) : fromStored(stored);
+      return this.withOwnFeedback(known ? merged(stored, known) : fromStored(stored));
     });
     const sameMessages =
       messages.length === this.state.messages.length &&
@@ -360,12 +367,21 @@ export class ChatSession {
         (known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text,
       );
       const streaming = messages.some((known) => known.id === message.id && known.status === 'streaming');
-      if (byId >= 0 && !streaming) messages[byId] = merged(message, messages[byId]!);
-      else if (byId < 0 && pending >= 0) messages[pending] = merged(message, messages[pending]!);
-      else if (byId < 0 && !(message.role === 'assistant' && message.status === 'streaming')) messages.push(fromStored(message));
+      if (byId >= 0 && !streaming) messages[byId] = this.withOwnFeedback(merged(message, messages[byId]!));
+      else if (byId < 0 && pending >= 0) messages[pending] = this.withOwnFeedback(merged(message, messages[pending]!));
+      else if (byId < 0 && !(message.role === 'assistant' && message.status === 'streaming'))
+        messages.push(this.withOwnFeedback(fromStored(message)));
       patch.messages = messages;
     }
     this.set(patch);
+  }
+
+  /** The server's message, with the visitor's own feedback kept until the server shows it too. */
+  private withOwnFeedback(message: WidgetMessage): WidgetMessage {
+    if (!message.id || !this.ownFeedback.has(message.id)) return message;
+    const own = this.ownFeedback.get(message.id) as Feedback | null;
+    if (message.feedback === own) this.ownFeedback.delete(message.id);
+    return { ...message, feedback: own };
   }
 
   private startPolling(): void {
