@@ -53,6 +53,28 @@ describe('admin API for the dashboard', () => {
     expect(missing.body.error.code).toBe('ASSISTANT_NOT_FOUND');
   });
 
+  it('sets the optional widget fields and clears one with null, leaving the others', async () => {
+    const set = await e2e.admin.call('PATCH', `/projects/${projectId}`, {
+      chatWidgetConfig: { chatButtonColor: '#e11d48', assistantAvatar: 'https://shop.example/avatar.png' },
+    });
+    expect(set.chatWidgetConfig).toMatchObject({ chatButtonColor: '#e11d48', assistantAvatar: 'https://shop.example/avatar.png' });
+    const cleared = await e2e.admin.call('PATCH', `/projects/${projectId}`, { chatWidgetConfig: { chatButtonColor: null } });
+    expect(cleared.chatWidgetConfig).not.toHaveProperty('chatButtonColor');
+    expect(cleared.chatWidgetConfig.assistantAvatar).toBe('https://shop.example/avatar.png');
+    // What the widget reads.
+    const current = await http(`${e2e.url}/v2/projects/current?apiKey=${publishableKey}`);
+    expect(current.status).toBe(200);
+    expect(current.body.chatWidgetConfig).not.toHaveProperty('chatButtonColor');
+    expect(current.body.chatWidgetConfig.assistantAvatar).toBe('https://shop.example/avatar.png');
+    // A required field cannot be cleared.
+    const refused = await http(`${e2e.url}/admin/v1/projects/${projectId}`, {
+      method: 'PATCH',
+      body: { chatWidgetConfig: { brandColor: null } },
+      token: 'test-admin-token',
+    });
+    expect(refused.status).toBe(400);
+  });
+
   it('lists every conversation of the project with its visitor, and filters by status', async () => {
     const all = pagedList(AdminConversation).parse(await e2e.admin.call('GET', `/projects/${projectId}/conversations`));
     expect(all.total).toBe(2);

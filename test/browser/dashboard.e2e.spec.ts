@@ -161,6 +161,22 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     expect(current.body.chatWidgetConfig.brandColor).toBe('#e11d48');
   });
 
+  it('sets the optional chat button colour, and clears it by emptying the field', async () => {
+    const buttonColour = page.locator('input[name="chatButtonColor"]');
+    const saveAndRead = async () => {
+      await page.getByRole('button', { name: 'Save widget' }).click();
+      await page.getByText('Saved: the widget shows it on its next load.').waitFor();
+      return (await e2e.admin.call('GET', `/projects/${projectId}`)).chatWidgetConfig;
+    };
+    await buttonColour.fill('#0f766e');
+    expect((await saveAndRead()).chatButtonColor).toBe('#0f766e');
+    await buttonColour.fill('');
+    const cleared = await saveAndRead();
+    expect(cleared).not.toHaveProperty('chatButtonColor');
+    expect(cleared.brandColor).toBe('#e11d48');
+    expect(await buttonColour.inputValue()).toBe('');
+  });
+
   it('answers a visitor of the allowed origin from that content, and refuses another origin', async () => {
     const returns = await visitorAsk(e2e.url, publishableKey, 'What is the return window?');
     expect(returns.status).toBe(200);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProjectRecord } from '@palaver/contracts';
-import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, Ports, type Update } from '@palaver/platform';
 import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 @Injectable()
@@ -25,9 +25,9 @@ export class ProjectRepository {
     return docs.map((doc) => fromDocument<ProjectRecord>(doc));
   }
 
-  /** Applies `$set` paths; null when there is no such project. */
-  async set(projectId: string, set: Record<string, unknown>): Promise<ProjectRecord | null> {
-    const doc = await this.projects.findOneAndUpdate({ _id: projectId }, { $set: set });
+  /** Applies an update of `$set` (and `$unset`) paths; null when there is no such project. */
+  async update(projectId: string, update: Update): Promise<ProjectRecord | null> {
+    const doc = await this.projects.findOneAndUpdate({ _id: projectId }, update);
     return doc ? fromDocument(doc) : null;
   }
 }

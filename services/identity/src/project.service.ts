@@ -4,7 +4,7 @@ import { AppError, type CreateProjectBody, type ProjectRecord, type UpdateProjec
 import { type Clock, Ports } from '@palaver/platform';
 import { AssistantRepository } from './assistant.repository';
 import { defaultAssistant } from './domain/assistant';
-import { newProject, projectPatchSet } from './domain/project';
+import { newProject, projectPatchUpdate } from './domain/project';
 import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { ProjectRepository } from './project.repository';
 
@@ -32,7 +32,7 @@ export class ProjectService {
   }
 
   async update(projectId: string, patch: UpdateProjectBody): Promise<ProjectRecord> {
-    const updated = await this.projects.set(projectId, projectPatchSet(patch, randomUUID, this.clock.now().toISOString()));
+    const updated = await this.projects.update(projectId, projectPatchUpdate(patch, randomUUID, this.clock.now().toISOString()));
     if (!updated) throw projectNotFound(projectId);
     await this.changes.announce({ kind: 'project-changed', projectId });
     return updated;

@@ -46,11 +46,19 @@ const LimitsInput = z.object({
   monthlyMessages: z.number().int().min(1).nullable().optional(),
 });
 
+/** The widget fields to change; `null` clears an optional one (the avatar, the button's icon or colour). */
+export const ChatWidgetConfigPatch = ChatWidgetConfig.partial().extend({
+  assistantAvatar: ChatWidgetConfig.shape.assistantAvatar.unwrap().nullable().optional(),
+  chatButtonIcon: ChatWidgetConfig.shape.chatButtonIcon.unwrap().nullable().optional(),
+  chatButtonColor: ChatWidgetConfig.shape.chatButtonColor.unwrap().nullable().optional(),
+});
+export type ChatWidgetConfigPatch = z.infer<typeof ChatWidgetConfigPatch>;
+
 export const CreateProjectBody = z.object({
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
   plan: Plan.optional(),
-  chatWidgetConfig: ChatWidgetConfig.partial().optional(),
+  chatWidgetConfig: ChatWidgetConfigPatch.optional(),
   quickPrompts: z.array(QuickPromptInput).max(20).optional(),
   limits: LimitsInput.optional(),
   handoff: HandoffSettings.optional(),

@@ -7,7 +7,7 @@ import {
   type QuickPrompt,
   type UpdateProjectBody,
 } from '@palaver/contracts';
-import { initialWidgetConfig, widgetConfigSetPaths } from './widget-config';
+import { initialWidgetConfig, widgetConfigPaths } from './widget-config';
 
 /** Self-hosted: every feature is available unless the operator picks a plan. */
 export const DEFAULT_PLAN: Plan = 'enterprise';
@@ -42,18 +42,28 @@ export const newProject = (
 });
 
 /**
- * A partial patch as `$set` paths: scalar fields replace, the widget config and the limits merge
- * field by field (a limit set to null becomes unlimited), quick prompts replace the whole list.
+ * A partial patch as an update of `$set` (and `$unset`) paths: scalar fields replace, the widget
+ * config and the limits merge field by field (a limit set to null becomes unlimited, a widget
+ * field set to null is removed), quick prompts replace the whole list.
  */
-export const projectPatchSet = (patch: UpdateProjectBody, newId: () => string, now: string): Record<string, unknown> => {
+export const projectPatchUpdate = (
+  patch: UpdateProjectBody,
+  newId: () => string,
+  now: string,
+): { $set: Record<string, unknown>; $unset?: Record<string, ''> } => {
   const set: Record<string, unknown> = { updatedAt: now };
+  let unset: Record<string, ''> = {};
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.plan !== undefined) set.plan = patch.plan;
-  if (patch.chatWidgetConfig !== undefined) Object.assign(set, widgetConfigSetPaths(patch.chatWidgetConfig));
+  if (patch.chatWidgetConfig !== undefined) {
+    const widget = widgetConfigPaths(patch.chatWidgetConfig);
+    Object.assign(set, widget.set);
+    unset = widget.unset;
+  }
   if (patch.limits?.messagesPerMinute !== undefined) set['limits.messagesPerMinute'] = patch.limits.messagesPerMinute;
   if (patch.limits?.monthlyMessages !== undefined) set['limits.monthlyMessages'] = patch.limits.monthlyMessages;
   if (patch.quickPrompts !== undefined) set.quickPrompts = withIds(patch.quickPrompts, newId);
   if (patch.handoff !== undefined) set.handoff = patch.handoff;
-  return set;
+  return Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set };
 };

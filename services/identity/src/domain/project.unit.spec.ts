@@ -1,7 +1,7 @@
 import { DEFAULT_CHAT_WIDGET_CONFIG } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ASSISTANT_INSTRUCTIONS, defaultAssistant, newAssistant } from './assistant';
-import { newProject, projectPatchSet } from './project';
+import { newProject, projectPatchUpdate } from './project';
 
 const ids = (...values: string[]) => {
   const queue = [...values];
@@ -55,14 +55,14 @@ describe('newProject', () => {
   });
 });
 
-describe('projectPatchSet', () => {
+describe('projectPatchUpdate', () => {
   it('only stamps updatedAt for an empty patch', () => {
-    expect(projectPatchSet({}, ids(), NOW)).toEqual({ updatedAt: NOW });
+    expect(projectPatchUpdate({}, ids(), NOW)).toEqual({ $set: { updatedAt: NOW } });
   });
 
   it('sets scalars, merges config and limits by path, replaces quick prompts', () => {
     expect(
-      projectPatchSet(
+      projectPatchUpdate(
         {
           name: 'New',
           plan: 'pro',
@@ -74,14 +74,23 @@ describe('projectPatchSet', () => {
         NOW,
       ),
     ).toEqual({
-      updatedAt: NOW,
-      name: 'New',
-      plan: 'pro',
-      'limits.messagesPerMinute': null,
-      'chatWidgetConfig.position': 'top-left',
-      'chatWidgetConfig.offset.x': 5,
-      'chatWidgetConfig.offset.y': 6,
-      quickPrompts: [{ id: Q1, title: 't', prompt: 'p' }],
+      $set: {
+        updatedAt: NOW,
+        name: 'New',
+        plan: 'pro',
+        'limits.messagesPerMinute': null,
+        'chatWidgetConfig.position': 'top-left',
+        'chatWidgetConfig.offset.x': 5,
+        'chatWidgetConfig.offset.y': 6,
+        quickPrompts: [{ id: Q1, title: 't', prompt: 'p' }],
+      },
+    });
+  });
+
+  it('unsets the optional widget fields given as null', () => {
+    expect(projectPatchUpdate({ chatWidgetConfig: { chatButtonColor: null, brandColor: '#111111' } }, ids(), NOW)).toEqual({
+      $set: { updatedAt: NOW, 'chatWidgetConfig.brandColor': '#111111' },
+      $unset: { 'chatWidgetConfig.chatButtonColor': '' },
     });
   });
 });

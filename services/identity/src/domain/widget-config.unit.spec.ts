@@ -1,6 +1,6 @@
 import { DEFAULT_CHAT_WIDGET_CONFIG } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
-import { initialWidgetConfig, mergeWidgetConfig, widgetConfigSetPaths } from './widget-config';
+import { initialWidgetConfig, mergeWidgetConfig, widgetConfigPaths } from './widget-config';
 
 describe('widget config', () => {
   it('starts from the defaults', () => {
@@ -26,12 +26,22 @@ describe('widget config', () => {
     expect(merged.width).toBe(DEFAULT_CHAT_WIDGET_CONFIG.width);
   });
 
-  it('turns a patch into $set paths, one per field and offset axis', () => {
-    expect(widgetConfigSetPaths({ brandColor: '#111111', offset: { x: 1, y: 2 }, width: undefined })).toEqual({
-      'chatWidgetConfig.brandColor': '#111111',
-      'chatWidgetConfig.offset.x': 1,
-      'chatWidgetConfig.offset.y': 2,
+  it('clears an optional field given as null', () => {
+    const base = initialWidgetConfig({ chatButtonColor: '#ff0000', assistantAvatar: 'https://shop.example/a.png' });
+    const merged = mergeWidgetConfig(base, { chatButtonColor: null });
+    expect(merged).not.toHaveProperty('chatButtonColor');
+    expect(merged.assistantAvatar).toBe('https://shop.example/a.png');
+  });
+
+  it('turns a patch into $set paths, one per field and offset axis, and $unset paths for the cleared', () => {
+    expect(widgetConfigPaths({ brandColor: '#111111', offset: { x: 1, y: 2 }, width: undefined, chatButtonIcon: null })).toEqual({
+      set: {
+        'chatWidgetConfig.brandColor': '#111111',
+        'chatWidgetConfig.offset.x': 1,
+        'chatWidgetConfig.offset.y': 2,
+      },
+      unset: { 'chatWidgetConfig.chatButtonIcon': '' },
     });
-    expect(widgetConfigSetPaths({})).toEqual({});
+    expect(widgetConfigPaths({})).toEqual({ set: {}, unset: {} });
   });
 });

@@ -74,10 +74,9 @@ export const WidgetPage = () => {
     setConfig((c) => ({ ...c, [field]: value }));
   };
   const save = useSubmit(async () => {
+    // An emptied optional field is cleared (null), so the widget goes back to its default.
     const optional = Object.fromEntries(
-      (['assistantAvatar', 'chatButtonIcon', 'chatButtonColor'] as OptionalField[]).flatMap((f) =>
-        config[f]?.trim() ? [[f, config[f]!.trim()]] : [],
-      ),
+      (['assistantAvatar', 'chatButtonIcon', 'chatButtonColor'] as OptionalField[]).map((f) => [f, config[f]?.trim() || null]),
     );
     const { assistantAvatar: _a, chatButtonIcon: _i, chatButtonColor: _c, ...required } = config;
     const updated = await api<ProjectRecord>(`/projects/${project.id}`, {
