@@ -16,7 +16,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { DocumentRecord } from '@palaver/contracts';
-import { EmbeddedVectorIndex, LocalEmbedder, systemClock } from '../packages/platform/src/index';
+import { EmbeddedVectorIndex, LocalEmbedder, loadConfig, systemClock } from '../packages/platform/src/index';
 import { DocumentRepository } from '../services/search/src/document.repository';
 import { Bm25Index } from '../services/search/src/domain/bm25.index';
 import type { ChunkPayload } from '../services/search/src/domain/knowledge-payload';
@@ -269,7 +269,7 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
   const small = await latency(service.service, service.projectId, data);
   // A restart: a new instance's lexical index is rebuilt from the documents on its first search.
   const store = service.service.infra.documents;
-  const restarted = new LexicalIndex(new DocumentRepository(store), new KnowledgeRevisionRepository(store), systemClock);
+  const restarted = new LexicalIndex(new DocumentRepository(store), new KnowledgeRevisionRepository(store), systemClock, loadConfig());
   const [, rebuildMs] = await timed(() => restarted.search(service.projectId, 'rebuild', 1));
   await service.service.close();
   const measureLarge = async (target: number) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SearchMessages as M } from '@palaver/contracts';
-import { ManualClock } from '@palaver/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig, ManualClock } from '@palaver/platform';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocumentRepository } from './document.repository';
 import { pointId } from './domain/point-id';
 import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
@@ -24,10 +24,11 @@ afterEach(async () => {
 });
 
 /** Another search process over the same stores, or this one after a restart: nothing in memory. */
-const otherInstance = () => new LexicalIndex(documents, new KnowledgeRevisionRepository(h.infra.documents), clock);
+const otherInstance = (maxTokens = loadConfig({}).LEXICAL_INDEX_MAX_TOKENS) =>
+  new LexicalIndex(documents, new KnowledgeRevisionRepository(h.infra.documents), clock, { LEXICAL_INDEX_MAX_TOKENS: maxTokens });
 
-const create = (title: string, content: string) =>
-  h.send(M.createDocument, { projectId, body: { title, url: `https://shop.example.com/${randomUUID()}`, content } });
+const create = (title: string, content: string, project = projectId) =>
+  h.send(M.createDocument, { projectId: project, body: { title, url: `https://shop.example.com/${randomUUID()}`, content } });
 
 /** The point id of the document's first chunk at its current version. */
 const firstChunk = async (documentId: string) => pointId(documentId, (await documents.find(projectId, documentId))!.version, 0);
@@ -66,5 +67,36 @@ describe('lexical index', () => {
     // No clock move: the service's own index already holds the update.
     expect((await h.send(M.search, { projectId, q: 'gerbil', size: 5 })).results.map((r) => r.title)).toEqual(['Pet supplies']);
     expect(await revisions.read(projectId)).toBe(2);
+  });
+
+  it('drops the least recently searched projects past its budget of terms, and rebuilds them on their next search', async () => {
+    const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+    // Five or six terms each, once the analyzer has dropped the stop words.
+    await create('Pet supplies', 'We stock hamster cages and bedding.', first);
+    await create('Garden', 'We sell spades, rakes and seeds.', second);
+    await create('Opening hours', 'Open Monday to Friday.', third);
+    const index = otherInstance(12); // room for two of the three projects
+    const rebuilds = vi.spyOn(documents, 'pageByIdAfter');
+    const rebuilt = () => rebuilds.mock.calls.map(([project]) => project);
+
+    await index.search(first, 'hamster', 5);
+    await index.search(second, 'spades', 5);
+    await index.search(first, 'hamster', 5); // now the most recently searched
+    expect(rebuilt()).toEqual([first, second]);
+    await index.search(third, 'monday', 5); // over the budget: the second goes
+    expect((await index.search(first, 'bedding', 5)).map((hit) => hit.score > 0)).toEqual([true]);
+    expect(rebuilt()).toEqual([first, second, third]);
+    const again = await index.search(second, 'rakes', 5);
+    expect(again).toHaveLength(1);
+    expect(rebuilt()).toEqual([first, second, third, second]);
+  });
+
+  it('keeps the project being searched even when it alone is over the budget', async () => {
+    await create('Pet supplies', 'We stock hamster cages and bedding.');
+    const index = otherInstance(1);
+    const rebuilds = vi.spyOn(documents, 'pageByIdAfter');
+    expect(await index.search(projectId, 'hamster', 5)).toHaveLength(1);
+    expect(await index.search(projectId, 'cages', 5)).toHaveLength(1);
+    expect(rebuilds).toHaveBeenCalledTimes(1);
   });
 });

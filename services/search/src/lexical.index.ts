@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DocumentRecord } from '@palaver/contracts';
-import { analyzeText, type Clock, logger, Ports, SerialQueue } from '@palaver/platform';
+import { analyzeText, type Clock, type Config, logger, Ports, SerialQueue } from '@palaver/platform';
 import { DocumentRepository, type VersionedDocument } from './document.repository';
 import { Bm25Index } from './domain/bm25.index';
 import { pointId } from './domain/point-id';
@@ -40,17 +40,24 @@ interface ProjectState {
  * the first search after a start, and updated at once by this instance's writes. In distributed
  * mode other instances learn of a write through the project's knowledge revision, read at most
  * every second, and then reconcile with the documents (re-analyzing only those that changed).
- * Nothing extra is persisted, so nothing can disagree with the documents after a crash.
+ * Nothing extra is persisted, so nothing can disagree with the documents after a crash. The
+ * indexes together hold at most `LEXICAL_INDEX_MAX_TOKENS` terms: past it, the least recently
+ * searched projects' are dropped (and rebuilt by their next search).
  */
 @Injectable()
 export class LexicalIndex {
+  /** The least recently searched first (a Map keeps insertion order). */
   private readonly projects = new Map<string, ProjectState>();
+  private readonly maxTokens: number;
 
   constructor(
     @Inject(DocumentRepository) private readonly documents: DocumentRepository,
     @Inject(KnowledgeRevisionRepository) private readonly revisions: KnowledgeRevisionRepository,
     @Inject(Ports.clock) private readonly clock: Clock,
-  ) {}
+    @Inject(Ports.config) config: Pick<Config, 'LEXICAL_INDEX_MAX_TOKENS'>,
+  ) {
+    this.maxTokens = config.LEXICAL_INDEX_MAX_TOKENS;
+  }
 
   /** The best `limit` documents for the query, best first. */
   async search(projectId: string, query: string, limit: number): Promise<LexicalHit[]> {
@@ -99,6 +106,7 @@ export class LexicalIndex {
       await state.queue.run(async () => {
         if (after) this.put(state, after);
         else this.drop(state, documentId);
+        this.evictBeyondBudget(projectId);
         // Counted as this index's own revision only if no other write was counted meanwhile.
         if (await this.revisions.advanceFrom(projectId, state.revision)) state.revision += 1;
         else await this.revisions.advance(projectId);
@@ -110,22 +118,29 @@ export class LexicalIndex {
   }
 
   private async current(projectId: string): Promise<ProjectState> {
-    let state = this.projects.get(projectId);
-    if (!state) {
-      state = { index: new Bm25Index(), documents: new Map(), revision: -1, checkedAt: 0, queue: new SerialQueue() };
-      this.projects.set(projectId, state);
-    }
+    const state = this.projects.get(projectId) ?? {
+      index: new Bm25Index(),
+      documents: new Map(),
+      revision: -1,
+      checkedAt: 0,
+      queue: new SerialQueue(),
+    };
+    // Set again, so that it is now the most recently searched.
+    this.projects.delete(projectId);
+    this.projects.set(projectId, state);
     const now = this.clock.now().getTime();
     if (state.revision >= 0 && now - state.checkedAt < REVISION_CHECK_MS) return state;
-    const ready = state;
-    await ready.queue.run(async () => {
-      if (ready.revision >= 0 && this.clock.now().getTime() - ready.checkedAt < REVISION_CHECK_MS) return;
+    await state.queue.run(async () => {
+      if (state.revision >= 0 && this.clock.now().getTime() - state.checkedAt < REVISION_CHECK_MS) return;
       const revision = await this.revisions.read(projectId);
-      if (revision !== ready.revision) await this.reconcile(projectId, ready);
-      ready.revision = revision;
-      ready.checkedAt = this.clock.now().getTime();
+      if (revision !== state.revision) {
+        await this.reconcile(projectId, state);
+        this.evictBeyondBudget(projectId);
+      }
+      state.revision = revision;
+      state.checkedAt = this.clock.now().getTime();
     });
-    return ready;
+    return state;
   }
 
   /** Brings the index to the project's documents as they are: only changed documents are re-analyzed. */
@@ -141,6 +156,23 @@ export class LexicalIndex {
       afterId = page.at(-1)!.record.id;
     }
     for (const documentId of [...state.documents.keys()]) if (!seen.has(documentId)) this.drop(state, documentId);
+  }
+
+  /**
+   * Drops the least recently searched projects' indexes until all of them hold at most the
+   * budget's terms, `keep` (the project at hand) excepted. A search or write still running on a
+   * dropped index finishes on it; the next one builds the project's index again.
+   */
+  private evictBeyondBudget(keep: string): void {
+    let total = 0;
+    for (const state of this.projects.values()) total += state.index.tokenCount;
+    for (const [projectId, state] of this.projects) {
+      if (total <= this.maxTokens) return;
+      if (projectId === keep) continue;
+      this.projects.delete(projectId);
+      total -= state.index.tokenCount;
+      logger.debug({ projectId, tokens: state.index.tokenCount }, 'lexical index dropped: over LEXICAL_INDEX_MAX_TOKENS');
+    }
   }
 
   private put(state: ProjectState, { record, version }: { record: DocumentRecord; version: string }): void {

@@ -19,7 +19,7 @@ export class SearchModule {
       module: SearchModule,
       controllers: [SearchHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'clock'),
+        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'clock', 'config'),
         DocumentRepository,
         QnaRepository,
         TermStatsRepository,

@@ -30,6 +30,11 @@ export const ConfigSchema = z.object({
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   EMBEDDINGS_MODEL: optionalString,
   EMBEDDINGS_DIMENSIONS: z.coerce.number().int().min(1).optional(),
+  /**
+   * Terms the search service's in-memory lexical indexes hold in all (about 60 bytes each); past
+   * it, the least recently searched projects' indexes are dropped, rebuilt by their next search.
+   */
+  LEXICAL_INDEX_MAX_TOKENS: z.coerce.number().int().min(0).default(4_000_000),
   /** Path prefix of surface B (the header-key surface), e.g. `/api`. */
   SURFACE_B_BASE: z
     .string()

@@ -38,6 +38,11 @@ export class Bm25Index {
     return this.slotOf.size;
   }
 
+  /** Terms of the texts it holds, repeats included (what its memory grows with). */
+  get tokenCount(): number {
+    return this.totalLength;
+  }
+
   has(id: string): boolean {
     return this.slotOf.has(id);
   }
