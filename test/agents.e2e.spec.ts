@@ -168,6 +168,39 @@ describe('human agents and the handoff queue', () => {
     expect((await SseClient.open(`${e2e.url}/v2/conversations/${conversationId}/events`, {})).status).toBe(401);
   });
 
+  it('lists what an agent holds with the feed position, and the feed followed from it brings only what came after', async () => {
+    const { publishableKey, ada, grace } = await setup();
+    const first = await openConversation(e2e.url, publishableKey);
+    const second = await openConversation(e2e.url, publishableKey);
+    for (const { token, conversationId } of [first, second]) {
+      await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'talk to a human' }, token });
+    }
+    expect((await agentCall(ada.token, 'POST', `/conversations/${first.conversationId}/handoff`)).status).toBe(200);
+    expect((await agentCall(grace.token, 'POST', `/conversations/${second.conversationId}/handoff`)).status).toBe(200);
+
+    const held = await agentCall(ada.token, 'GET', '/conversations');
+    expect(held.status).toBe(200);
+    expect(held.body.data.map((c: { id: string }) => c.id)).toEqual([first.conversationId]);
+    expect(held.body.data[0]).toMatchObject({ handoff: 'claimed', humanAgent: { id: ada.id, name: 'Ada' } });
+    expect(Number(held.body.feedCursor)).toBeGreaterThanOrEqual(4); // two requests, two claims
+
+    const feed = await SseClient.open(`${e2e.url}/agent/v1/events?after=${held.body.feedCursor}`, bearer(ada.token));
+    try {
+      await http(`${e2e.url}/v2/conversations/${first.conversationId}/messages`, { body: { content: 'still there?' }, token: first.token });
+      const next = await feed.until((e) => e.event === 'message.visitor');
+      expect(next.data.message.parts[0].text).toBe('still there?');
+      expect(feed.events.map((e) => e.event)).toEqual(['message.visitor']);
+    } finally {
+      feed.close();
+    }
+    expect((await agentCall(grace.token, 'GET', '/conversations')).body.data.map((c: { id: string }) => c.id)).toEqual([
+      second.conversationId,
+    ]);
+    // Released: no longer held.
+    await agentCall(ada.token, 'POST', `/conversations/${first.conversationId}/release`);
+    expect((await agentCall(ada.token, 'GET', '/conversations')).body.data).toEqual([]);
+  });
+
   it('an agent of project A can touch nothing of project B', async () => {
     const a = await setup();
     const b = await setup();

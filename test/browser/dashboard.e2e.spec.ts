@@ -251,6 +251,20 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.locator('.transcript').getByText('My parcel never arrived.').waitFor();
     await shot('inbox');
 
+    // A reload starts from what Ada holds and the feed after it, not from the project's history.
+    const feedRequests: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().includes('/agent/v1/events')) feedRequests.push(request.url());
+    };
+    page.on('request', onRequest);
+    await page.reload();
+    await page.getByText('Yours (1)').waitFor();
+    await page.locator('.live-live').waitFor();
+    page.off('request', onRequest);
+    expect(feedRequests.length).toBeGreaterThan(0);
+    for (const url of feedRequests) expect(Number(new URL(url).searchParams.get('after'))).toBeGreaterThan(0);
+    await page.getByRole('button', { name: /Can I talk to a human please/ }).click();
+
     await page.getByRole('button', { name: 'Release to the assistant' }).click();
     await page.getByText('You hold no conversation').waitFor();
     const released = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, {

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AgentConversation, type AgentEvent, AppError, type ConversationMessages, type HumanAgentRef } from '@palaver/contracts';
+import {
+  type AgentConversation,
+  type AgentEvent,
+  AppError,
+  type ConversationMessages,
+  HELD_LIMIT,
+  type HeldConversations,
+  type HumanAgentRef,
+} from '@palaver/contracts';
 import type { z } from 'zod';
 import { ConversationExecutor } from './conversation.executor';
 import { conversationNotFound } from './domain/conversation.errors';
@@ -65,6 +73,20 @@ export class HandoffService {
     const doc = await this.readModel.conversations.findOne({ _id: req.conversationId, projectId: req.projectId });
     if (!doc) throw conversationNotFound(req.conversationId);
     return this.present(doc);
+  }
+
+  /**
+   * The feed's position is read first: a read model is written before its feed entry takes a
+   * sequence, so whatever has a sequence up to it is in the conversations read after it, and
+   * whatever comes later is in the feed after it.
+   */
+  async heldConversations(req: Req<'heldConversations'>): Promise<HeldConversations> {
+    const feedCursor = String(await this.feed.position(req.projectId));
+    const held = await this.readModel.conversations.find(
+      { projectId: req.projectId, handoffStatus: 'claimed', status: 'open', 'humanAgent.id': req.humanAgentId },
+      { sort: { handoffAt: 1, _id: 1 }, limit: HELD_LIMIT },
+    );
+    return { data: await Promise.all(held.map((doc) => this.present(doc))), feedCursor };
   }
 
   async agentEvents(req: Req<'agentEvents'>): Promise<{ data: AgentEvent[] }> {

@@ -90,3 +90,12 @@ export const AgentEvent = z.object({
   message: Message.nullable(),
 });
 export type AgentEvent = z.infer<typeof AgentEvent>;
+
+/**
+ * The open conversations an agent holds (at most HELD_LIMIT, the longest held first), and the
+ * agents' feed position read just before them: following `GET /agent/v1/events?after=<feedCursor>`
+ * brings everything that changed since, so a client starts from this instead of replaying the feed.
+ */
+export const HELD_LIMIT = 100;
+export const HeldConversations = z.object({ data: z.array(AgentConversation), feedCursor: z.string() });
+export type HeldConversations = z.infer<typeof HeldConversations>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AgentConversation, AgentEvent } from '../agents/agent';
+import { AgentConversation, AgentEvent, HeldConversations } from '../agents/agent';
 import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { HandoffSource } from '../events/conversation.events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
@@ -160,6 +160,12 @@ export const ConversationMessages = {
     'conversation.qry.agent-conversation.v1',
     z.object({ projectId: Uuid, conversationId: Uuid }),
     AgentConversation,
+  ),
+  /** The open conversations the agent holds, with the feed's position read before them. */
+  heldConversations: defineMessage(
+    'conversation.qry.held-conversations.v1',
+    z.object({ projectId: Uuid, humanAgentId: Uuid }),
+    HeldConversations,
   ),
   /** The project's agent feed after `after` (a sequence), oldest first. */
   agentEvents: defineMessage(

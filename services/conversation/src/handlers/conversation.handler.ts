@@ -109,6 +109,11 @@ export class ConversationHandler {
     return handle(M.agentConversation, raw, (req) => this.handoffs.agentConversation(req));
   }
 
+  @MessagePattern(M.heldConversations.subject)
+  heldConversations(@Payload() raw: unknown) {
+    return handle(M.heldConversations, raw, (req) => this.handoffs.heldConversations(req));
+  }
+
   @MessagePattern(M.agentEvents.subject)
   agentEvents(@Payload() raw: unknown) {
     return handle(M.agentEvents, raw, (req) => this.handoffs.agentEvents(req));

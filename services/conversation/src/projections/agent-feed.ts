@@ -80,6 +80,11 @@ export class AgentFeed {
     }
   }
 
+  /** The last sequence taken in the project's feed (0 for none): entries after it are yet to come. */
+  async position(projectId: string): Promise<number> {
+    return (await this.counters.findOne({ _id: projectId }))?.seq ?? 0;
+  }
+
   async after(projectId: string, afterSeq: number, limit: number): Promise<AgentFeedDoc[]> {
     return this.entries.find({ projectId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
   }

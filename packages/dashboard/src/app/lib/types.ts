@@ -13,6 +13,7 @@ export type {
   DislikedAnswer,
   DocumentRecord,
   FeedbackSummary,
+  HeldConversations,
   KeyRecord,
   Message,
   ProjectRecord,

@@ -19,7 +19,7 @@ import { clearAgentToken, readAgentToken, saveAgentToken } from '../lib/agent-se
 import { ApiError, agentApi, agentFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
-import type { AgentConversation, AgentEvent, AgentInfo, AgentRecord, CreatedAgent, Message } from '../lib/types';
+import type { AgentConversation, AgentEvent, AgentInfo, AgentRecord, CreatedAgent, HeldConversations, Message } from '../lib/types';
 import { useAsync } from '../lib/use-async';
 
 /** The project's agents: create one (its token is shown once and can be used here at once), list, revoke. */
@@ -234,30 +234,44 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
-    // The feed replays the project's history first, so "held by me" is rebuilt from it.
-    const stop = follow((after, signal) => agentFetch(token, `/events${after ? `?after=${encodeURIComponent(after)}` : ''}`, { signal }), {
-      onMessage: (data) => {
-        const event = JSON.parse(data) as AgentEvent;
-        setMine((held) => {
-          const next = new Map(held);
-          const conversation = event.conversation;
-          if (conversation.handoff === 'claimed' && conversation.humanAgent?.id === me.agentId && conversation.status === 'open')
-            next.set(conversation.id, conversation);
-          else next.delete(conversation.id);
-          return next;
-        });
-        clearTimeout(reloadTimer.current);
-        reloadTimer.current = setTimeout(() => {
+    const stop = follow(
+      async (after, signal) => {
+        // Without an event seen yet (the first connection, or a drop before any): what this agent
+        // holds now, and the feed from the position read before it, instead of its whole history.
+        let from = after;
+        if (from === undefined) {
+          const held = await agentApi<HeldConversations>(token, '/conversations', { signal });
+          if (!held) throw new Error('the API sent no conversations');
+          setMine(new Map(held.data.map((conversation) => [conversation.id, conversation])));
           queue.reload();
-          setVersion((v) => v + 1);
-        }, 200);
+          from = held.feedCursor;
+        }
+        return agentFetch(token, `/events?after=${encodeURIComponent(from)}`, { signal });
       },
-      onState: (next, err) => {
-        setState(next);
-        setError(next === 'live' ? null : (err ?? null));
-        if (err instanceof ApiError && err.status === 401) onStop();
+      {
+        onMessage: (data) => {
+          const event = JSON.parse(data) as AgentEvent;
+          setMine((held) => {
+            const next = new Map(held);
+            const conversation = event.conversation;
+            if (conversation.handoff === 'claimed' && conversation.humanAgent?.id === me.agentId && conversation.status === 'open')
+              next.set(conversation.id, conversation);
+            else next.delete(conversation.id);
+            return next;
+          });
+          clearTimeout(reloadTimer.current);
+          reloadTimer.current = setTimeout(() => {
+            queue.reload();
+            setVersion((v) => v + 1);
+          }, 200);
+        },
+        onState: (next, err) => {
+          setState(next);
+          setError(next === 'live' ? null : (err ?? null));
+          if (err instanceof ApiError && err.status === 401) onStop();
+        },
       },
-    });
+    );
     return () => {
       stop();
       clearTimeout(reloadTimer.current);

@@ -4,6 +4,7 @@ import {
   AgentInfo,
   AgentMessageBody,
   ConversationMessages,
+  HeldConversations,
   ListMessagesQuery,
   Message,
   plainList,
@@ -67,6 +68,17 @@ export const agentRoutes = (routes: Routes, { services }: GatewayDeps): void => 
       if (conversation === null) return reply.status(204).send();
       return conversation;
     },
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'GET',
+      url: '/agent/v1/conversations',
+      summary: "The open conversations the caller holds, and the feed's position to follow them from (/events?after=feedCursor)",
+      responses: { 200: { description: 'Held conversations', schema: HeldConversations } },
+    },
+    async ({ agent }) => services.send(ConversationMessages.heldConversations, { projectId: agent.projectId, humanAgentId: agent.agentId }),
   );
 
   routes.add(
