@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AgentEventType } from '@palaver/contracts';
-import { type Collection, type DocumentStore, DuplicateKeyError, nextSequence, Ports, type SequenceCounterDoc } from '@palaver/platform';
+import {
+  type Clock,
+  type Collection,
+  type DocumentStore,
+  DuplicateKeyError,
+  nextSequence,
+  Ports,
+  type SequenceCounterDoc,
+} from '@palaver/platform';
 import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
 import { handoffStatusOf } from '../queries/agent.presenter';
 import type { ConversationDoc } from './read-model';
@@ -17,7 +25,29 @@ export interface AgentFeedDoc {
   humanAgentId: string | null;
   messageId: string | null;
   occurredAt: string;
+  /** When it was written (absent on entries written before the field existed). */
+  recordedAt?: string;
 }
+
+/** How long a missing sequence holds the entries behind it back (see `untilGap`). */
+export const GAP_GRACE_MS = 2_000;
+
+/**
+ * The entries (in sequence order, after `afterSeq`) up to the first missing sequence that may
+ * still be filled. An entry takes its sequence before it is inserted, so of two written at once
+ * the later one can be found first: a reader that moved past the missing one would never see it.
+ * A sequence is given up on once the entry after it is GAP_GRACE_MS old: one taken by a racing
+ * duplicate, or by a process that died before inserting, is never filled.
+ */
+export const untilGap = <T extends Pick<AgentFeedDoc, 'seq' | 'recordedAt'>>(entries: T[], afterSeq: number, nowMs: number): T[] => {
+  let expected = afterSeq + 1;
+  for (const [i, entry] of entries.entries()) {
+    const recent = entry.recordedAt !== undefined && nowMs - Date.parse(entry.recordedAt) < GAP_GRACE_MS;
+    if (entry.seq !== expected && recent) return entries.slice(0, i);
+    expected = entry.seq + 1;
+  }
+  return entries;
+};
 
 /**
  * The agent feed's view of an event, given the conversation right after it: every handoff
@@ -54,7 +84,10 @@ export class AgentFeed {
   readonly entries: Collection<AgentFeedDoc>;
   private readonly counters: Collection<SequenceCounterDoc>;
 
-  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+  constructor(
+    @Inject(Ports.documents) documents: DocumentStore,
+    @Inject(Ports.clock) private readonly clock: Clock,
+  ) {
     this.entries = documents.collection<AgentFeedDoc>('agent_feed', [{ keys: { projectId: 1, seq: 1 }, unique: true }]);
     this.counters = documents.collection<SequenceCounterDoc>('agent_feed_counters');
   }
@@ -74,6 +107,7 @@ export class AgentFeed {
         conversationId: conversationIdOf(event.streamId),
         humanAgentId: handoffStatusOf(after) === 'claimed' ? (after.humanAgent?.id ?? null) : null,
         occurredAt: event.occurredAt,
+        recordedAt: this.clock.now().toISOString(),
       });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
@@ -85,7 +119,9 @@ export class AgentFeed {
     return (await this.counters.findOne({ _id: projectId }))?.seq ?? 0;
   }
 
+  /** The entries after `afterSeq`, oldest first, stopping at a sequence still being written (`untilGap`). */
   async after(projectId: string, afterSeq: number, limit: number): Promise<AgentFeedDoc[]> {
-    return this.entries.find({ projectId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
+    const entries = await this.entries.find({ projectId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
+    return untilGap(entries, afterSeq, this.clock.now().getTime());
   }
 }

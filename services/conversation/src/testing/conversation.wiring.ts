@@ -31,7 +31,7 @@ export const wire = (ports: {
   const projector = new ReadModelProjector(
     new ConversationProjection(readModel),
     new MessageProjection(readModel),
-    new AgentFeed(ports.documents),
+    new AgentFeed(ports.documents, ports.clock),
     new ReadModelChanges(ports.pubsub ?? new InProcessPubSub()),
   );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, ports.documents, projector);
