@@ -3,12 +3,13 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { Routes } from '../../http/routes';
+import type { VisitorChanges } from '../../reads/visitor-changes';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
 
 /** Extension: the visitor's conversation, live (agent and assistant messages, handoff, release, close). */
-export const conversationEventRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+export const conversationEventRoutes = (routes: Routes, { services }: GatewayDeps, changes: VisitorChanges): void => {
   routes.add(
     {
       method: 'GET',
@@ -28,10 +29,17 @@ export const conversationEventRoutes = (routes: Routes, { services }: GatewayDep
     },
     async ({ session, params, query, request, reply }) => {
       const scope = { projectId: session.projectId, visitorId: session.visitorId, conversationId: params.conversationId };
-      await serveLiveEvents(request, reply, resumeCursor(request, query.after), async (after) => {
-        const { data, cursor } = await services.send(ConversationMessages.events, { ...scope, after });
-        return { events: data.map((event) => ({ id: event.id, type: event.type, data: event })), cursor };
-      });
+      // Asked again when the conversation service announces a change of this visitor's conversations.
+      await serveLiveEvents(
+        request,
+        reply,
+        resumeCursor(request, query.after),
+        async (after) => {
+          const { data, cursor } = await services.send(ConversationMessages.events, { ...scope, after });
+          return { events: data.map((event) => ({ id: event.id, type: event.type, data: event })), cursor };
+        },
+        { wake: (notify) => changes.listen(session, notify) },
+      );
     },
   );
 };

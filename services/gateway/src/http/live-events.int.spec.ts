@@ -1,0 +1,86 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LiveEvent, serveLiveEvents } from './live-events';
+
+/** A live stream over `feed` (its index is the cursor), woken by `notify` and never polled in between. */
+const start = async () => {
+  const feed: LiveEvent[] = [];
+  const listeners = new Set<() => void>();
+  let asked = 0;
+  const app = Fastify({ forceCloseConnections: true });
+  app.get('/events', async (request, reply) => {
+    await serveLiveEvents(
+      request,
+      reply,
+      0,
+      async (cursor) => {
+        asked += 1;
+        return { events: feed.slice(cursor), cursor: feed.length };
+      },
+      {
+        wake: (notify) => {
+          listeners.add(notify);
+          return () => listeners.delete(notify);
+        },
+        wokenPollMs: 60_000,
+      },
+    );
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const push = (id: string) => {
+    feed.push({ id, type: 'news', data: { id } });
+    for (const notify of listeners) notify();
+  };
+  return { app, url, push, listeners, asked: () => asked };
+};
+
+/** Reads the stream's text until it contains `text` (bounded). */
+const readUntil = async (reader: ReadableStreamDefaultReader<Uint8Array>, text: string, seen = { text: '' }) => {
+  const decoder = new TextDecoder();
+  const deadline = Date.now() + 5_000;
+  while (!seen.text.includes(text)) {
+    if (Date.now() > deadline) throw new Error(`"${text}" never came; got ${JSON.stringify(seen.text)}`);
+    const { value, done } = await reader.read();
+    if (done) throw new Error('the stream ended');
+    seen.text += decoder.decode(value, { stream: true });
+  }
+  return seen;
+};
+
+const until = async (check: () => boolean) => {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition never met');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
+let app: FastifyInstance | null = null;
+afterEach(async () => {
+  await app?.close();
+  app = null;
+});
+
+describe('serveLiveEvents with a wake-up', () => {
+  it('asks only when woken, and writes what changed at once', async () => {
+    const served = await start();
+    app = served.app;
+    const controller = new AbortController();
+    const response = await fetch(`${served.url}/events`, { signal: controller.signal });
+    const reader = response.body!.getReader();
+    const seen = await readUntil(reader, ': live');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(served.asked()).toBe(1); // the first ask only: idle, it polls nothing (the fallback is a minute)
+
+    served.push('1');
+    await readUntil(reader, 'id: 1\nevent: news', seen);
+    served.push('2');
+    served.push('3');
+    await readUntil(reader, 'id: 3\n', seen);
+    expect(seen.text).toContain('id: 2\n');
+    expect(served.asked()).toBeLessThanOrEqual(4);
+
+    controller.abort();
+    await until(() => served.listeners.size === 0);
+  });
+});
