@@ -1,4 +1,5 @@
 import { startChild } from './child';
+import { cpuProbe, productSeconds } from './cpu';
 import { call, initVisitor } from './product.setup';
 
 export interface SoakResult {
@@ -11,7 +12,15 @@ export interface SoakResult {
   /** The same over that once they all ended: what an open stream holds beyond the data its exchange leaves stored. */
   openPerStreamKb: number;
   rssPerStreamKb: number;
+  /** Live event streams then opened at once (one per conversation), and those that answered 200. */
+  liveStreams: number;
+  liveOpened: number;
+  /** The product's CPU while they were all open and nothing happened, in % of one core (null without /proc). */
+  liveIdleCpuPercent: number | null;
 }
+
+/** How long the idle live streams' CPU is counted. */
+const LIVE_IDLE_SECONDS = 10;
 
 interface Memory {
   usage: NodeJS.MemoryUsage;
@@ -23,7 +32,8 @@ interface Memory {
  * counts the ones that did not end with [DONE] and measures again once they all ended. The
  * embedded stores keep their data in memory, so the first figure includes the messages and events
  * each exchange stores; the second is what the open streams themselves held (it is a little low:
- * the finished replies added their completion to the stores meanwhile).
+ * the finished replies added their completion to the stores meanwhile). Then it opens a visitor
+ * live event stream on each conversation and counts the CPU the product spends while they sit idle.
  */
 export const soak = async (streams: number, env: Record<string, string>): Promise<SoakResult> => {
   const product = await startChild('product.server.ts', { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' }, [
@@ -60,7 +70,9 @@ export const soak = async (streams: number, env: Record<string, string>): Promis
     const completed = (await Promise.all(ends)).filter(Boolean).length;
     const after = await product.ask<Memory>('memory', 'memory');
     const heap = (memory: Memory) => memory.usage.heapUsed + memory.usage.external;
+    const live = await idleLiveStreams(url, headers, conversationIds, product.process.pid!);
     return {
+      ...live,
       streams,
       opened,
       completed,
@@ -71,6 +83,39 @@ export const soak = async (streams: number, env: Record<string, string>): Promis
     };
   } finally {
     await product.stop();
+  }
+};
+
+/** Opens a live event stream on each conversation, then counts the product's CPU while they sit idle. */
+const idleLiveStreams = async (
+  url: string,
+  headers: Record<string, string>,
+  conversationIds: string[],
+  pid: number,
+): Promise<Pick<SoakResult, 'liveStreams' | 'liveOpened' | 'liveIdleCpuPercent'>> => {
+  const stop = new AbortController();
+  try {
+    const opened = await pool(conversationIds.length, 200, async (i) => {
+      try {
+        const response = await fetch(`${url}/v2/conversations/${conversationIds[i]}/events`, { headers, signal: stop.signal });
+        // Read (and drop) whatever comes, so that the stream stays open.
+        void response.body?.pipeTo(new WritableStream()).catch(() => undefined);
+        return response.status === 200;
+      } catch {
+        return false;
+      }
+    });
+    const liveOpened = opened.filter(Boolean).length;
+    process.stderr.write(`soak: ${liveOpened} live streams open, idle\n`);
+    const cpu = cpuProbe({ product: pid }, {});
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // the last ones settle
+    const before = cpu?.sample();
+    await new Promise((resolve) => setTimeout(resolve, LIVE_IDLE_SECONDS * 1_000));
+    const liveIdleCpuPercent =
+      cpu && before ? (100 * (productSeconds(cpu, cpu.sample()) - productSeconds(cpu, before))) / LIVE_IDLE_SECONDS : null;
+    return { liveStreams: conversationIds.length, liveOpened, liveIdleCpuPercent };
+  } finally {
+    stop.abort();
   }
 };
 

@@ -88,6 +88,8 @@ export const printSoak = (mode: string, r: SoakResult): void => {
       '| mode | streams | open at once | completed | dropped | heap+external per stream (with its stored exchange) | held while open | RSS per stream |',
       '|---|--:|--:|--:|--:|--:|--:|--:|',
       `| ${mode} | ${r.streams} | ${r.opened} | ${r.completed} | ${r.dropped} | ${r.heapPerStreamKb.toFixed(1)} KB | ${r.openPerStreamKb.toFixed(1)} KB | ${r.rssPerStreamKb.toFixed(1)} KB |`,
+      '',
+      `Then ${r.liveOpened} of ${r.liveStreams} visitor live event streams open at once, idle: the product spent ${r.liveIdleCpuPercent === null ? '-' : r.liveIdleCpuPercent.toFixed(1)} % of a core.`,
     ].join('\n'),
   );
 };
