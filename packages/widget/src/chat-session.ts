@@ -366,9 +366,16 @@ export class ChatSession {
       const pending = messages.findIndex(
         (known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text,
       );
+      // The reply this widget is streaming, before its first fragment named it: the live event
+      // can come first (another connection), and the stream keeps writing the text.
+      const ownReply =
+        message.role === 'assistant'
+          ? messages.findIndex((known) => known.id === null && known.role === 'assistant' && known.status === 'streaming')
+          : -1;
       const streaming = messages.some((known) => known.id === message.id && known.status === 'streaming');
       if (byId >= 0 && !streaming) messages[byId] = this.withOwnFeedback(merged(message, messages[byId]!));
       else if (byId < 0 && pending >= 0) messages[pending] = this.withOwnFeedback(merged(message, messages[pending]!));
+      else if (byId < 0 && ownReply >= 0) messages[ownReply] = { ...messages[ownReply]!, id: message.id };
       else if (byId < 0 && !(message.role === 'assistant' && message.status === 'streaming'))
         messages.push(this.withOwnFeedback(fromStored(message)));
       patch.messages = messages;
