@@ -13,7 +13,7 @@ import { Routes } from './http/routes';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
-import { VisitorChanges } from './reads/visitor-changes';
+import { agentFeedChanges, visitorChanges } from './reads/announcements';
 import { VisitorReadCache } from './reads/visitor-read-cache';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
@@ -69,9 +69,11 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const visitorReads = new VisitorReadCache();
   await visitorReads.start(deps.pubsub);
   app.addHook('onClose', () => visitorReads.stop());
-  const visitorChanges = new VisitorChanges();
-  await visitorChanges.start(deps.pubsub);
-  app.addHook('onClose', () => visitorChanges.stop());
+  const changes = { visitors: visitorChanges(), agentFeeds: agentFeedChanges() };
+  for (const announcements of Object.values(changes)) {
+    await announcements.start(deps.pubsub);
+    app.addHook('onClose', () => announcements.stop());
+  }
   const replies = new ReplyHub();
   await replies.start(deps.pubsub);
   app.addHook('onClose', () => replies.stop());
@@ -85,8 +87,8 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   searchRoutes(routes, deps);
   conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
   completionRoutes(routes, deps, limits, identity, replies);
-  conversationEventRoutes(routes, deps, visitorChanges);
-  agentRoutes(routes, deps);
+  conversationEventRoutes(routes, deps, changes.visitors);
+  agentRoutes(routes, deps, changes.agentFeeds);
   surfaceBRoutes(routes, deps, limits, identity, replies);
   widgetRoutes(app, deps);
 

@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AgentEventType } from '@palaver/contracts';
+import { AGENT_FEED_CHANGES_CHANNEL, type AgentEventType } from '@palaver/contracts';
 import {
   type Clock,
   type Collection,
   type DocumentStore,
   DuplicateKeyError,
+  logger,
   nextSequence,
   Ports,
+  type PubSub,
   type SequenceCounterDoc,
 } from '@palaver/platform';
 import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
@@ -78,7 +80,7 @@ export const agentFeedEntryOf = (
   }
 };
 
-/** The `agent_feed` collection and its per-project sequence counters. */
+/** The `agent_feed` collection and its per-project sequence counters; each new entry is announced (AGENT_FEED_CHANGES_CHANNEL). */
 @Injectable()
 export class AgentFeed {
   readonly entries: Collection<AgentFeedDoc>;
@@ -87,6 +89,7 @@ export class AgentFeed {
   constructor(
     @Inject(Ports.documents) documents: DocumentStore,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(Ports.pubsub) private readonly pubsub: PubSub,
   ) {
     this.entries = documents.collection<AgentFeedDoc>('agent_feed', [{ keys: { projectId: 1, seq: 1 }, unique: true }]);
     this.counters = documents.collection<SequenceCounterDoc>('agent_feed_counters');
@@ -111,7 +114,12 @@ export class AgentFeed {
       });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
+      return;
     }
+    // Best effort: the agents' streams also ask every few seconds.
+    await this.pubsub.publish(AGENT_FEED_CHANGES_CHANNEL, { projectId: event.projectId }).catch((err: unknown) => {
+      logger.warn({ err, projectId: event.projectId }, 'could not announce an agent feed entry');
+    });
   }
 
   /** The last sequence taken in the project's feed (0 for none): entries after it are yet to come. */

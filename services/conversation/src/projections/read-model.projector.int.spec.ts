@@ -1,4 +1,5 @@
-import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform';
+import { AGENT_FEED_CHANGES_CHANNEL } from '@palaver/contracts';
+import { createTestInfrastructure, InProcessPubSub, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONVERSATION, ev, PROJECT, REPLY_1, stored, USER_1 } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';
@@ -72,5 +73,16 @@ describe('ReadModelProjector', () => {
     const { projector, readModel } = wire(infra);
     for (const event of events) await projector.apply(event);
     expect(await readModel.conversations.findOne({ _id: CONVERSATION, projectId: '00000000-0000-4000-8000-0000000000ff' })).toBeNull();
+  });
+
+  it("announces each new entry of the project's agent feed once, and nothing for what adds none", async () => {
+    const pubsub = new InProcessPubSub();
+    const announced: unknown[] = [];
+    await pubsub.subscribe(AGENT_FEED_CHANGES_CHANNEL, (message) => announced.push(message));
+    const { projector } = wire({ ...infra, pubsub });
+    const handoff = stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1_000), ev.requested('visitor', USER_1, 2_000), ev.claimed());
+    for (const event of handoff) await projector.apply(event);
+    await projector.apply(handoff[2]!); // replayed: already in the feed
+    expect(announced).toEqual([{ projectId: PROJECT }, { projectId: PROJECT }]);
   });
 });

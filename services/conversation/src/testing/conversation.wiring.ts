@@ -28,11 +28,12 @@ export const wire = (ports: {
   pubsub?: PubSub;
 }) => {
   const readModel = new ReadModel(ports.documents);
+  const pubsub = ports.pubsub ?? new InProcessPubSub();
   const projector = new ReadModelProjector(
     new ConversationProjection(readModel),
     new MessageProjection(readModel),
-    new AgentFeed(ports.documents, ports.clock),
-    new ReadModelChanges(ports.pubsub ?? new InProcessPubSub()),
+    new AgentFeed(ports.documents, ports.clock, pubsub),
+    new ReadModelChanges(pubsub),
   );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, ports.documents, projector);
   const repository = new ConversationRepository(ports.eventStore);

@@ -2,8 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LiveEvent, serveLiveEvents } from './live-events';
 
-/** A live stream over `feed` (its index is the cursor), woken by `notify` and never polled in between. */
-const start = async () => {
+/**
+ * A live stream over `feed` (its index is the cursor), woken by `notify` and never polled in
+ * between; it answers at most `page` events per ask.
+ */
+const start = async (page = 100) => {
   const feed: LiveEvent[] = [];
   const listeners = new Set<() => void>();
   let asked = 0;
@@ -15,7 +18,8 @@ const start = async () => {
       0,
       async (cursor) => {
         asked += 1;
-        return { events: feed.slice(cursor), cursor: feed.length };
+        const events = feed.slice(cursor, cursor + page);
+        return { events, cursor: cursor + events.length, more: cursor + events.length < feed.length };
       },
       {
         wake: (notify) => {
@@ -82,5 +86,17 @@ describe('serveLiveEvents with a wake-up', () => {
 
     controller.abort();
     await until(() => served.listeners.size === 0);
+  });
+
+  it('asks again at once while a full page leaves more after it', async () => {
+    const served = await start(2);
+    app = served.app;
+    for (const id of ['1', '2', '3', '4', '5']) served.push(id);
+    const controller = new AbortController();
+    const response = await fetch(`${served.url}/events`, { signal: controller.signal });
+    const seen = await readUntil(response.body!.getReader(), 'id: 5\n');
+    expect(seen.text.match(/^id: /gm)).toHaveLength(5);
+    expect(served.asked()).toBe(3);
+    controller.abort();
   });
 });

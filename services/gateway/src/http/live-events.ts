@@ -12,6 +12,8 @@ export interface LiveEvent {
 export interface LivePage {
   events: LiveEvent[];
   cursor: number;
+  /** More is waiting after the cursor (a full page): ask again at once. */
+  more?: boolean;
 }
 
 /** How often an idle live stream asks for news, and how often it sends a keep-alive comment. */
@@ -101,6 +103,7 @@ export const serveLiveEvents = async (
       raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
     }
     cursor = page.cursor;
+    if (page.more) woken = true;
   };
   let lastWrite = Date.now();
   try {

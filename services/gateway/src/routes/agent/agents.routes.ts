@@ -1,6 +1,7 @@
 import {
   AgentConversation,
   AgentEvent,
+  type AgentFeedChange,
   AgentInfo,
   AgentMessageBody,
   ConversationMessages,
@@ -16,13 +17,14 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { Routes } from '../../http/routes';
+import type { Announcements } from '../../reads/announcements';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
 const FEED_PAGE = 100;
 
 /** The agents' API: a person of the project works the handoff queue with an `ak_…` token. */
-export const agentRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+export const agentRoutes = (routes: Routes, { services }: GatewayDeps, feedChanges: Announcements<AgentFeedChange>): void => {
   const agentAuth = { auth: 'agent', tag: 'agents' } as const;
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
 
@@ -173,15 +175,23 @@ export const agentRoutes = (routes: Routes, { services }: GatewayDeps): void => 
       },
     },
     async ({ agent, query, request, reply }) => {
-      await serveLiveEvents(request, reply, resumeCursor(request, query.after), async (after) => {
-        const { data } = await services.send(ConversationMessages.agentEvents, { projectId: agent.projectId, after, limit: FEED_PAGE });
-        // Visitor messages go to the agent holding the conversation; queue changes to every agent.
-        const mine = data.filter((event) => event.type !== 'message.visitor' || event.humanAgentId === agent.agentId);
-        return {
-          events: mine.map((event) => ({ id: event.id, type: event.type, data: event })),
-          cursor: data.length > 0 ? Number(data.at(-1)!.id) : after,
-        };
-      });
+      // Asked again when the conversation service announces a new entry of the project's feed.
+      await serveLiveEvents(
+        request,
+        reply,
+        resumeCursor(request, query.after),
+        async (after) => {
+          const { data } = await services.send(ConversationMessages.agentEvents, { projectId: agent.projectId, after, limit: FEED_PAGE });
+          // Visitor messages go to the agent holding the conversation; queue changes to every agent.
+          const mine = data.filter((event) => event.type !== 'message.visitor' || event.humanAgentId === agent.agentId);
+          return {
+            events: mine.map((event) => ({ id: event.id, type: event.type, data: event })),
+            cursor: data.length > 0 ? Number(data.at(-1)!.id) : after,
+            more: data.length === FEED_PAGE,
+          };
+        },
+        { wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify) },
+      );
     },
   );
 };

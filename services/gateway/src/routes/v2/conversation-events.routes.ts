@@ -1,15 +1,19 @@
-import { ConversationLiveEvent, ConversationMessages, queryInt, Uuid } from '@palaver/contracts';
+import { type ConversationChange, ConversationLiveEvent, ConversationMessages, queryInt, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { Routes } from '../../http/routes';
-import type { VisitorChanges } from '../../reads/visitor-changes';
+import type { Announcements } from '../../reads/announcements';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
 
 /** Extension: the visitor's conversation, live (agent and assistant messages, handoff, release, close). */
-export const conversationEventRoutes = (routes: Routes, { services }: GatewayDeps, changes: VisitorChanges): void => {
+export const conversationEventRoutes = (
+  routes: Routes,
+  { services }: GatewayDeps,
+  visitorChanges: Announcements<ConversationChange>,
+): void => {
   routes.add(
     {
       method: 'GET',
@@ -38,7 +42,7 @@ export const conversationEventRoutes = (routes: Routes, { services }: GatewayDep
           const { data, cursor } = await services.send(ConversationMessages.events, { ...scope, after });
           return { events: data.map((event) => ({ id: event.id, type: event.type, data: event })), cursor };
         },
-        { wake: (notify) => changes.listen(session, notify) },
+        { wake: (notify) => visitorChanges.listen(session, notify) },
       );
     },
   );
