@@ -66,14 +66,14 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   await identity.start(deps.pubsub);
   app.addHook('onClose', () => identity.stop());
   await registerCors(app, identity);
-  const visitorReads = new VisitorReadCache();
-  await visitorReads.start(deps.pubsub);
-  app.addHook('onClose', () => visitorReads.stop());
   const changes = { visitors: visitorChanges(), agentFeeds: agentFeedChanges() };
   for (const announcements of Object.values(changes)) {
     await announcements.start(deps.pubsub);
     app.addHook('onClose', () => announcements.stop());
   }
+  const visitorReads = new VisitorReadCache();
+  visitorReads.follow(changes.visitors);
+  app.addHook('onClose', async () => visitorReads.stop());
   const replies = new ReplyHub();
   await replies.start(deps.pubsub);
   app.addHook('onClose', () => replies.stop());

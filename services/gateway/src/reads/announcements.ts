@@ -8,6 +8,7 @@ import type { z } from 'zod';
  */
 export class Announcements<T> {
   private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly everyChange = new Set<(change: T) => void>();
   private unsubscribe: (() => Promise<void>) | null = null;
 
   constructor(
@@ -21,6 +22,7 @@ export class Announcements<T> {
     this.unsubscribe = await pubsub.subscribe(this.channel, (message) => {
       const change = this.schema.safeParse(message);
       if (!change.success) return logger.warn({ message, channel: this.channel }, 'ignored a malformed announcement');
+      for (const listener of this.everyChange) listener(change.data);
       for (const listener of this.listeners.get(this.keyOf(change.data)) ?? []) listener();
     });
   }
@@ -28,6 +30,12 @@ export class Announcements<T> {
   async stop(): Promise<void> {
     await this.unsubscribe?.();
     this.unsubscribe = null;
+  }
+
+  /** Calls `onChange` with every change announced (before the listeners of its key) until the returned function is called. */
+  listenAll(onChange: (change: T) => void): () => void {
+    this.everyChange.add(onChange);
+    return () => this.everyChange.delete(onChange);
   }
 
   /** Calls `onChange` at each change announced for `about` until the returned function is called. */

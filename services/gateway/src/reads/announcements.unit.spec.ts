@@ -5,13 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { agentFeedChanges, visitorChanges } from './announcements';
 
 describe('announcements', () => {
-  it('calls the listeners of the announced visitor only, until they stop listening', async () => {
+  it('calls the listeners of the announced visitor only, until they stop listening, and those of every change', async () => {
     const pubsub = new InProcessPubSub();
     const changes = visitorChanges();
     await changes.start(pubsub);
     const ada = { projectId: randomUUID(), visitorId: randomUUID() };
     const grace = { projectId: ada.projectId, visitorId: randomUUID() };
     const heard: string[] = [];
+    const every: unknown[] = [];
+    changes.listenAll((change) => every.push(change));
     const stopAda = changes.listen(ada, () => heard.push('ada'));
     changes.listen(grace, () => heard.push('grace'));
 
@@ -22,6 +24,7 @@ describe('announcements', () => {
     await pubsub.publish(CONVERSATION_CHANGES_CHANNEL, ada);
     await pubsub.publish(CONVERSATION_CHANGES_CHANNEL, grace);
     expect(heard).toEqual(['ada', 'grace']);
+    expect(every).toEqual([ada, ada, grace]); // the malformed one left out
     await changes.stop();
     await pubsub.publish(CONVERSATION_CHANGES_CHANNEL, grace);
     expect(heard).toEqual(['ada', 'grace']);

@@ -1,6 +1,6 @@
-import { CONVERSATION_CHANGES_CHANNEL, ConversationChange } from '@palaver/contracts';
-import { logger, type PubSub } from '@palaver/platform';
+import type { ConversationChange } from '@palaver/contracts';
 import { LRUCache } from 'lru-cache';
+import type { Announcements } from './announcements';
 
 export interface VisitorReadCacheOptions {
   /** How long an answer is reused at most, even if the announcement of its change was lost. */
@@ -37,13 +37,13 @@ interface Reads {
  *
  * Freshness: the conversation service announces on the pub/sub port (`CONVERSATION_CHANGES_CHANNEL`)
  * whose read models it wrote, before the command that wrote them answers; every gateway drops that
- * visitor's reads. A read being fetched while its visitor changes is returned but not kept: the
- * change ends the epoch the read was fetched in. Entries also expire after `ttlMs`, which bounds
+ * visitor's reads (`follow`). A read being fetched while its visitor changes is returned but not
+ * kept: the change ends the epoch the read was fetched in. Entries also expire after `ttlMs`, which bounds
  * staleness should an announcement be lost (a pub/sub reconnect). Errors are never kept.
  */
 export class VisitorReadCache {
   private readonly visitors: LRUCache<string, Reads>;
-  private unsubscribe: (() => Promise<void>) | null = null;
+  private unfollow: (() => void) | null = null;
 
   constructor(private readonly options: VisitorReadCacheOptions = DEFAULT_VISITOR_READ_CACHE) {
     this.visitors = new LRUCache({
@@ -54,18 +54,14 @@ export class VisitorReadCache {
     });
   }
 
-  /** Listens to the conversation service's announcements; resolves once the subscription is live. */
-  async start(pubsub: PubSub): Promise<void> {
-    this.unsubscribe = await pubsub.subscribe(CONVERSATION_CHANGES_CHANNEL, (message) => {
-      const change = ConversationChange.safeParse(message);
-      if (change.success) this.visitors.delete(visitorKey(change.data));
-      else logger.warn({ message }, 'ignored a malformed conversation change');
-    });
+  /** Drops a visitor's reads at each change the conversation service announces of them. */
+  follow(changes: Announcements<ConversationChange>): void {
+    this.unfollow = changes.listenAll((change) => this.visitors.delete(visitorKey(change)));
   }
 
-  async stop(): Promise<void> {
-    await this.unsubscribe?.();
-    this.unsubscribe = null;
+  stop(): void {
+    this.unfollow?.();
+    this.unfollow = null;
   }
 
   /** The visitor's answer to `read` (a key naming the read and its arguments) as JSON, loaded on a miss. */

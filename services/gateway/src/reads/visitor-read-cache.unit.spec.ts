@@ -1,6 +1,7 @@
 import { CONVERSATION_CHANGES_CHANNEL } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
 import { afterEach, describe, expect, it } from 'vitest';
+import { visitorChanges } from './announcements';
 import { DEFAULT_VISITOR_READ_CACHE, VisitorReadCache } from './visitor-read-cache';
 
 const ada = { projectId: '00000000-0000-4000-8000-000000000001', visitorId: '00000000-0000-4000-8000-00000000000a' };
@@ -8,6 +9,7 @@ const bob = { projectId: ada.projectId, visitorId: '00000000-0000-4000-8000-0000
 
 describe('VisitorReadCache', () => {
   const pubsub = new InProcessPubSub();
+  const changes = visitorChanges();
   let cache: VisitorReadCache;
   let loads = 0;
   const load = (value: string) => async () => {
@@ -17,9 +19,13 @@ describe('VisitorReadCache', () => {
   const start = async (options: Partial<typeof DEFAULT_VISITOR_READ_CACHE> = {}) => {
     loads = 0;
     cache = new VisitorReadCache({ ...DEFAULT_VISITOR_READ_CACHE, ttlMs: 60_000, maxVisitors: 10, maxReadsPerVisitor: 2, ...options });
-    await cache.start(pubsub);
+    await changes.start(pubsub);
+    cache.follow(changes);
   };
-  afterEach(() => cache.stop());
+  afterEach(async () => {
+    cache.stop();
+    await changes.stop();
+  });
   /** The kept JSON, read back. */
   const read = async (visitor: typeof ada, key: string, loader: () => Promise<unknown>) =>
     JSON.parse(await cache.readJson(visitor, key, loader));
