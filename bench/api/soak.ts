@@ -20,7 +20,7 @@ export interface SoakResult {
 }
 
 /** How long the idle live streams' CPU is counted. */
-const LIVE_IDLE_SECONDS = 10;
+const LIVE_IDLE_SECONDS = 30;
 
 interface Memory {
   usage: NodeJS.MemoryUsage;

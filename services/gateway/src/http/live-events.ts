@@ -20,10 +20,10 @@ export interface LivePage {
 export const LIVE_POLL_MS = 300;
 const KEEP_ALIVE_MS = 15_000;
 /**
- * How often a stream that is woken by changes (`wake`) asks for news anyway: only a change whose
- * announcement was lost (a pub/sub reconnect) waits this long.
+ * How often a stream that is woken by changes (`wake`) asks for news anyway, when it sends its
+ * keep-alive: only a change whose announcement was lost (a pub/sub reconnect) waits this long.
  */
-export const WOKEN_POLL_MS = 5_000;
+export const WOKEN_POLL_MS = KEEP_ALIVE_MS;
 
 export interface LiveEventsOptions {
   /**
@@ -116,7 +116,7 @@ export const serveLiveEvents = async (
       write(page);
       if (page.events.length > 0) {
         lastWrite = Date.now();
-      } else if (Date.now() - lastWrite > KEEP_ALIVE_MS) {
+      } else if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
         raw.write(': keep-alive\n\n');
         lastWrite = Date.now();
       }
