@@ -26,7 +26,7 @@ const start = async (page = 100) => {
           listeners.add(notify);
           return () => listeners.delete(notify);
         },
-        wokenPollMs: 60_000,
+        fallbackMs: 60_000,
       },
     );
   });

@@ -16,22 +16,17 @@ export interface LivePage {
   more?: boolean;
 }
 
-/** How often an idle live stream asks for news, and how often it sends a keep-alive comment. */
-export const LIVE_POLL_MS = 300;
-const KEEP_ALIVE_MS = 15_000;
 /**
- * How often a stream that is woken by changes (`wake`) asks for news anyway, when it sends its
- * keep-alive: only a change whose announcement was lost (a pub/sub reconnect) waits this long.
+ * How often an idle stream sends a keep-alive comment, and asks for news unwoken: only a change
+ * whose announcement was lost (a pub/sub reconnect) waits this long.
  */
-export const WOKEN_POLL_MS = KEEP_ALIVE_MS;
+const KEEP_ALIVE_MS = 15_000;
 
 export interface LiveEventsOptions {
-  /**
-   * Calls `notify` when the stream's data may have changed (and returns how to stop): the stream
-   * then asks at once, and otherwise only every `wokenPollMs`, instead of every LIVE_POLL_MS.
-   */
-  wake?: (notify: () => void) => () => void;
-  wokenPollMs?: number;
+  /** Calls `notify` when the stream's data may have changed (and returns how to stop): the stream then asks at once. */
+  wake: (notify: () => void) => () => void;
+  /** How often it asks unwoken (KEEP_ALIVE_MS). */
+  fallbackMs?: number;
 }
 
 /** The cursor to start from: Last-Event-ID wins over the `after` query parameter; null when neither is a cursor. */
@@ -42,27 +37,26 @@ export const resumeCursor = (request: FastifyRequest, after: number | undefined)
 };
 
 /**
- * Serves a text/event-stream that polls `next(cursor)` and writes each event as
- * `id:`/`event:`/`data:` until the client goes away. Polling (not a stream consumer per
- * client) keeps it correct behind any number of gateway instances, as the admin event tail does;
- * with `wake`, it asks when told of a change (and seldom otherwise), so idle streams cost nothing.
- * The first call runs before the response starts, so its errors (404, 403) answer as JSON.
+ * Serves a text/event-stream that asks `next(cursor)` for news when `wake` tells of a change (and
+ * every `fallbackMs` otherwise) and writes each event as `id:`/`event:`/`data:` until the client
+ * goes away. Asking the service (not a stream consumer per client) keeps it correct behind any
+ * number of gateway instances, and an idle stream costs next to nothing. The first call runs
+ * before the response starts, so its errors (404, 403) answer as JSON.
  */
 export const serveLiveEvents = async (
   request: FastifyRequest,
   reply: FastifyReply,
   start: number,
   next: (cursor: number) => Promise<LivePage>,
-  options: LiveEventsOptions = {},
+  { wake, fallbackMs = KEEP_ALIVE_MS }: LiveEventsOptions,
 ): Promise<void> => {
   let cursor = start;
-  const interval = options.wake ? (options.wokenPollMs ?? WOKEN_POLL_MS) : LIVE_POLL_MS;
   let open = true;
   // Set by a wake-up, cleared before each ask: one that lands during an ask is not lost.
   let woken = false;
   let endPause: (() => void) | null = null;
   // Listening before the first ask: a change right after it wakes the stream.
-  const stopWaking = options.wake?.(() => {
+  const stopWaking = wake(() => {
     woken = true;
     endPause?.();
   });
@@ -70,7 +64,7 @@ export const serveLiveEvents = async (
   try {
     first = await next(cursor);
   } catch (err) {
-    stopWaking?.();
+    stopWaking();
     throw err;
   }
   const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
@@ -109,7 +103,7 @@ export const serveLiveEvents = async (
   try {
     write(first);
     while (open) {
-      await pause(interval);
+      await pause(fallbackMs);
       if (!open) break;
       woken = false;
       const page = await next(cursor);
@@ -125,7 +119,7 @@ export const serveLiveEvents = async (
     if (open)
       raw.write(`event: error\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : 'live events failed' })}\n\n`);
   } finally {
-    stopWaking?.();
+    stopWaking();
     raw.end();
   }
 };

@@ -51,9 +51,11 @@ export class Announcements<T> {
   }
 }
 
+/** A visitor, as the key of the announcements (and of the reads cached) about them. */
+export const visitorKey = (visitor: ConversationChange): string => `${visitor.projectId}\n${visitor.visitorId}`;
+
 /** The conversation service's announcements of a visitor whose conversations changed (read models written). */
-export const visitorChanges = () =>
-  new Announcements<ConversationChange>(CONVERSATION_CHANGES_CHANNEL, ConversationChange, (c) => `${c.projectId}\n${c.visitorId}`);
+export const visitorChanges = () => new Announcements<ConversationChange>(CONVERSATION_CHANGES_CHANNEL, ConversationChange, visitorKey);
 
 /** The conversation service's announcements of a new entry in a project's agent feed. */
 export const agentFeedChanges = () => new Announcements<AgentFeedChange>(AGENT_FEED_CHANGES_CHANNEL, AgentFeedChange, (c) => c.projectId);

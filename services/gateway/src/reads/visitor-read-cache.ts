@@ -1,6 +1,6 @@
 import type { ConversationChange } from '@palaver/contracts';
 import { LRUCache } from 'lru-cache';
-import type { Announcements } from './announcements';
+import { type Announcements, visitorKey } from './announcements';
 
 export interface VisitorReadCacheOptions {
   /** How long an answer is reused at most, even if the announcement of its change was lost. */
@@ -90,5 +90,3 @@ export class VisitorReadCache {
     this.visitors.set(key, { epoch, answers, bytes: current.bytes + json.length }, { noUpdateTTL: true });
   }
 }
-
-const visitorKey = (visitor: ConversationChange): string => `${visitor.projectId}\n${visitor.visitorId}`;
