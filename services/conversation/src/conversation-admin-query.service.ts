@@ -4,6 +4,7 @@ import type { Filter } from '@palaver/platform';
 import type { z } from 'zod';
 import { conversationNotFound } from './domain/conversation.errors';
 import { type ConversationDoc, type MessageDoc, ReadModel } from './projections/read-model';
+import { ReadModelBarrier } from './projections/read-model.barrier';
 import { toConversation, toMessage } from './queries/conversation.presenter';
 
 type Req<K extends keyof typeof ConversationAdminMessages> = z.output<(typeof ConversationAdminMessages)[K]['request']>;
@@ -32,7 +33,10 @@ const toAdminConversation = (doc: ConversationDoc, extra: Parameters<typeof toCo
 /** The dashboard's reads: every conversation of a project, whoever the visitor. */
 @Injectable()
 export class ConversationAdminQueryService {
-  constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
+  constructor(
+    @Inject(ReadModel) private readonly readModel: ReadModel,
+    @Inject(ReadModelBarrier) private readonly barrier: ReadModelBarrier,
+  ) {}
 
   async list({ projectId, query }: Req<'list'>): Promise<Res<'list'>> {
     const filter = filterOf(projectId, query);
@@ -52,6 +56,7 @@ export class ConversationAdminQueryService {
   }
 
   async get({ projectId, conversationId }: Req<'get'>): Promise<AdminConversation> {
+    await this.barrier.conversation(projectId, conversationId);
     const conversation = await this.readModel.conversations.findOne({ _id: conversationId, projectId });
     if (!conversation) throw conversationNotFound(conversationId);
     const messages = await this.readModel.messages.find({ projectId, conversationId }, { sort: { seq: 1 } });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { ConversationRepository } from './conversation.repository';
 import { conversationForbidden, conversationNotFound } from './domain/conversation.errors';
 import { type ConversationDoc, ReadModel } from './projections/read-model';
+import { ReadModelBarrier } from './projections/read-model.barrier';
 import { toConversation, toFullConversation, toMessage } from './queries/conversation.presenter';
 import { liveEventsOf } from './queries/live-events';
 import { toChat, toChatSummary } from './queries/surface-b.presenter';
@@ -12,12 +13,16 @@ import { toChat, toChatSummary } from './queries/surface-b.presenter';
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
 type Res<K extends keyof typeof ConversationMessages> = z.input<(typeof ConversationMessages)[K]['response']>;
 
-/** Reads of the conversation read models; every query is scoped to the project and the visitor. */
+/**
+ * Reads of the conversation read models; every query is scoped to the project and the visitor, and
+ * waits for the writes under way in this process that it would see (`ReadModelBarrier`).
+ */
 @Injectable()
 export class ConversationQueryService {
   constructor(
     @Inject(ReadModel) private readonly readModel: ReadModel,
     @Inject(ConversationRepository) private readonly repository: ConversationRepository,
+    @Inject(ReadModelBarrier) private readonly barrier: ReadModelBarrier,
   ) {}
 
   /** The visitor's live events after a version; the event stream is read only when the conversation moved on. */
@@ -29,6 +34,7 @@ export class ConversationQueryService {
   }
 
   async list(req: Req<'list'>): Promise<Res<'list'>> {
+    await this.barrier.visitor(req.projectId, req.visitorId);
     const { limit, offset, status, orderBy, orderDir } = req.query;
     const filter: Filter = { projectId: req.projectId, visitorId: req.visitorId, ...(status ? { status } : {}) };
     const dir = orderDir === 'asc' ? 1 : -1;
@@ -76,6 +82,7 @@ export class ConversationQueryService {
   }
 
   async chats(req: Req<'chats'>): Promise<Res<'chats'>> {
+    await this.barrier.visitor(req.projectId, req.visitorId);
     const filter: Filter = {
       projectId: req.projectId,
       visitorId: req.visitorId,
@@ -103,6 +110,7 @@ export class ConversationQueryService {
 
   /** Surface B hides other customers' chats entirely (404), where v2 answers 403. */
   async chat(req: Req<'chat'>): Promise<Res<'chat'>> {
+    await this.barrier.conversation(req.projectId, req.chatId);
     const conversation = await this.readModel.conversations.findOne({ _id: req.chatId, projectId: req.projectId });
     if (!conversation || conversation.visitorId !== req.visitorId) throw conversationNotFound(req.chatId);
     const messages = await this.readModel.messages.find(
@@ -114,6 +122,7 @@ export class ConversationQueryService {
 
   /** Another project's conversation does not exist for the asker; another visitor's is forbidden. */
   private async owned(projectId: string, visitorId: string, conversationId: string): Promise<ConversationDoc> {
+    await this.barrier.conversation(projectId, conversationId);
     const conversation = await this.readModel.conversations.findOne({ _id: conversationId, projectId });
     if (!conversation) throw conversationNotFound(conversationId);
     if (conversation.visitorId !== visitorId) throw conversationForbidden();

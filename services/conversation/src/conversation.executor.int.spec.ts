@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type StoredEvent } from '@palaver/contracts';
 import { createTestInfrastructure, type DocumentStore, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConversationQueryService } from './conversation-query.service';
 import { CONVERSATION, POST_HELLO, PROJECT, START, VISITOR } from './testing/conversation.fixtures';
 import { wire } from './testing/conversation.wiring';
 
@@ -139,6 +140,29 @@ describe('ConversationExecutor', () => {
     const hook = vi.fn();
     expect((await executor.execute(close, hook)).appended).toEqual([]);
     expect(hook).not.toHaveBeenCalled();
+  });
+
+  it('holds the reads of the conversation and of its visitor made in the hook until the read models are written', async () => {
+    const { executor, readModel, repository, barrier } = wire(infra);
+    const queries = new ConversationQueryService(readModel, repository, barrier);
+    await executor.execute(START);
+    let reads: Promise<unknown[]> | undefined;
+    await executor.execute(POST_HELLO, () => {
+      // What a visitor who reloads as the reply's first fragment arrives asks for.
+      reads = Promise.all([
+        queries
+          .listMessages({ projectId: PROJECT, visitorId: VISITOR, conversationId: CONVERSATION, query: { offset: 0 } })
+          .then((page) => page.data.map((m) => m.status)),
+        queries.get({ projectId: PROJECT, visitorId: VISITOR, conversationId: CONVERSATION }).then((c) => c.messages?.length),
+        queries
+          .list({ projectId: PROJECT, visitorId: VISITOR, query: { limit: 10, offset: 0, orderBy: 'updatedAt', orderDir: 'desc' } })
+          .then((page) => page.data[0]?.lastMessage?.id ?? null),
+      ]);
+    });
+    expect(await reads).toEqual([['complete', 'streaming'], 2, POST_HELLO.assistantMessageId]);
+    // Nothing is held once the writes are done.
+    expect(barrier.conversation(PROJECT, CONVERSATION)).toBeUndefined();
+    expect(barrier.visitor(PROJECT, VISITOR)).toBeUndefined();
   });
 
   it('leaves the events of a failed projection pending (though published), and the relay projects them', async () => {

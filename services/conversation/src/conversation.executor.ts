@@ -9,6 +9,7 @@ import { decide } from './domain/conversation.decider';
 import type { ConversationState } from './domain/conversation.state';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { PerKeyQueue } from './per-key-queue';
+import { ReadModelBarrier } from './projections/read-model.barrier';
 import { ReadModelProjector } from './projections/read-model.projector';
 
 /** Attempts against other processes appending to the same stream, with jittered backoff between. */
@@ -49,6 +50,7 @@ export class ConversationExecutor {
     @Inject(ConversationRepository) private readonly repository: ConversationRepository,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
     @Inject(ReadModelProjector) private readonly projector: ReadModelProjector,
+    @Inject(ReadModelBarrier) private readonly barrier: ReadModelBarrier,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Config,
   ) {}
@@ -61,22 +63,31 @@ export class ConversationExecutor {
   async execute(command: ConversationCommand, onAppended?: (executed: Executed) => void): Promise<Executed> {
     return this.queue.run(command.conversationId, async () => {
       const executed = await this.decideAndAppend(command);
-      if (executed.appended.length > 0) {
-        if (onAppended) {
-          onAppended(executed);
-          // Its work (a reply's first token, which a visitor waits for) goes first; nobody waits
-          // for the read models before the answer, which then comes a turn of the event loop later.
-          await nextTurn();
-        }
-        // The command answers once its read models are written; its events are published
-        // meanwhile, in call order (the stream keeps it), and marked published once both are
-        // done, so that whatever failed is redone by the relay.
-        const projected = this.projectQuietly(executed);
-        this.relay.publishInBackground(executed.appended, projected);
-        await projected;
+      const { state } = executed;
+      if (executed.appended.length > 0 && state.status !== 'none') {
+        const scope = { projectId: state.projectId, visitorId: state.visitorId, conversationId: command.conversationId };
+        await this.barrier.hold(scope, () => this.project(executed, onAppended));
       }
       return executed;
     });
+  }
+
+  /**
+   * The command answers once its read models are written; its events are published meanwhile, in
+   * call order (the stream keeps it), and marked published once both are done, so that whatever
+   * failed is redone by the relay.
+   */
+  private async project(executed: Executed, onAppended?: (executed: Executed) => void): Promise<boolean> {
+    if (onAppended) {
+      onAppended(executed);
+      // Its work (a reply's first token, which a visitor waits for) goes first; nobody waits
+      // for the read models before the answer, which then comes a turn of the event loop later,
+      // and reads of this conversation wait at the barrier meanwhile.
+      await nextTurn();
+    }
+    const projected = this.projectQuietly(executed);
+    this.relay.publishInBackground(executed.appended, projected);
+    return projected;
   }
 
   /** The events are safe in the store: a failed projection is logged, and the relay's sweep redoes it. */

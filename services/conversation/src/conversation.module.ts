@@ -13,6 +13,7 @@ import { AgentFeed } from './projections/agent-feed';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
 import { ReadModel } from './projections/read-model';
+import { ReadModelBarrier } from './projections/read-model.barrier';
 import { ReadModelChanges } from './projections/read-model.changes';
 import { ReadModelProjector } from './projections/read-model.projector';
 import { ReplyKnowledge } from './reply-knowledge';
@@ -28,6 +29,7 @@ export class ConversationModule {
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'clock', 'config', 'services'),
         ReadModel,
         ReadModelChanges,
+        ReadModelBarrier,
         AgentFeed,
         ConversationProjection,
         MessageProjection,

@@ -14,6 +14,7 @@ import { AgentFeed } from '../projections/agent-feed';
 import { ConversationProjection } from '../projections/conversation.projection';
 import { MessageProjection } from '../projections/message.projection';
 import { ReadModel } from '../projections/read-model';
+import { ReadModelBarrier } from '../projections/read-model.barrier';
 import { ReadModelChanges } from '../projections/read-model.changes';
 import { ReadModelProjector } from '../projections/read-model.projector';
 
@@ -37,6 +38,7 @@ export const wire = (ports: {
   );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, ports.documents, projector);
   const repository = new ConversationRepository(ports.eventStore);
-  const executor = new ConversationExecutor(repository, relay, projector, ports.clock, ports.config);
-  return { readModel, projector, relay, repository, executor };
+  const barrier = new ReadModelBarrier();
+  const executor = new ConversationExecutor(repository, relay, projector, barrier, ports.clock, ports.config);
+  return { readModel, projector, relay, repository, barrier, executor };
 };
