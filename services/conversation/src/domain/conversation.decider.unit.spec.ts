@@ -537,3 +537,25 @@ describe('evolve', () => {
     ]);
   });
 });
+
+describe('messages by id', () => {
+  it('are found in each of two states that branched off one (commands decided on the same version)', async () => {
+    const { evolve, findMessage, fold } = await import('./conversation.state');
+    const parent = fold(answered);
+    // Both add their message at the same index, through the one shared map of positions.
+    const left = evolve(parent, ev.userPosted(USER_2, 'Left'));
+    const right = evolve(parent, ev.userPosted(AGENT_1, 'Right'));
+    if (left.status === 'none' || right.status === 'none' || parent.status === 'none') throw new Error('no state');
+    expect(findMessage(left, USER_2)?.text).toBe('Left');
+    expect(findMessage(left, AGENT_1)).toBeUndefined();
+    expect(findMessage(right, AGENT_1)?.text).toBe('Right');
+    expect(findMessage(right, USER_2)).toBeUndefined();
+    expect(findMessage(parent, USER_2)).toBeUndefined();
+    expect(findMessage(right, REPLY_1)?.text).toBe('10 EUR');
+    // A later state of a branch still finds what it holds.
+    const later = evolve(evolve(left, ev.replyStarted(REPLY_2)), ev.replyCompleted(REPLY_2, 'done'));
+    if (later.status === 'none') throw new Error('no state');
+    expect(findMessage(later, USER_2)?.text).toBe('Left');
+    expect(findMessage(later, REPLY_2)?.status).toBe('complete');
+  });
+});

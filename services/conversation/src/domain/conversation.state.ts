@@ -24,6 +24,8 @@ export interface ExistingConversation {
   readonly title: string | null;
   /** Oldest first. */
   readonly messages: readonly MessageState[];
+  /** Where each message stands in `messages`, for look-ups by id (see `MessagePositions`). */
+  readonly positions: MessagePositions;
   /** The assistant message being generated, if any (one at a time: a new reply fails a pending one first). */
   readonly streamingReplyId: string | null;
 }
@@ -34,8 +36,20 @@ export type ConversationState = { readonly status: 'none' } | ExistingConversati
 
 export const initialState: ConversationState = { status: 'none' };
 
-/** Searched from the newest: the messages commands address are nearly always the last ones. */
+/**
+ * Message ids to their index in `messages`. Messages are only ever appended, never moved, so one
+ * map serves a conversation's every later state: it is shared between them and only added to, and
+ * each look-up checks the message at the index it gives. A state that branched off an earlier one
+ * (two commands decided on the same version) may hold another message there: then the look-up
+ * scans. So a command costs the same in a long conversation as in a short one.
+ */
+export type MessagePositions = Map<string, number>;
+
 const indexOf = (state: ExistingConversation, messageId: string): number => {
+  const at = state.positions.get(messageId);
+  if (at === undefined) return -1;
+  if (state.messages[at]?.id === messageId) return at;
+  // Searched from the newest: the messages commands address are nearly always the last ones.
   for (let i = state.messages.length - 1; i >= 0; i--) if (state.messages[i]!.id === messageId) return i;
   return -1;
 };
@@ -58,11 +72,14 @@ const updateMessage = (state: ExistingConversation, messageId: string, change: (
 const streamingAfter = (state: ExistingConversation, messageId: string): string | null =>
   state.streamingReplyId === messageId ? null : state.streamingReplyId;
 
-const addMessage = (state: ExistingConversation, message: MessageState): ExistingConversation => ({
-  ...state,
-  messages: [...state.messages, message],
-  streamingReplyId: message.status === 'streaming' ? message.id : state.streamingReplyId,
-});
+const addMessage = (state: ExistingConversation, message: MessageState): ExistingConversation => {
+  state.positions.set(message.id, state.messages.length);
+  return {
+    ...state,
+    messages: [...state.messages, message],
+    streamingReplyId: message.status === 'streaming' ? message.id : state.streamingReplyId,
+  };
+};
 
 export const evolve = (state: ConversationState, event: DatedEvent): ConversationState => {
   if (event.type === 'ConversationStarted') {
@@ -75,6 +92,7 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       humanAgent: null,
       title: null,
       messages: [],
+      positions: new Map(),
       streamingReplyId: null,
     };
   }
