@@ -58,7 +58,7 @@ export class ReadModelBarrier {
     return this.waitFor(visitorKey(projectId, visitorId));
   }
 
-  /** `undefined` when nothing is pending, so the common read does not even await. */
+  /** `undefined` when nothing is pending. */
   private waitFor(key: string): Promise<void> | undefined {
     const set = this.pending.get(key);
     return set ? Promise.all(set).then(() => undefined) : undefined;
