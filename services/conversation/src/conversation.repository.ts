@@ -10,7 +10,10 @@ export interface LoadedConversation {
   state: ConversationState;
   /** The stream's version: the expected version of the next append. */
   version: number;
-  /** Shared with later loads: never mutated. */
+  /**
+   * The stream's events, oldest first. Shared with the conversation's later loads, which append to
+   * the same array: by the time it is read it may hold events after `version`, never other ones.
+   */
   events: readonly StoredConversationEvent[];
 }
 
@@ -57,7 +60,7 @@ export class ConversationRepository {
       })),
     );
     const after = this.remember(conversationId, loaded, stored);
-    return { appended: after.events.slice(loaded.events.length), after };
+    return { appended: stored.filter(isConversationEvent), after };
   }
 
   private remember(conversationId: string, before: LoadedConversation | undefined, stored: StoredEvent[]): LoadedConversation {
@@ -65,9 +68,23 @@ export class ConversationRepository {
     const loaded: LoadedConversation = {
       state: fold(added, before?.state),
       version: stored.at(-1)?.version ?? before?.version ?? 0,
-      events: before ? [...before.events, ...added] : added,
+      events: before ? extended(before, added) : added,
     };
     this.cache.set(conversationId, loaded);
     return loaded;
   }
 }
+
+/**
+ * `before`'s events and then `added`: appended to `before`'s own array when no other load has
+ * appended to it since (the usual case, so a command copies nothing however long its
+ * conversation), else in a copy of the part that is `before`'s.
+ */
+const extended = (before: LoadedConversation, added: StoredConversationEvent[]): readonly StoredConversationEvent[] => {
+  const events = before.events as StoredConversationEvent[];
+  if ((events.at(-1)?.version ?? 0) <= before.version) {
+    events.push(...added);
+    return events;
+  }
+  return [...events.filter((event) => event.version <= before.version), ...added];
+};

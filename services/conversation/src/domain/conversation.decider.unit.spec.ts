@@ -530,7 +530,7 @@ describe('evolve', () => {
       title: 'What does it cost?',
     });
     if (state.status === 'none') throw new Error('no state');
-    expect(state.messages.map((m) => [m.id, m.role, m.status, m.text, m.feedback])).toEqual([
+    expect(state.messages.toArray().map((m) => [m.id, m.role, m.status, m.text, m.feedback])).toEqual([
       [USER_1, 'user', 'complete', 'What does it cost?', null],
       [REPLY_1, 'assistant', 'complete', '10 EUR', 'like'],
       [USER_2, 'user', 'complete', 'Second', null],

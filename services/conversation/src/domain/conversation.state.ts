@@ -1,5 +1,6 @@
 import type { ConversationEvent, Feedback, HumanAgentRef, MessageRole, MessageStatus } from '@palaver/contracts';
 import { conversationTitle } from './conversation.title';
+import { PersistentList } from './persistent-list';
 
 /** A conversation event with the time the store recorded it (a `StoredEvent` is one). */
 export type DatedEvent = ConversationEvent & { occurredAt: string };
@@ -23,7 +24,7 @@ export interface ExistingConversation {
   readonly humanAgent: HumanAgentRef | null;
   readonly title: string | null;
   /** Oldest first. */
-  readonly messages: readonly MessageState[];
+  readonly messages: PersistentList<MessageState>;
   /** Where each message stands in `messages`, for look-ups by id (see `MessagePositions`). */
   readonly positions: MessagePositions;
   /** The assistant message being generated, if any (one at a time: a new reply fails a pending one first). */
@@ -45,27 +46,28 @@ export const initialState: ConversationState = { status: 'none' };
  */
 export type MessagePositions = Map<string, number>;
 
-const indexOf = (state: ExistingConversation, messageId: string): number => {
+/** Where the message stands in `state.messages`; -1 when it is not there. */
+export const indexOfMessage = (state: ExistingConversation, messageId: string): number => {
   const at = state.positions.get(messageId);
   if (at === undefined) return -1;
-  if (state.messages[at]?.id === messageId) return at;
+  if (state.messages.at(at)?.id === messageId) return at;
   // Searched from the newest: the messages commands address are nearly always the last ones.
-  for (let i = state.messages.length - 1; i >= 0; i--) if (state.messages[i]!.id === messageId) return i;
+  for (let i = state.messages.length - 1; i >= 0; i--) if (state.messages.at(i)!.id === messageId) return i;
   return -1;
 };
 
 export const findMessage = (state: ExistingConversation, messageId: string): MessageState | undefined =>
-  state.messages[indexOf(state, messageId)];
+  state.messages.at(indexOfMessage(state, messageId));
 
 export const streamingReply = (state: ExistingConversation): MessageState | undefined =>
   state.streamingReplyId === null ? undefined : findMessage(state, state.streamingReplyId);
 
 const updateMessage = (state: ExistingConversation, messageId: string, change: (m: MessageState) => MessageState): ExistingConversation => {
-  const index = indexOf(state, messageId);
+  const index = indexOfMessage(state, messageId);
   if (index < 0) return state;
-  const messages = state.messages.slice();
-  messages[index] = change(messages[index]!);
-  return { ...state, messages, streamingReplyId: messages[index]!.status === 'streaming' ? messageId : streamingAfter(state, messageId) };
+  const changed = change(state.messages.at(index)!);
+  const messages = state.messages.set(index, changed);
+  return { ...state, messages, streamingReplyId: changed.status === 'streaming' ? messageId : streamingAfter(state, messageId) };
 };
 
 /** The reply still streaming once `messageId` no longer does: none if it was that one. */
@@ -76,7 +78,7 @@ const addMessage = (state: ExistingConversation, message: MessageState): Existin
   state.positions.set(message.id, state.messages.length);
   return {
     ...state,
-    messages: [...state.messages, message],
+    messages: state.messages.push(message),
     streamingReplyId: message.status === 'streaming' ? message.id : state.streamingReplyId,
   };
 };
@@ -91,7 +93,7 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       isHumanHandled: false,
       humanAgent: null,
       title: null,
-      messages: [],
+      messages: PersistentList.empty(),
       positions: new Map(),
       streamingReplyId: null,
     };
