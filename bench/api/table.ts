@@ -14,6 +14,8 @@ export type Row = { mode: string; name: string; range: [number, number] } & (
 const ms = (value: number): string =>
   !Number.isFinite(value) ? '-' : value === 0 ? '<1 ms' : `${value.toFixed(Math.abs(value) < 10 ? 1 : 0)} ms`;
 const perSecond = (value: number): string => value.toFixed(0);
+/** A difference of latencies, with its sign. */
+const added = (value: number): string => `${value < 0 ? '-' : '+'}${ms(Math.abs(value))}`;
 
 const machine = (): string =>
   `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
@@ -38,7 +40,7 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
     } else if ('count' in p && 'count' in b) {
       const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failed} / ${b.failed})` : '';
       lines.push(
-        `| ${row.mode} | ${row.name}, ${p.count} sequential | - | ${ms(p.p50)} | ${ms(p.p99)} | - | ${ms(b.p50)} | ${ms(b.p99)} | +${ms(p.p50 - b.p50)} p50${spread((v) => `+${ms(v)}`)}, +${ms(p.p99 - b.p99)} p99${failed} |`,
+        `| ${row.mode} | ${row.name}, ${p.count} sequential | - | ${ms(p.p50)} | ${ms(p.p99)} | - | ${ms(b.p50)} | ${ms(b.p99)} | ${added(p.p50 - b.p50)} p50${spread(added)}, ${added(p.p99 - b.p99)} p99${failed} |`,
       );
     }
   }
