@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { defineMessage } from '@palaver/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { infraAvailable, infraSuiteTitle, infraUrl } from '../testing/infra';
+import { handle } from './handle';
+import { SubjectServerNats } from './nats-server';
+import { ServiceClient } from './service-client';
+import { natsTransport } from './transport';
+
+const available = await infraAvailable('nats');
+
+describe.skipIf(!available)(infraSuiteTitle('SubjectServerNats', 'nats', available), () => {
+  const run = randomUUID().slice(0, 8);
+  const Echo = defineMessage(`natsserver${run}.qry.echo.v1`, z.object({ text: z.string() }), z.object({ text: z.string() }));
+  const Broken = defineMessage(`natsserver${run}.qry.broken.v1`, z.object({}), z.object({}));
+
+  @Controller()
+  class Handlers {
+    @MessagePattern(Echo.subject)
+    echo(@Payload() raw: unknown) {
+      return handle(Echo, raw, async ({ text }) => ({ text }));
+    }
+
+    @MessagePattern(Broken.subject)
+    broken(): never {
+      throw new Error('bug');
+    }
+  }
+  @Module({ controllers: [Handlers] })
+  class HandlersModule {}
+
+  const closing: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await Promise.all(closing.splice(0).map((close) => close()));
+  });
+
+  it("answers a handler's value at once, and an Observable (a thrown exception) through Nest's own path", async () => {
+    const transport = natsTransport(infraUrl('nats'));
+    const app = await NestFactory.createMicroservice(HandlersModule, { strategy: transport.server(`natsserver${run}`), logger: false });
+    await app.listen();
+    const client = new ServiceClient(transport.client(), 5_000);
+    closing.push(
+      () => client.close(),
+      () => app.close(),
+    );
+    const send = vi.spyOn(SubjectServerNats.prototype, 'send');
+
+    expect(await Promise.all([client.send(Echo, { text: 'a' }), client.send(Echo, { text: 'b' })])).toEqual([{ text: 'a' }, { text: 'b' }]);
+    expect(send).not.toHaveBeenCalled();
+
+    await expect(client.send(Broken, {})).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+});
