@@ -4,6 +4,8 @@
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, see
  * bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
+ * Distributed, it then measures the floors under the message and init figures: the same
+ * crossings of the bus with nothing else (bus-floor.server.ts, init-floor.server.ts).
  * `--mode cluster` (not part of `all`) runs the distributed scenarios against every service in a
  * process of its own, as `pnpm start:cluster` does, with each service's CPU per request.
  * `--soak N` instead opens N concurrent reply streams and reports memory per stream.
@@ -16,11 +18,12 @@ import { type BenchInfra, benchInfra } from './bench-infra';
 import { measureBusFloor } from './bus-floor';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
+import { measureInitFloor } from './init-floor';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
 import { medianRound } from './rounds';
 import { soak } from './soak';
-import { printBusFloor, printRows, printSoak, type Row } from './table';
+import { printBusFloor, printInitFloor, printRows, printSoak, type Row } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -50,7 +53,7 @@ const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => 
 };
 
 /** Product and baseline side by side, one scenario at a time. */
-const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =>
+const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: Row[]; shapes: unknown; publishableKey: string }> =>
   withDataDir(async (dataDir) => {
     const product = await startChild(mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts', {
       ...env,
@@ -95,16 +98,7 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
             durationSeconds: duration,
           }),
         );
-        rows.push(
-          await both(`POST /v2/identity/init (${connections} conn)`, {
-            method: 'POST',
-            path: '/v2/identity/init',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ apiKey: fixture.publishableKey, saVid: 'bench-init' }),
-            connections,
-            durationSeconds: duration,
-          }),
-        );
+        rows.push(await both(`POST /v2/identity/init (${connections} conn)`, initRequest(fixture.publishableKey)));
         rows.push(
           await both(`messages, ${writers} conversations in parallel`, {
             method: 'POST',
@@ -130,7 +124,7 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
           ({ product: p, baseline: b }) => p.p50 - b.p50,
         );
         rows.push({ mode, name: 'time to first text-delta (streamed)', ...round, range });
-        return rows;
+        return { rows, shapes: fixture.shapes, publishableKey: fixture.publishableKey };
       } finally {
         await baseline.stop();
       }
@@ -138,6 +132,15 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =
       await product.stop();
     }
   });
+
+const initRequest = (publishableKey: string) => ({
+  method: 'POST' as const,
+  path: '/v2/identity/init',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ apiKey: publishableKey, saVid: 'bench-init' }),
+  connections,
+  durationSeconds: duration,
+});
 
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
 
@@ -169,12 +172,18 @@ if (values.soak && modes[0] === 'cluster') {
     const infra = await benchInfra(mode);
     if (!infra) continue;
     try {
-      printRows(await benchMode(mode, infra), { duration, connections, rounds });
-      // The floor publishes to the event stream and leaves a durable consumer: only on servers of the bench's own.
+      const { rows, shapes, publishableKey } = await benchMode(mode, infra);
+      printRows(rows, { duration, connections, rounds });
+      // The floors publish to the event stream and leave a durable consumer and sessions: only on servers of the bench's own.
       if (mode === 'distributed' && infra.ownServers) {
         process.stderr.write('distributed: the bus floor of a message\n');
         const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
         if (floor) printBusFloor(floor, writers);
+        process.stderr.write('distributed: the bus floor of an init\n');
+        // The product's request, though the floor resolves no key.
+        const init = await withDataDir((dataDir) => measureInitFloor(infra, dataDir, shapes, initRequest(publishableKey), rounds));
+        const product = rows.find((row) => row.name.startsWith('POST /v2/identity/init'));
+        if (init) printInitFloor(init, product);
       }
     } finally {
       await infra.release();

@@ -1,5 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import type { BusFloorResult } from './bus-floor';
+import type { InitFloorResult } from './init-floor';
 import type { LoadResult } from './load';
 import type { SoakResult } from './soak';
 import type { TtftResult } from './ttft';
@@ -80,6 +81,31 @@ export const printBusFloor = (floor: BusFloorResult, concurrency: number): void 
       `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
     ].join('\n'),
   );
+};
+
+/**
+ * The init floor (init-floor.server.ts) beside the distributed table, and what the product's
+ * distributed init (`product`, its row) spends beyond it.
+ */
+export const printInitFloor = (init: InitFloorResult, product: Row | undefined): void => {
+  const { floor, baseline, range } = init;
+  const cpu = floor.cpuMsPerRequest ?? {};
+  const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+  const parts = Object.entries(cpu).map(([name, value]) => `${name} ${value.toFixed(3)} ms`);
+  const ratio = (100 * floor.rps) / baseline.rps;
+  const spread = range[0] === range[1] ? '' : ` (${range[0].toFixed(1)} % to ${range[1].toFixed(1)} %)`;
+  const lines = [
+    '',
+    `Init floor: bare Fastify answering the init after its crossings (a request over NATS to a Nest handler that writes a session to Redis), nothing else: ${perSecond(floor.rps)}/s, p99 ${ms(floor.p99)}, against bare Fastify's ${perSecond(baseline.rps)}/s: ${ratio.toFixed(1)} %${spread}; CPU per init: ${parts.join(', ')}; in all ${total.toFixed(3)} ms.`,
+  ];
+  if (product && 'rps' in product.product && product.product.cpuMsPerRequest) {
+    const own = product.product.cpuMsPerRequest.product ?? 0;
+    const floorOwn = cpu['floor process'] ?? 0;
+    lines.push(
+      `The product's distributed init answered ${((100 * product.product.rps) / floor.rps).toFixed(1)} % of the floor's inits; its process spent ${own.toFixed(3)} ms per init, ${(own - floorOwn).toFixed(3)} ms more than the floor's.`,
+    );
+  }
+  console.log(lines.join('\n'));
 };
 
 export const printSoak = (mode: string, r: SoakResult): void => {
