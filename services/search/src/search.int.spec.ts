@@ -164,6 +164,30 @@ describe('search service: retrieval for replies', () => {
     }
   });
 
+  it('embeds the query once for Q&A and chunks while the project has no documents', async () => {
+    const local = new LocalEmbedder();
+    let queries = 0;
+    const counting: Embedder = {
+      name: local.name,
+      dimensions: local.dimensions,
+      termWeighting: local.termWeighting,
+      embed: (texts, kind) => {
+        if (kind === 'query') queries += texts.length;
+        return local.embed(texts, kind);
+      },
+    };
+    const harness = await startSearchHarness({ embedder: counting });
+    try {
+      const qna = await harness.send(M.createQna, { projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+      queries = 0;
+      const retrieval = await harness.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 1, chunkLimit: 5 });
+      expect(retrieval).toEqual({ qnas: [expect.objectContaining({ id: qna.id })], chunks: [] });
+      expect(queries).toBe(1);
+    } finally {
+      await harness.close();
+    }
+  });
+
   it("does not retrieve another project's entries or chunks", async () => {
     await loadFixture(otherProjectId);
     await h.send(M.createQna, { projectId: otherProjectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });

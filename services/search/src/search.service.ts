@@ -47,11 +47,12 @@ export class SearchService {
    */
   async retrieve(projectId: string, query: string, qnaLimit: number, chunkLimit: number): Promise<Retrieval> {
     if (qnaLimit === 0 && chunkLimit === 0) return { qnas: [], chunks: [] };
+    // Chunks are ranked with the plain vector too while the project has no term statistics: embedded once.
+    let plain: Promise<number[]> | undefined;
+    const plainVector = () => (plain ??= this.vectors.embedQuery(query));
     const [qnaHits, ranked] = await Promise.all([
-      qnaLimit > 0
-        ? this.vectors.embedQuery(query).then((plain) => this.vectors.searchQnas(projectId, plain, qnaLimit * QNA_FIELDS.length))
-        : [],
-      chunkLimit > 0 ? this.rankChunks(projectId, query, HYBRID_CANDIDATES, chunkLimit) : [],
+      qnaLimit > 0 ? plainVector().then((vector) => this.vectors.searchQnas(projectId, vector, qnaLimit * QNA_FIELDS.length)) : [],
+      chunkLimit > 0 ? this.rankChunks(projectId, query, HYBRID_CANDIDATES, chunkLimit, plainVector) : [],
     ]);
     return {
       qnas: retrievedQnasOf(qnaHits, qnaLimit),
@@ -63,8 +64,17 @@ export class SearchService {
   }
 
   /** Candidates of both retrievers with both scores, in fused order; `wanted`: results the caller needs. */
-  private async rankChunks(projectId: string, q: string, depth: number, wanted: number): Promise<Array<Fused<ChunkPayload>>> {
-    const [lexicalHits, vector] = await Promise.all([this.lexical.search(projectId, q, depth), this.chunkQueryVector(projectId, q)]);
+  private async rankChunks(
+    projectId: string,
+    q: string,
+    depth: number,
+    wanted: number,
+    plainVector = () => this.vectors.embedQuery(q),
+  ): Promise<Array<Fused<ChunkPayload>>> {
+    const [lexicalHits, vector] = await Promise.all([
+      this.lexical.search(projectId, q, depth),
+      this.termStats.chunkQueryVector(projectId, q).then((weighted) => weighted ?? plainVector()),
+    ]);
     const documentScore = new Map(lexicalHits.map((h) => [h.documentId, h.score]));
     const candidateIds = lexicalHits.flatMap((h) => h.chunkIds).slice(0, MAX_RESCORED_CHUNKS);
     const scanAll = !this.vectors.lexicalEmbedder || lexicalHits.length < wanted;
@@ -108,10 +118,6 @@ export class SearchService {
       }
     }
     return live;
-  }
-
-  private async chunkQueryVector(projectId: string, text: string): Promise<number[]> {
-    return (await this.termStats.chunkQueryVector(projectId, text)) ?? this.vectors.embedQuery(text);
   }
 }
 
