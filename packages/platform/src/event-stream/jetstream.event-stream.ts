@@ -5,6 +5,7 @@ import { logger } from '../logger/logger';
 import { natsConnectionOptions, trackNatsStatus } from '../transport/nats-options';
 import { NatsRequestMux } from '../transport/nats-request-mux';
 import { coalesceWrites } from '../transport/nats-write-coalescing';
+import { utf8 } from '../transport/utf8';
 import {
   DEFAULT_MAX_DELIVERIES,
   type DeadLetter,
@@ -40,7 +41,6 @@ interface PubAckAnswer {
   error?: { code: number; description: string };
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -111,7 +111,7 @@ export class JetStreamEventStream implements EventStream {
     const meta = headers();
     meta.set('Nats-Msg-Id', msgId);
     meta.set('Nats-Expected-Stream', this.streamName);
-    const ack = await this.requests.request(subject, encoder.encode(JSON.stringify(payload ?? null)), PUBLISH_TIMEOUT_MS, meta);
+    const ack = await this.requests.request(subject, utf8(JSON.stringify(payload ?? null)), PUBLISH_TIMEOUT_MS, meta);
     const answer = JSON.parse(decoder.decode(ack.data)) as PubAckAnswer;
     if (answer.error) throw new Error(`JetStream did not store ${subject}: ${answer.error.description} (${answer.error.code})`);
   }

@@ -3,8 +3,8 @@ import { natsConnectionOptions } from './nats-options';
 import { NatsRequestMux } from './nats-request-mux';
 import { coalesceWrites } from './nats-write-coalescing';
 import type { ServiceRequester } from './service-requester';
+import { utf8 } from './utf8';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** What Nest's NATS server answers a request with (one message: a promise's value and the end together). */
@@ -30,7 +30,7 @@ export class NatsServiceRequester implements ServiceRequester {
   async request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
     const { mux } = await this.connected();
     this.nextId += 1;
-    const packet = encoder.encode(JSON.stringify({ pattern: subject, data: payload, id: String(this.nextId) }));
+    const packet = utf8(JSON.stringify({ pattern: subject, data: payload, id: String(this.nextId) }));
     const reply = await mux.request(subject, packet, timeoutMs);
     const message = JSON.parse(decoder.decode(reply.data)) as NestReply;
     if (message.err !== undefined && message.err !== null) {

@@ -2,8 +2,8 @@ import { NatsContext, ServerNats } from '@nestjs/microservices';
 import type { Msg } from 'nats';
 import { isObservable } from 'rxjs';
 import { coalesceWrites } from './nats-write-coalescing';
+import { utf8 } from './utf8';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** A request as NatsServiceRequester (and Nest's ClientNats) sends it. */
@@ -56,6 +56,6 @@ export class SubjectServerNats extends ServerNats {
       this.send(result, this.getPublisher(natsMsg, packet.id, context));
       return;
     }
-    natsMsg.respond(encoder.encode(JSON.stringify({ response: result, isDisposed: true, id: packet.id })));
+    natsMsg.respond(utf8(JSON.stringify({ response: result, isDisposed: true, id: packet.id })));
   }
 }

@@ -1,4 +1,5 @@
 import type { NatsConnection } from 'nats';
+import { utf8 } from './utf8';
 
 /** What this module touches of nats.js's ProtocolHandler (nats 2.29, `lib/nats-base-client/protocol.js`). */
 interface ProtocolInternals {
@@ -7,8 +8,6 @@ interface ProtocolInternals {
   flushPending(): void;
   sendCommand(cmd: string | Uint8Array, ...payloads: unknown[]): void;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * nats.js writes its outbound buffer to the socket at the first microtask checkpoint after a
@@ -33,7 +32,7 @@ export const coalesceWrites = (nc: NatsConnection): NatsConnection => {
     if (queued) write();
   };
   protocol.sendCommand = (cmd, ...payloads) => {
-    protocol.outbound.fill(typeof cmd === 'string' ? encoder.encode(cmd) : cmd, ...payloads);
+    protocol.outbound.fill(typeof cmd === 'string' ? utf8(cmd) : cmd, ...payloads);
     if (protocol.outbound.size() >= protocol.pendingLimit) return protocol.flushPending();
     if (queued) return;
     queued = true;
