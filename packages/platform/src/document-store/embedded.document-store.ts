@@ -5,6 +5,7 @@ import { Query } from 'mingo';
 import type { Modifier } from 'mingo/updater';
 import { update as applyModifier } from 'mingo/updater';
 import { resolve } from 'mingo/util';
+import { copyJsonValue, jsonCopy } from '../json/json-copy';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
 import type {
@@ -339,7 +340,7 @@ class EmbeddedCollection implements Collection<Doc> {
 
   async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<Doc | null> {
     const { doc } = await this.updateFirst(filter, update, options.upsert ?? false);
-    return doc ? copyStored(doc) : null;
+    return doc ? copyJsonValue(doc) : null;
   }
 
   async updateMany(filter: Filter, update: Update): Promise<{ matched: number }> {
@@ -406,7 +407,7 @@ class EmbeddedCollection implements Collection<Doc> {
     let found = this.matching(filter, needed);
     if (sorted) found = sortDocuments(found, options.sort as Sort);
     if (skip > 0 || options.limit) found = found.slice(skip, options.limit ? skip + options.limit : undefined);
-    return found.map((doc) => copyStored(doc));
+    return found.map((doc) => copyJsonValue(doc));
   }
 
   /** The stored documents (not copies) matching `filter`, in natural order. */
@@ -475,7 +476,7 @@ class EmbeddedCollection implements Collection<Doc> {
   private modified(doc: Doc, modifier: Modifier<Doc>): Doc | null {
     const direct = scalarUpdate(doc, modifier);
     if (direct !== undefined) return direct;
-    const copy = copyStored(doc);
+    const copy = copyJsonValue(doc);
     const changed = applyModifier(copy, modifier, undefined, undefined, { cloneMode: 'deep' });
     if (changed.length === 0) return null;
     if (copy._id !== doc._id) throw new Error(`update in ${this.name}: _id is immutable`);
@@ -585,23 +586,6 @@ class EmbeddedCollection implements Collection<Doc> {
 }
 
 /**
- * A deep copy of a stored document. It holds JSON values only (see toStored), so a plain walk
- * copies it exactly, several times faster than structuredClone or a JSON round trip.
- */
-const copyStored = <T>(value: T): T => {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(copyStored) as T;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const field = copyStored((value as Record<string, unknown>)[key]);
-    // JSON.parse makes "__proto__" an own field; assigning it would set the prototype instead.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
-    else copy[key] = field;
-  }
-  return copy as T;
-};
-
-/**
  * `doc` after an update made only of `$set` to strings, finite numbers, booleans or null and
  * `$inc` by finite numbers, on top-level fields other than `_id` (a counter, a status: most
  * updates), applied directly: the changed copy, or null when it changes nothing. Undefined for
@@ -638,7 +622,7 @@ const scalarUpdate = (doc: Doc, modifier: Modifier<Doc>): Doc | null | undefined
 };
 
 /** Documents are stored as their JSON form, so what is in memory is exactly what a reload gives. */
-const toStored = (doc: Doc): Doc => JSON.parse(JSON.stringify(doc)) as Doc;
+const toStored = (doc: Doc): Doc => jsonCopy(doc) as Doc;
 
 /** Splits an update into what applies to an existing document and what applies on insert ($setOnInsert). */
 const parseUpdate = (update: Update): { update: Modifier<Doc>; insert: Modifier<Doc> } => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { StoredEvent } from '@palaver/contracts';
+import { copyJsonValue } from '../json/json-copy';
 import { JsonlLog } from '../storage/jsonl-log';
 import { SerialQueue } from '../storage/serial-queue';
 import type { EventStore, NewEvent } from './event-store.port';
@@ -127,4 +128,5 @@ export class FileEventStore implements EventStore {
   }
 }
 
-const copy = (event: StoredEvent): StoredEvent => structuredClone(event);
+/** Stored events hold JSON values only (toStoredEvents). */
+const copy = (event: StoredEvent): StoredEvent => copyJsonValue(event);

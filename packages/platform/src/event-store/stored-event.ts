@@ -1,4 +1,5 @@
 import type { StoredEvent } from '@palaver/contracts';
+import { jsonCopy } from '../json/json-copy';
 import type { NewEvent } from './event-store.port';
 
 /**
@@ -13,5 +14,5 @@ export const toStoredEvents = (streamId: string, expectedVersion: number, events
     type: event.type,
     projectId: event.projectId,
     occurredAt: event.occurredAt,
-    data: event.data === undefined ? null : JSON.parse(JSON.stringify(event.data)),
+    data: event.data === undefined ? null : jsonCopy(event.data),
   }));

@@ -1,5 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { copyJsonValue, jsonCopy } from '../json/json-copy';
 import { logger } from '../logger/logger';
 import { writeFileAtomic } from '../storage/durable-file';
 import { JsonlLog } from '../storage/jsonl-log';
@@ -83,7 +84,7 @@ export class FileEventStream implements EventStream {
       const message: LoggedMessage = {
         seq: ++this.lastSeq,
         subject,
-        payload: payload === undefined ? null : JSON.parse(JSON.stringify(payload)),
+        payload: payload === undefined ? null : jsonCopy(payload),
         msgId,
       };
       this.msgIds.add(msgId);
@@ -236,7 +237,7 @@ class DurableConsumer {
         continue;
       }
       this.turn++;
-      const delivered = batch.map((m): StreamMessage => ({ subject: m.subject, payload: structuredClone(m.payload), seq: m.seq }));
+      const delivered = batch.map((m): StreamMessage => ({ subject: m.subject, payload: copyJsonValue(m.payload), seq: m.seq }));
       const done = Promise.resolve().then(() => attachment.handler(delivered));
       this.delivery = { attachment, done };
       try {

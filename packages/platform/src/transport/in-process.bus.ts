@@ -1,4 +1,4 @@
-import { jsonCopy } from './json-copy';
+import { jsonCopy } from '../json/json-copy';
 import { NoRespondersError } from './service-requester';
 
 type Handler = (data: unknown) => Promise<unknown>;

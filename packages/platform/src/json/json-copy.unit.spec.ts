@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonCopy } from './json-copy';
+import { copyJsonValue, jsonCopy } from './json-copy';
 
 const viaText = (value: unknown) => JSON.parse(JSON.stringify(value));
 
@@ -39,5 +39,19 @@ describe('jsonCopy', () => {
 
   it('throws on a BigInt, as JSON does', () => {
     expect(() => jsonCopy({ big: 1n })).toThrow(TypeError);
+  });
+});
+
+describe('copyJsonValue', () => {
+  it('copies JSON values exactly, sharing nothing, "__proto__" kept as an own field', () => {
+    const input = JSON.parse('{"a":[1,"x",null,{"b":true}],"__proto__":{"polluted":true},"n":{"m":-2.5}}');
+    const output = copyJsonValue(input);
+    expect(output).toStrictEqual(input);
+    expect(Object.keys(output)).toEqual(['a', '__proto__', 'n']);
+    output.a[3].b = false;
+    output.n.m = 0;
+    expect(input.a[3].b).toBe(true);
+    expect(input.n.m).toBe(-2.5);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -41,3 +41,20 @@ const copy = (input: unknown, key: string): unknown => {
   }
   return result;
 };
+
+/**
+ * A deep copy of a value that holds JSON values only (what `jsonCopy` or `JSON.parse` made): a
+ * plain walk copies it exactly, several times faster than structuredClone or a JSON round trip.
+ */
+export const copyJsonValue = <T>(value: T): T => {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(copyJsonValue) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const field = copyJsonValue((value as Record<string, unknown>)[key]);
+    // JSON.parse makes "__proto__" an own field; assigning it would set the prototype instead.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: field, enumerable: true, writable: true, configurable: true });
+    else copy[key] = field;
+  }
+  return copy as T;
+};
