@@ -7,7 +7,7 @@
  * ceiling the product's distributed init cannot pass on this machine.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Controller, Module } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { defineMessage } from '@palaver/contracts';
@@ -25,7 +25,7 @@ class IdentityFloor {
   @MessagePattern(Init.subject)
   init(@Payload() raw: unknown) {
     return handle(Init, raw, async ({ saVid }) => {
-      const sessionToken = randomBytes(32).toString('base64url');
+      const sessionToken = randomUUID();
       await infra.kv.set(`floor:session:${sessionToken}`, JSON.stringify({ saVid }), 3_600);
       return { sessionToken };
     });
