@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { startChild } from './child';
 import { cpuProbe, productSeconds } from './cpu';
 import { call, initVisitor } from './product.setup';
@@ -94,6 +95,8 @@ const idleLiveStreams = async (
   pid: number,
 ): Promise<Pick<SoakResult, 'liveStreams' | 'liveOpened' | 'liveIdleCpuPercent'>> => {
   const stop = new AbortController();
+  // One signal stops every stream: each fetch adds a listener to it, one per stream by design.
+  setMaxListeners(conversationIds.length + 10, stop.signal);
   try {
     const opened = await pool(conversationIds.length, 200, async (i) => {
       try {
