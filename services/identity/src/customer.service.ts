@@ -31,7 +31,7 @@ export class CustomerService {
   /** Creates the customer or updates the fields given (attributes merge key by key). */
   async upsert(projectId: string, appUserId: string, body: UpsertCustomerBody): Promise<Customer> {
     await this.projects.get(projectId);
-    const { visitor } = await this.visitors.findOrInsert({
+    const { visitor } = await this.visitors.findOrInsert(projectId, appUserId, () => ({
       _id: randomUUID(),
       projectId,
       saVid: appUserId,
@@ -42,7 +42,7 @@ export class CustomerService {
       createdAt: this.clock.now().toISOString(),
       email: null,
       attributes: {},
-    });
+    }));
     const set: Partial<VisitorDocument> = { type: 'identified', externalId: appUserId };
     if (body.name !== undefined) set.name = body.name;
     if (body.email !== undefined) set.email = body.email;

@@ -50,18 +50,24 @@ export class VisitorRepository {
   }
 
   /**
-   * The project's visitor for this device, inserting `candidate` when there is none. Two
-   * concurrent first visits race on the unique (projectId, saVid) index: the loser reads the winner's.
+   * The project's visitor for this device, inserting the one `create` makes when there is none
+   * (made only then: most inits are a returning device's). Two concurrent first visits race on
+   * the unique (projectId, saVid) index: the loser reads the winner's.
    */
-  async findOrInsert(candidate: VisitorDocument): Promise<{ visitor: VisitorDocument; created: boolean }> {
-    const existing = await this.visitors.findOne({ projectId: candidate.projectId, saVid: candidate.saVid });
+  async findOrInsert(
+    projectId: string,
+    saVid: string,
+    create: () => VisitorDocument,
+  ): Promise<{ visitor: VisitorDocument; created: boolean }> {
+    const existing = await this.visitors.findOne({ projectId, saVid });
     if (existing) return { visitor: existing, created: false };
+    const candidate = create();
     try {
       await this.visitors.insertOne(candidate);
       return { visitor: candidate, created: true };
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      const winner = await this.visitors.findOne({ projectId: candidate.projectId, saVid: candidate.saVid });
+      const winner = await this.visitors.findOne({ projectId, saVid });
       if (!winner) throw err;
       return { visitor: winner, created: false };
     }

@@ -15,7 +15,7 @@ export class VisitorService {
 
   /** The anonymous visitor of this device in the key's project (created on first sight), with a fresh session. */
   async init(key: KeyInfo, saVid: string): Promise<{ created: boolean; sessionToken: string; visitor: Visitor }> {
-    const { visitor, created } = await this.visitors.findOrInsert({
+    const { visitor, created } = await this.visitors.findOrInsert(key.projectId, saVid, () => ({
       _id: randomUUID(),
       projectId: key.projectId,
       saVid,
@@ -24,7 +24,7 @@ export class VisitorService {
       name: null,
       avatarUrl: null,
       createdAt: this.clock.now().toISOString(),
-    });
+    }));
     const sessionToken = await this.sessions.issue({
       projectId: key.projectId,
       visitorId: visitor._id,
