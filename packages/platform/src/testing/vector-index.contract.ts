@@ -177,5 +177,14 @@ export function describeVectorIndexContract(adapterName: string, factory: () => 
       await expect(vectors.upsert(c, [point([1, 0], { projectId: 'p1' })])).rejects.toThrow(/dimension/i);
       await expect(vectors.search(c, [1, 0, 0, 0], { limit: 1, filter: {} })).rejects.toThrow(/dimension/i);
     });
+
+    it('refuses vectors with a non-finite component, also where no point could match', async () => {
+      const c = await collection(3);
+      await vectors.upsert(c, [point([1, 0, 0], { projectId: 'p1' })]);
+      await expect(vectors.upsert(c, [point([1, Number.NaN, 0], { projectId: 'p1' })])).rejects.toThrow();
+      await expect(vectors.search(c, [0, Number.POSITIVE_INFINITY, 1], { limit: 1, filter: { projectId: 'p1' } })).rejects.toThrow();
+      await expect(vectors.search(c, [0, Number.NaN, 1], { limit: 1, filter: { projectId: 'nobody' } })).rejects.toThrow();
+      expect(await vectors.search(c, [2, 0, 0], { limit: 1, filter: { projectId: 'p1' } })).toHaveLength(1);
+    });
   });
 }
