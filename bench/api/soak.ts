@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { startChild } from './child';
 import { cpuProbe, productSeconds } from './cpu';
 import { call, initVisitor } from './product.setup';
@@ -94,13 +93,13 @@ const idleLiveStreams = async (
   conversationIds: string[],
   pid: number,
 ): Promise<Pick<SoakResult, 'liveStreams' | 'liveOpened' | 'liveIdleCpuPercent'>> => {
-  const stop = new AbortController();
-  // One signal stops every stream: each fetch adds a listener to it, one per stream by design.
-  setMaxListeners(conversationIds.length + 10, stop.signal);
+  // A controller per stream: undici sets the limit of a signal shared by thousands of fetches back
+  // to 1,500 listeners (whatever `setMaxListeners` said) and warns for each one past it.
+  const controllers = conversationIds.map(() => new AbortController());
   try {
     const opened = await pool(conversationIds.length, 200, async (i) => {
       try {
-        const response = await fetch(`${url}/v2/conversations/${conversationIds[i]}/events`, { headers, signal: stop.signal });
+        const response = await fetch(`${url}/v2/conversations/${conversationIds[i]}/events`, { headers, signal: controllers[i]!.signal });
         // Read (and drop) whatever comes, so that the stream stays open.
         void response.body?.pipeTo(new WritableStream()).catch(() => undefined);
         return response.status === 200;
@@ -118,7 +117,7 @@ const idleLiveStreams = async (
       cpu && before ? (100 * (productSeconds(cpu, cpu.sample()) - productSeconds(cpu, before))) / LIVE_IDLE_SECONDS : null;
     return { liveStreams: conversationIds.length, liveOpened, liveIdleCpuPercent };
   } finally {
-    stop.abort();
+    for (const controller of controllers) controller.abort();
   }
 };
 
