@@ -52,6 +52,27 @@ describe('JsonlLog', () => {
     await reopened.close();
   });
 
+  it('with deferSync, writes the appends of one turn of the event loop together at its end, across awaits', async () => {
+    const { log } = await JsonlLog.open<Rec>(path);
+    log.deferSync = true;
+    const writes = vi.spyOn(fs, 'writeSync');
+    await log.append([{ n: 1, text: 'a' }]);
+    await Promise.resolve();
+    await log.append([{ n: 2, text: 'b' }]);
+    await log.append([{ n: 3, text: 'c' }]);
+    expect(writes).not.toHaveBeenCalled();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveBeenCalledTimes(1);
+    expect(fs.readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as Rec).n)).toEqual([1, 2, 3]);
+
+    await log.append([{ n: 4, text: 'd' }]);
+    await log.close(); // what waits for the end of its turn is written (and fsynced) on close
+    expect(writes).toHaveBeenCalledTimes(2);
+    const { log: reopened, records } = await JsonlLog.open<Rec>(path);
+    expect(records.map((r) => r.n)).toEqual([1, 2, 3, 4]);
+    await reopened.close();
+  });
+
   it('with deferSync, a write that failed behind the answer fails the next sync() and append', async () => {
     const { log } = await JsonlLog.open<Rec>(path);
     log.deferSync = true;

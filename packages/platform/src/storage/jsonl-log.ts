@@ -124,10 +124,15 @@ export class JsonlLog<R> {
     if (!batch) {
       batch = newBatch();
       this.batch = batch;
-      if (this.deferSync)
+      if (this.deferSync) {
         batch.durable.catch(() => {}); // its failure surfaces at the next append or sync()
-      else this.last = batch.durable;
-      void this.writes.run(() => this.flush());
+        // Behind the answer: written at the end of the turn of the event loop, with every append
+        // the turn makes (a message's projections append a few times each).
+        setImmediate(this.flushDeferred);
+      } else {
+        this.last = batch.durable;
+        void this.writes.run(() => this.flush());
+      }
     }
     for (const record of records) batch.text.push(`${JSON.stringify(record)}\n`);
     batch.count += records.length;
@@ -143,6 +148,7 @@ export class JsonlLog<R> {
   /** Fsyncs what was written with `deferSync` (every append made before the call). */
   sync(): Promise<void> {
     return this.writes.run(async () => {
+      await this.flush(); // appends still waiting for the end of their turn
       if (this.failure !== null) throw this.failure;
       if (!this.unsynced || this.closed) return;
       try {
@@ -159,6 +165,8 @@ export class JsonlLog<R> {
   get pending(): boolean {
     return this.last !== null;
   }
+
+  private readonly flushDeferred = (): void => void this.writes.run(() => this.flush());
 
   private async flush(): Promise<void> {
     const batch = this.batch;
@@ -198,6 +206,7 @@ export class JsonlLog<R> {
   rewrite(records: Iterable<R>): Promise<void> {
     return this.writes.run(async () => {
       if (this.closed) throw new Error(`${this.path} is closed`);
+      await this.flush(); // appends still waiting for the end of their turn go first
       if (this.failure !== null) throw this.failure;
       const tmp = `${this.path}.compact.tmp`;
       const out = await open(tmp, 'w');
@@ -238,6 +247,7 @@ export class JsonlLog<R> {
   async close(): Promise<void> {
     await this.writes.run(async () => {
       if (this.closed) return;
+      await this.flush(); // appends still waiting for the end of their turn
       this.closed = true;
       if (this.unsynced && this.failure === null) await this.handle.datasync();
       await this.handle.close();
