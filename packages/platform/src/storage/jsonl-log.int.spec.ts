@@ -63,7 +63,13 @@ describe('JsonlLog', () => {
     expect(writes).not.toHaveBeenCalled();
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toHaveBeenCalledTimes(1);
-    expect(fs.readFileSync(path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as Rec).n)).toEqual([1, 2, 3]);
+    expect(
+      fs
+        .readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as Rec).n),
+    ).toEqual([1, 2, 3]);
 
     await log.append([{ n: 4, text: 'd' }]);
     await log.close(); // what waits for the end of its turn is written (and fsynced) on close
