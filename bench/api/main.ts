@@ -4,6 +4,7 @@
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, see
  * bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
+ * After each mode's table, the disk's flush that every first delta waits for (disk-flush.ts).
  * Distributed, it then measures the floors under the message and init figures: the same
  * crossings of the bus with nothing else (bus-floor.server.ts, init-floor.server.ts).
  * `--mode cluster` (not part of `all`) runs the distributed scenarios against every service in a
@@ -18,12 +19,13 @@ import { type BenchInfra, benchInfra } from './bench-infra';
 import { measureBusFloor } from './bus-floor';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
+import { measureDiskFlush } from './disk-flush';
 import { measureInitFloor } from './init-floor';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
 import { medianRound } from './rounds';
 import { soak } from './soak';
-import { printBusFloor, printInitFloor, printRows, printSoak, type Row } from './table';
+import { printBusFloor, printDiskFlush, printInitFloor, printRows, printSoak, type Row } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -174,6 +176,7 @@ if (values.soak && modes[0] === 'cluster') {
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
       printRows(rows, { duration, connections, rounds });
+      printDiskFlush(await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests)));
       // The floors publish to the event stream and leave a durable consumer and sessions: only on servers of the bench's own.
       if (mode === 'distributed' && infra.ownServers) {
         process.stderr.write('distributed: the bus floor of a message\n');

@@ -1,5 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import type { BusFloorResult } from './bus-floor';
+import type { DiskFlushResult } from './disk-flush';
 import type { InitFloorResult } from './init-floor';
 import type { LoadResult } from './load';
 import type { SoakResult } from './soak';
@@ -80,6 +81,13 @@ export const printBusFloor = (floor: BusFloorResult, concurrency: number): void 
       '',
       `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
     ].join('\n'),
+  );
+};
+
+/** The disk's flush (disk-flush.ts) beside a mode's table: the part of its first delta no product work is in. */
+export const printDiskFlush = (disk: DiskFlushResult): void => {
+  console.log(
+    `\nDisk: a durable append through the product's log (1 KB, one at a time, ${disk.count} of them) took ${ms(disk.p50)} p50, ${ms(disk.p99)} p99: every first delta waits for one, as a reply starts only once its message is on disk.`,
   );
 };
 
