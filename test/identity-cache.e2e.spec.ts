@@ -7,7 +7,7 @@ import { describeWithTwoGateways } from './support/second-gateway';
  * Two gateway instances in front of the same services, each with its own pub/sub connection: the
  * cached sessions, keys and projects of one follow changes made through the other at once.
  */
-describeWithTwoGateways('identity answers cached in the gateway', (start) => {
+describeWithTwoGateways('identity answers cached in the gateway', (start, pubsub) => {
   it('answers repeated requests without asking identity, and a revocation on one instance stops the session on the other at once', async () => {
     const { e2e, other } = await start();
     const { project, publishableKey, publishableKeyId } = await e2e.admin.createProject();
@@ -25,6 +25,22 @@ describeWithTwoGateways('identity answers cached in the gateway', (start) => {
     const init = await http(`${other}/v2/identity/init`, { body: { apiKey: publishableKey, saVid: 'again' } });
     expect(init.status).toBe(401);
   });
+
+  // Redis only: the in-process pub/sub delivers within the publish, so nothing can lag there.
+  if (pubsub.redis) {
+    it('a revocation answers only once a gateway whose pub/sub deliveries lag has dropped the session', async () => {
+      const { e2e, other, lagOtherDeliveries } = await start();
+      const { project, publishableKey, publishableKeyId } = await e2e.admin.createProject();
+      const { token } = await newVisitor(other, publishableKey);
+      expect((await http(`${other}/v2/conversations`, { token })).status).toBe(200); // cached on the other instance
+
+      lagOtherDeliveries!(300);
+      const started = performance.now();
+      await e2e.admin.call('DELETE', `/projects/${project.id}/keys/${publishableKeyId}`);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(250); // it waited for the lagging instance
+      expect((await http(`${other}/v2/conversations`, { token })).status).toBe(401);
+    });
+  }
 
   it("a project's changed limits apply on every instance at once", async () => {
     const { e2e, other } = await start();

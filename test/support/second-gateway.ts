@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGateway } from '@palaver/gateway';
@@ -20,6 +21,11 @@ const pubsubVariants = [
 
 interface SecondGateway {
   url: string;
+  /**
+   * Holds back what Redis delivers to this gateway's pub/sub for `ms` (a loaded or distant
+   * instance); null with the in-process pub/sub, which delivers within the publish.
+   */
+  lagDeliveries: ((ms: number) => void) | null;
   close(): Promise<void>;
 }
 
@@ -34,8 +40,16 @@ const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Pro
   const gateway = await buildGateway({ ...e2e.app.infra, pubsub, adminToken: e2e.app.adminToken });
   await gateway.listen({ port: 0, host: '127.0.0.1' });
   const address = gateway.server.address();
+  // The subscriber connection's socket, paused: what Redis sends waits in the kernel's buffer.
+  const subscriber = env.REDIS_URL ? (pubsub as unknown as { subscriber: { stream: Socket } }).subscriber : null;
   return {
     url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    lagDeliveries: subscriber
+      ? (ms) => {
+          subscriber.stream.pause();
+          setTimeout(() => subscriber.stream.resume(), ms);
+        }
+      : null,
     async close() {
       await gateway.close();
       await infra.close();
@@ -48,7 +62,13 @@ const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Pro
  * One suite per pub/sub variant whose tests call `start()` for the app and a second gateway in
  * front of its services (`other`, its URL); both are stopped after each test.
  */
-export const describeWithTwoGateways = (title: string, suite: (start: () => Promise<{ e2e: E2eApp; other: string }>) => void): void => {
+export const describeWithTwoGateways = (
+  title: string,
+  suite: (
+    start: () => Promise<{ e2e: E2eApp; other: string; lagOtherDeliveries: SecondGateway['lagDeliveries'] }>,
+    pubsub: { redis: boolean },
+  ) => void,
+): void => {
   for (const variant of pubsubVariants) {
     describe.skipIf(!variant.run)(`${title}, ${variant.name}`, () => {
       let e2e: E2eApp | null = null;
@@ -59,12 +79,15 @@ export const describeWithTwoGateways = (title: string, suite: (start: () => Prom
         await e2e?.stop();
         e2e = null;
       });
-      suite(async () => {
-        const app = await startE2eApp(variant.env);
-        e2e = app;
-        second = await startSecondGateway(app, variant.env);
-        return { e2e: app, other: second.url };
-      });
+      suite(
+        async () => {
+          const app = await startE2eApp(variant.env);
+          e2e = app;
+          second = await startSecondGateway(app, variant.env);
+          return { e2e: app, other: second.url, lagOtherDeliveries: second.lagDeliveries };
+        },
+        { redis: 'REDIS_URL' in variant.env },
+      );
     });
   }
 };

@@ -1,5 +1,5 @@
 import { logger } from '../logger/logger';
-import type { PubSub } from './pubsub.port';
+import type { Delivery, PubSub } from './pubsub.port';
 
 type Listener = (message: unknown) => void;
 
@@ -17,6 +17,13 @@ export class InProcessPubSub implements PubSub {
     if (!listeners || listeners.size === 0) return;
     const json = JSON.stringify(message ?? null);
     for (const listener of [...listeners]) deliver(channel, listener, JSON.parse(json));
+  }
+
+  /** Listeners run within `publish`, so it is delivered once published; the process is the one receiver. */
+  async publishDelivered(channel: string, message: Record<string, unknown>): Promise<Delivery> {
+    const receivers = (this.channels.get(channel)?.size ?? 0) > 0 ? 1 : 0;
+    await this.publish(channel, message);
+    return { receivers, confirmed: receivers };
   }
 
   async subscribe(channel: string, onMessage: Listener): Promise<() => Promise<void>> {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { infraAvailable, infraSuiteTitle, infraUrl } from '../testing/infra';
 import { describePubSubContract } from '../testing/pubsub.contract';
@@ -25,6 +26,43 @@ describe.skipIf(!available)(infraSuiteTitle('RedisPubSub', 'redis', available), 
       ]);
     } finally {
       await Promise.all([gateway.close(), worker.close()]);
+    }
+  });
+
+  it('publishDelivered resolves once every other instance has handed the message to its listeners', async () => {
+    const gateways = [new RedisPubSub(infraUrl('redis')), new RedisPubSub(infraUrl('redis'))];
+    const identity = new RedisPubSub(infraUrl('redis'));
+    try {
+      const channel = `changes.${randomUUID()}`;
+      const seen: unknown[][] = [[], []];
+      await Promise.all(gateways.map((gateway, i) => gateway.subscribe(channel, (m) => seen[i]!.push(m))));
+      const delivery = await identity.publishDelivered(channel, { kind: 'key-revoked', keyId: 'k1' }, 3_000);
+      // No waiting: both have had it when the call resolves.
+      expect(delivery).toEqual({ receivers: 2, confirmed: 2 });
+      expect(seen).toEqual([[{ kind: 'key-revoked', keyId: 'k1' }], [{ kind: 'key-revoked', keyId: 'k1' }]]);
+    } finally {
+      await Promise.all([...gateways, identity].map((p) => p.close()));
+    }
+  });
+
+  it('publishDelivered gives up on a subscriber that never confirms after its timeout, and says so', async () => {
+    const gateway = new RedisPubSub(infraUrl('redis'));
+    const identity = new RedisPubSub(infraUrl('redis'));
+    // A subscriber that is not a RedisPubSub: it receives the message and never confirms it.
+    const silent = new Redis(infraUrl('redis'), { enableReadyCheck: false });
+    try {
+      const channel = `changes.${randomUUID()}`;
+      const seen: unknown[] = [];
+      await gateway.subscribe(channel, (m) => seen.push(m));
+      await silent.subscribe(channel);
+      const started = performance.now();
+      const delivery = await identity.publishDelivered(channel, { kind: 'project-changed' }, 300);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+      expect(delivery).toEqual({ receivers: 2, confirmed: 1 });
+      expect(seen).toEqual([{ kind: 'project-changed' }]);
+    } finally {
+      silent.disconnect();
+      await Promise.all([gateway.close(), identity.close()]);
     }
   });
 

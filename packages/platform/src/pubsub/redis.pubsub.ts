@@ -1,9 +1,29 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import type { PubSub } from './pubsub.port';
+import type { Delivery, PubSub } from './pubsub.port';
 
 type Listener = (message: unknown) => void;
+
+/**
+ * The field `publishDelivered` adds to its message: where a subscriber confirms it. Subscribers
+ * take it off before their listeners see the message (one of an older version would pass it on;
+ * the schemas it meets drop unknown fields).
+ */
+const DELIVERY_FIELD = '__delivery';
+
+interface DeliveryMark {
+  id: string;
+  confirmTo: string;
+}
+
+interface AwaitedDelivery {
+  confirmed: number;
+  /** Unknown until Redis answers the PUBLISH: confirmations may come before it does. */
+  receivers: number;
+  settle(): void;
+}
 
 /**
  * Redis pub/sub. A connection in subscriber mode can do nothing else, so publishing has its own.
@@ -19,6 +39,10 @@ export class RedisPubSub implements PubSub {
   private readonly subscribed = new Set<string>();
   private closed = false;
   private readonly unregister: () => void;
+  /** This instance's channel for the confirmations of what it published with `publishDelivered`. */
+  private readonly confirmations = `pubsub.delivered.${randomUUID()}`;
+  private confirmationsLive: Promise<unknown> | null = null;
+  private readonly awaiting = new Map<string, AwaitedDelivery>();
 
   constructor(url: string) {
     // Publications made in the same turn of the event loop (fragments of concurrent replies, the
@@ -36,6 +60,34 @@ export class RedisPubSub implements PubSub {
   async publish(channel: string, message: unknown): Promise<void> {
     if (this.closed) throw new Error('pub/sub is closed');
     await this.publisher.publish(channel, JSON.stringify(message ?? null));
+  }
+
+  /**
+   * Each subscribed connection's adapter confirms the message on this instance's own channel once
+   * its listeners have had it; Redis's answer to the PUBLISH says how many connections received it.
+   */
+  async publishDelivered(channel: string, message: Record<string, unknown>, timeoutMs: number): Promise<Delivery> {
+    if (this.closed) throw new Error('pub/sub is closed');
+    this.confirmationsLive ??= this.subscribe(this.confirmations, (confirmation) => this.confirmed(confirmation)).catch((err) => {
+      this.confirmationsLive = null;
+      throw err;
+    });
+    await this.confirmationsLive;
+    const id = randomUUID();
+    const awaited: AwaitedDelivery = { confirmed: 0, receivers: Number.POSITIVE_INFINITY, settle: () => undefined };
+    const settled = new Promise<void>((resolve) => (awaited.settle = resolve));
+    this.awaiting.set(id, awaited);
+    const timer = setTimeout(() => awaited.settle(), timeoutMs);
+    try {
+      const mark: DeliveryMark = { id, confirmTo: this.confirmations };
+      awaited.receivers = await this.publisher.publish(channel, JSON.stringify({ ...message, [DELIVERY_FIELD]: mark }));
+      if (awaited.confirmed >= awaited.receivers) awaited.settle();
+      await settled;
+      return { receivers: awaited.receivers, confirmed: Math.min(awaited.confirmed, awaited.receivers) };
+    } finally {
+      clearTimeout(timer);
+      this.awaiting.delete(id);
+    }
   }
 
   async subscribe(channel: string, onMessage: Listener): Promise<() => Promise<void>> {
@@ -72,6 +124,7 @@ export class RedisPubSub implements PubSub {
     if (this.closed) return;
     this.closed = true;
     this.unregister();
+    for (const awaited of this.awaiting.values()) awaited.settle();
     this.listeners.clear();
     await Promise.allSettled([...this.pending.values()]);
     await Promise.allSettled([this.subscriber.quit(), this.publisher.quit()]);
@@ -103,15 +156,49 @@ export class RedisPubSub implements PubSub {
   }
 
   private dispatch(channel: string, raw: string): void {
+    let mark: DeliveryMark | null = null;
     const set = this.listeners.get(channel);
-    if (!set) return;
-    for (const listener of [...set]) {
+    for (const listener of set ? [...set] : []) {
       try {
-        const result: unknown = listener(JSON.parse(raw));
+        const message: unknown = JSON.parse(raw);
+        mark = takeDeliveryMark(message) ?? mark;
+        const result: unknown = listener(message);
         if (result instanceof Promise) result.catch((err: unknown) => logger.error({ err, channel }, 'subscriber failed'));
       } catch (err) {
         logger.error({ err, channel }, 'subscriber failed');
       }
     }
+    // Redis counted this connection (even one that has just lost its last listener): confirm.
+    if (!set) mark = takeDeliveryMark(parseQuietly(raw));
+    if (mark) {
+      this.publisher
+        .publish(mark.confirmTo, JSON.stringify({ id: mark.id }))
+        .catch((err: unknown) => logger.warn({ err, channel }, 'could not confirm a delivered message'));
+    }
+  }
+
+  private confirmed(confirmation: unknown): void {
+    const id = (confirmation as { id?: unknown } | null)?.id;
+    const awaited = typeof id === 'string' ? this.awaiting.get(id) : undefined;
+    if (!awaited) return;
+    awaited.confirmed += 1;
+    if (awaited.confirmed >= awaited.receivers) awaited.settle();
   }
 }
+
+/** Takes `publishDelivered`'s field off a message (each listener's copy), returning it. */
+const takeDeliveryMark = (message: unknown): DeliveryMark | null => {
+  if (typeof message !== 'object' || message === null || !(DELIVERY_FIELD in message)) return null;
+  const record = message as Record<string, unknown>;
+  const mark = record[DELIVERY_FIELD] as Partial<DeliveryMark> | null;
+  delete record[DELIVERY_FIELD];
+  return typeof mark?.id === 'string' && typeof mark.confirmTo === 'string' ? { id: mark.id, confirmTo: mark.confirmTo } : null;
+};
+
+const parseQuietly = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+};

@@ -107,6 +107,21 @@ export function describePubSubContract(adapterName: string, factory: () => Promi
       await vi.waitFor(() => expect(received).toEqual(['kept']), WAIT);
     });
 
+    it('publishDelivered resolves once the listeners have had the message, as published', async () => {
+      const ch = channel();
+      const a: unknown[] = [];
+      const b: unknown[] = [];
+      await pubsub.subscribe(ch, (m) => a.push(m));
+      await pubsub.subscribe(ch, (m) => b.push(m));
+      const delivery = await pubsub.publishDelivered(ch, { kind: 'key-revoked', keyId: 'k1' }, 3_000);
+      expect(delivery).toEqual({ receivers: 1, confirmed: 1 });
+      expect([a, b]).toEqual([[{ kind: 'key-revoked', keyId: 'k1' }], [{ kind: 'key-revoked', keyId: 'k1' }]]);
+    });
+
+    it('publishDelivered with nobody listening resolves at once, with no receivers', async () => {
+      expect(await pubsub.publishDelivered(channel(), { kind: 'unheard' }, 3_000)).toEqual({ receivers: 0, confirmed: 0 });
+    });
+
     it('keeps delivering to others, and later messages, when a subscriber throws', async () => {
       const ch = channel();
       let thrown = 0;

@@ -28,7 +28,8 @@ export const DEFAULT_IDENTITY_CACHE: Omit<IdentityCacheOptions, 'sessionIdleTtlS
  *
  * Freshness: identity announces every change that makes an answer stale on the pub/sub port
  * (`IDENTITY_CHANGES_CHANNEL`: a key revoked or created, a project changed); every gateway drops
- * what it touches, so revocation is immediate on every instance. An answer being fetched while a
+ * what it touches, and the call that made the change answers once all have (identity waits for
+ * their confirmations), so revocation is immediate on every instance. An answer being fetched while a
  * change arrives is returned but not kept (the generation check). Entries also expire after
  * `ttlMs`, which bounds staleness should an announcement be lost (a pub/sub reconnect).
  *
