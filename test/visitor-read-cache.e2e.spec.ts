@@ -7,10 +7,14 @@ import { parseUiMessageStream } from './support/ui-stream';
 /**
  * Two gateway instances in front of the same services, each with its own pub/sub connection: a
  * visitor's reads cached on one follow the writes made through the other (and the replies the
- * services finish on their own) by the time the write's answer arrived.
+ * services finish on their own) as soon as the write's announcement reaches it. Embedded pub/sub
+ * delivers it before the write answers; Redis has sent it by then, and a gateway reads it from
+ * its own connection a moment later (docs/architecture.md), so reads through the other instance
+ * are awaited, bounded far below the cache's 30 s expiry: without the announcement they fail.
  */
+const ANNOUNCED = { timeout: 2_000, interval: 10 };
 describeWithTwoGateways('visitor reads cached in the gateway', (start) => {
-  it('answers repeated reads without asking the service, and every write through the other instance shows at once', async () => {
+  it('answers repeated reads without asking the service, and every write through the other instance shows once announced', async () => {
     const { e2e, other } = await start();
     const { publishableKey } = await e2e.admin.createProject();
     const { token } = await newVisitor(e2e.url, publishableKey);
@@ -23,19 +27,24 @@ describeWithTwoGateways('visitor reads cached in the gateway', (start) => {
     expect(lists()).toBe(1);
 
     const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
-    expect((await list()).data.map((c: { id: string }) => c.id)).toEqual([conversationId]);
+    await vi.waitFor(async () => expect((await list()).data.map((c: { id: string }) => c.id)).toEqual([conversationId]), ANNOUNCED);
     const conversation = async () => (await http(`${other}/v2/conversations/${conversationId}`, { token })).body;
     expect((await conversation()).messages).toEqual([]);
 
     const posted = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'Hello?' }, token });
     expect(posted.status).toBe(200);
-    const [latest] = (await list()).data;
-    expect(latest.lastMessage).toMatchObject({ role: 'assistant', status: 'complete' });
-    expect((await conversation()).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    await vi.waitFor(
+      async () => expect((await list()).data[0].lastMessage).toMatchObject({ role: 'assistant', status: 'complete' }),
+      ANNOUNCED,
+    );
+    await vi.waitFor(
+      async () => expect((await conversation()).messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']),
+      ANNOUNCED,
+    );
 
     expect((await http(`${e2e.url}/v2/conversations/${conversationId}/close`, { body: {}, token })).status).toBe(200);
-    expect((await list()).data[0].status).toBe('closed');
-    expect((await conversation()).status).toBe('closed');
+    await vi.waitFor(async () => expect((await list()).data[0].status).toBe('closed'), ANNOUNCED);
+    await vi.waitFor(async () => expect((await conversation()).status).toBe('closed'), ANNOUNCED);
     const afterWrites = lists();
     await list();
     expect(lists()).toBe(afterWrites);
@@ -55,9 +64,11 @@ describeWithTwoGateways('visitor reads cached in the gateway', (start) => {
         token,
       });
       const { text } = await parseUiMessageStream(streamed.text);
-      const read = await messages();
-      expect(read).toHaveLength(2 * i);
-      expect(read.at(-1)).toMatchObject({ role: 'assistant', status: 'complete', parts: [{ type: 'text', text }] });
+      await vi.waitFor(async () => {
+        const read = await messages();
+        expect(read).toHaveLength(2 * i);
+        expect(read.at(-1)).toMatchObject({ role: 'assistant', status: 'complete', parts: [{ type: 'text', text }] });
+      }, ANNOUNCED);
     }
   });
 });
