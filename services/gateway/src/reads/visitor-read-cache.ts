@@ -56,7 +56,16 @@ export class VisitorReadCache {
 
   /** Drops a visitor's reads at each change the conversation service announces of them. */
   follow(changes: Announcements<ConversationChange>): void {
-    this.unfollow = changes.listenAll((change) => this.visitors.delete(visitorKey(change)));
+    this.unfollow = changes.listenAll((change) => this.forget(change));
+  }
+
+  /**
+   * Drops the visitor's reads: a write of theirs through this gateway was answered. Its
+   * announcement comes on another connection than the answer and may be read after it, so a read
+   * right after the write, through this gateway, must not wait for it.
+   */
+  forget(visitor: ConversationChange): void {
+    this.visitors.delete(visitorKey(visitor));
   }
 
   stop(): void {

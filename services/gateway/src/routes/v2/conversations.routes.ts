@@ -61,6 +61,7 @@ export const conversationRoutes = (
         ...scope(session),
         pageUrl: body.context?.pageUrl ?? null,
       });
+      visitorReads.forget(scope(session));
       return reply.status(201).send(conversation);
     },
   );
@@ -168,6 +169,9 @@ export const conversationRoutes = (
         );
         return { listener, outcome };
       });
+      // The message is stored (its reply, once finished, is announced before its last fragment, on
+      // the connection that brings the fragment).
+      visitorReads.forget(scope(session));
       if (outcome.kind === 'queued') {
         await listener.close();
         return sendQueued(reply);
@@ -203,7 +207,13 @@ export const conversationRoutes = (
       responses: { 200: { description: 'Confirmation', schema: CloseConversationResponse } },
     },
     async ({ session, params, body }) => {
-      return services.send(ConversationMessages.close, { ...scope(session), ...params, closeReason: body.closeReason ?? null });
+      const closed = await services.send(ConversationMessages.close, {
+        ...scope(session),
+        ...params,
+        closeReason: body.closeReason ?? null,
+      });
+      visitorReads.forget(scope(session));
+      return closed;
     },
   );
 
@@ -219,7 +229,9 @@ export const conversationRoutes = (
       responses: { 200: { description: 'The stored feedback', schema: FeedbackResponse } },
     },
     async ({ session, params, body }) => {
-      return services.send(ConversationMessages.setFeedback, { ...scope(session), ...params, feedback: body.feedback });
+      const feedback = await services.send(ConversationMessages.setFeedback, { ...scope(session), ...params, feedback: body.feedback });
+      visitorReads.forget(scope(session));
+      return feedback;
     },
   );
 };
