@@ -29,9 +29,9 @@ export const DEFAULT_IDENTITY_CACHE: Omit<IdentityCacheOptions, 'sessionIdleTtlS
  * Freshness: identity announces every change that makes an answer stale on the pub/sub port
  * (`IDENTITY_CHANGES_CHANNEL`: a key revoked or created, a project changed); every gateway drops
  * what it touches, and the call that made the change answers once all have (identity waits for
- * their confirmations), so revocation is immediate on every instance. An answer being fetched while a
- * change arrives is returned but not kept (the generation check). Entries also expire after
- * `ttlMs`, which bounds staleness should an announcement be lost (a pub/sub reconnect).
+ * their confirmations), so revocation is immediate on every instance. An answer being fetched
+ * while a change arrives is returned but not kept (the generation check). Entries also expire
+ * after `ttlMs`, which bounds staleness should an announcement be lost (a pub/sub reconnect).
  *
  * Sessions: identity extends a session only once a tenth of its idle TTL has passed, and the
  * gateway reuses an answer for at most that tenth, so the session is still seen by identity

@@ -60,9 +60,9 @@ export class VisitorReadCache {
   }
 
   /**
-   * Drops the visitor's reads: a write of theirs through this gateway was answered. Its
-   * announcement comes on another connection than the answer and may be read after it, so a read
-   * right after the write, through this gateway, must not wait for it.
+   * Drops the visitor's reads: at an announcement of their change, and when this gateway answers a
+   * write of theirs. On Redis the announcement comes on another connection than the answer and may
+   * be read after it, so a read right after the write, through this gateway, must not wait for it.
    */
   forget(visitor: ConversationChange): void {
     this.visitors.delete(visitorKey(visitor));
