@@ -20,6 +20,7 @@ import { measureBusFloor } from './bus-floor';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
 import { measureDiskFlush } from './disk-flush';
+import { checkGoals, describeGoals, type Scenario } from './goals';
 import { measureInitFloor } from './init-floor';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
@@ -71,7 +72,7 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
         // A cluster's processes are its services (the supervisor only waits).
         const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
         const productCpu = cpuProbe(processes, servers);
-        const both = async (name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
+        const both = async (scenario: Scenario, name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
           const { round, range } = await medianRound(
             rounds,
@@ -81,11 +82,11 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
             }),
             ({ product: p, baseline: b }) => (100 * p.rps) / b.rps,
           );
-          return { mode, name, ...round, range };
+          return { mode, scenario, name, ...round, range };
         };
         const rows: Row[] = [];
         rows.push(
-          await both(`GET /v2/conversations (${connections} conn)`, {
+          await both('reads', `GET /v2/conversations (${connections} conn)`, {
             path: '/v2/conversations',
             headers: fixture.reader.headers,
             connections,
@@ -93,16 +94,16 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
           }),
         );
         rows.push(
-          await both('GET /v2/conversations (1 conn)', {
+          await both('reads-1', 'GET /v2/conversations (1 conn)', {
             path: '/v2/conversations',
             headers: fixture.reader.headers,
             connections: 1,
             durationSeconds: duration,
           }),
         );
-        rows.push(await both(`POST /v2/identity/init (${connections} conn)`, initRequest(fixture.publishableKey)));
+        rows.push(await both('init', `POST /v2/identity/init (${connections} conn)`, initRequest(fixture.publishableKey)));
         rows.push(
-          await both(`messages, ${writers} conversations in parallel`, {
+          await both('messages', `messages, ${writers} conversations in parallel`, {
             method: 'POST',
             headers: { ...fixture.writer.headers, 'content-type': 'application/json' },
             body: JSON.stringify({ content: 'What are your opening hours?' }),
@@ -125,7 +126,7 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
           }),
           ({ product: p, baseline: b }) => p.p50 - b.p50,
         );
-        rows.push({ mode, name: 'time to first text-delta (streamed)', ...round, range });
+        rows.push({ mode, scenario: 'ttft', name: 'time to first text-delta (streamed)', ...round, range });
         return { rows, shapes: fixture.shapes, publishableKey: fixture.publishableKey };
       } finally {
         await baseline.stop();
@@ -185,9 +186,10 @@ if (values.soak && modes[0] === 'cluster') {
         process.stderr.write('distributed: the bus floor of an init\n');
         // The product's request, though the floor resolves no key.
         const init = await withDataDir((dataDir) => measureInitFloor(infra, dataDir, shapes, initRequest(publishableKey), rounds));
-        const product = rows.find((row) => row.name.startsWith('POST /v2/identity/init'));
+        const product = rows.find((row) => row.scenario === 'init');
         if (init) printInitFloor(init, product);
       }
+      console.log(`\n${describeGoals(checkGoals(rows, connections))}`);
     } finally {
       await infra.release();
     }

@@ -1,13 +1,14 @@
 import { cpus, totalmem } from 'node:os';
 import type { BusFloorResult } from './bus-floor';
 import type { DiskFlushResult } from './disk-flush';
+import { checkSoakGoal, describeGoals, type Scenario } from './goals';
 import type { InitFloorResult } from './init-floor';
 import type { LoadResult } from './load';
 import type { SoakResult } from './soak';
 import type { TtftResult } from './ttft';
 
 /** One scenario's median round; `range`: the lowest and highest score (ratio, or added p50) of all rounds. */
-export type Row = { mode: string; name: string; range: [number, number] } & (
+export type Row = { mode: string; scenario: Scenario; name: string; range: [number, number] } & (
   | { product: LoadResult; baseline: LoadResult }
   | { product: TtftResult; baseline: TtftResult }
 );
@@ -126,6 +127,12 @@ export const printSoak = (mode: string, r: SoakResult): void => {
       `| ${mode} | ${r.streams} | ${r.opened} | ${r.completed} | ${r.dropped} | ${r.heapPerStreamKb.toFixed(1)} KB | ${r.openPerStreamKb.toFixed(1)} KB | ${r.rssPerStreamKb.toFixed(1)} KB |`,
       '',
       `Then ${r.liveOpened} of ${r.liveStreams} visitor live event streams open at once, idle: the product spent ${r.liveIdleCpuPercent === null ? '-' : r.liveIdleCpuPercent.toFixed(1)} % of a core.`,
+      ...goalLines(mode, r),
     ].join('\n'),
   );
+};
+
+const goalLines = (mode: string, soak: SoakResult): string[] => {
+  const check = checkSoakGoal(mode, soak);
+  return check ? ['', describeGoals([check])] : [];
 };

@@ -1,0 +1,96 @@
+import type { SoakResult } from './soak';
+import type { Row } from './table';
+
+/** One goal of the hot-path issue, read off this run: what it asks, what the run measured, whether that meets it. */
+export interface GoalCheck {
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+/** Which of the bench's scenarios a row measured (its name also carries the run's settings). */
+export type Scenario = 'reads' | 'reads-1' | 'init' | 'messages' | 'ttft';
+
+const READS_RATIO = 50;
+const READS_P99_MS = 10;
+const INIT_RATIO = 30;
+const DISTRIBUTED_MESSAGES_PER_SECOND = 1000;
+const EMBEDDED_FIRST_DELTA_P50_MS = 2;
+const DISTRIBUTED_FIRST_DELTA_P50_MS = 5;
+const DISTRIBUTED_FIRST_DELTA_P99_MS = 20;
+/** The goals' load: reads and inits at 50 connections. */
+export const GOAL_CONNECTIONS = 50;
+const SOAK_STREAMS = 10_000;
+const SOAK_KB_PER_STREAM = 20;
+
+const percent = (value: number): string => `${value.toFixed(1)} %`;
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+const added = (value: number): string => `${value < 0 ? '-' : '+'}${ms(Math.abs(value))}`;
+
+/**
+ * The goals a mode's table answers. Reads and init count only at the goals' 50 connections;
+ * messages/s has a goal only distributed (embedded: "as high as the disk allows"), and a cluster
+ * is distributed.
+ */
+export const checkGoals = (rows: Row[], connections: number): GoalCheck[] => {
+  const checks: GoalCheck[] = [];
+  for (const row of rows) {
+    const distributed = row.mode !== 'embedded';
+    const { product: p, baseline: b } = row;
+    if ('rps' in p && 'rps' in b) {
+      const ratio = (100 * p.rps) / b.rps;
+      if (row.scenario === 'reads' && connections === GOAL_CONNECTIONS) {
+        checks.push({ goal: `${row.mode} reads ≥ ${READS_RATIO} % of bare`, measured: percent(ratio), met: ratio >= READS_RATIO });
+        checks.push({ goal: `${row.mode} reads p99 ≤ ${READS_P99_MS} ms`, measured: ms(p.p99), met: p.p99 <= READS_P99_MS });
+      } else if (row.scenario === 'init' && connections === GOAL_CONNECTIONS) {
+        checks.push({ goal: `${row.mode} init ≥ ${INIT_RATIO} % of bare`, measured: percent(ratio), met: ratio >= INIT_RATIO });
+      } else if (row.scenario === 'messages' && distributed) {
+        checks.push({
+          goal: `${row.mode} messages ≥ ${DISTRIBUTED_MESSAGES_PER_SECOND}/s`,
+          measured: `${p.rps.toFixed(0)}/s`,
+          met: p.rps >= DISTRIBUTED_MESSAGES_PER_SECOND,
+        });
+      }
+    } else if ('count' in p && 'count' in b && row.scenario === 'ttft') {
+      const p50 = p.p50 - b.p50;
+      const limit = distributed ? DISTRIBUTED_FIRST_DELTA_P50_MS : EMBEDDED_FIRST_DELTA_P50_MS;
+      checks.push({ goal: `${row.mode} first delta ≤ +${limit} ms p50`, measured: added(p50), met: p50 <= limit });
+      if (distributed) {
+        const p99 = p.p99 - b.p99;
+        checks.push({
+          goal: `${row.mode} first delta ≤ +${DISTRIBUTED_FIRST_DELTA_P99_MS} ms p99`,
+          measured: added(p99),
+          met: p99 <= DISTRIBUTED_FIRST_DELTA_P99_MS,
+        });
+      }
+    }
+  }
+  return checks;
+};
+
+/**
+ * The soak's goal: 10,000 concurrent streams on one gateway process, at most 20 KB each, none
+ * dropped (null for a soak of fewer streams, which the goal does not speak of).
+ */
+export const checkSoakGoal = (mode: string, soak: SoakResult): GoalCheck | null =>
+  soak.streams < SOAK_STREAMS
+    ? null
+    : {
+        goal: `${mode} ${SOAK_STREAMS.toLocaleString('en-US')} streams ≤ ${SOAK_KB_PER_STREAM} KB each, none dropped`,
+        measured: `${soak.opened.toLocaleString('en-US')} open at once, ${soak.heapPerStreamKb.toFixed(1)} KB each, ${soak.dropped} dropped`,
+        met: soak.opened >= SOAK_STREAMS && soak.heapPerStreamKb <= SOAK_KB_PER_STREAM && soak.dropped === 0,
+      };
+
+/** "Goals: met …; not met …", one line each, for under a table. */
+export const describeGoals = (checks: GoalCheck[]): string => {
+  if (checks.length === 0) return '';
+  const list = (met: boolean) =>
+    checks
+      .filter((check) => check.met === met)
+      .map((check) => `${check.goal}: ${check.measured}`)
+      .join('; ');
+  const lines = ['Against the hot-path goals in this run:'];
+  if (checks.some((check) => check.met)) lines.push(`- met: ${list(true)}`);
+  if (checks.some((check) => !check.met)) lines.push(`- not met: ${list(false)}`);
+  return lines.join('\n');
+};

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { checkGoals, checkSoakGoal, describeGoals } from '../bench/api/goals';
+import type { LoadResult } from '../bench/api/load';
+import type { SoakResult } from '../bench/api/soak';
+import type { Row } from '../bench/api/table';
+import type { TtftResult } from '../bench/api/ttft';
+
+const load = (rps: number, p99: number): LoadResult => ({ rps, answered: rps * 5, p50: 1, p99, failed: 0, failures: '' });
+const ttft = (p50: number, p99: number): TtftResult => ({ p50, p99, count: 200, failed: 0 });
+
+const table = (mode: string, figures: { reads: [number, number]; init: number; messages: number; firstDelta: [number, number] }): Row[] => [
+  {
+    mode,
+    scenario: 'reads',
+    name: 'GET /v2/conversations (50 conn)',
+    range: [0, 0],
+    product: load(figures.reads[0], figures.reads[1]),
+    baseline: load(10_000, 5),
+  },
+  { mode, scenario: 'reads-1', name: 'GET /v2/conversations (1 conn)', range: [0, 0], product: load(10, 50), baseline: load(6_000, 1) },
+  {
+    mode,
+    scenario: 'init',
+    name: 'POST /v2/identity/init (50 conn)',
+    range: [0, 0],
+    product: load(figures.init, 9),
+    baseline: load(10_000, 5),
+  },
+  {
+    mode,
+    scenario: 'messages',
+    name: 'messages, 20 conversations in parallel',
+    range: [0, 0],
+    product: load(figures.messages, 60),
+    baseline: load(20_000, 2),
+  },
+  {
+    mode,
+    scenario: 'ttft',
+    name: 'time to first text-delta (streamed)',
+    range: [0, 0],
+    product: ttft(1 + figures.firstDelta[0], 5 + figures.firstDelta[1]),
+    baseline: ttft(1, 5),
+  },
+];
+
+const verdicts = (rows: Row[], connections = 50) => Object.fromEntries(checkGoals(rows, connections).map((c) => [c.goal, c.met]));
+
+describe('the bench against the hot-path goals', () => {
+  it('reads each goal off its scenario, embedded: no goal for messages/s, 2 ms for the first delta', () => {
+    expect(verdicts(table('embedded', { reads: [5_000, 10], init: 3_000, messages: 400, firstDelta: [2, 30] }))).toEqual({
+      'embedded reads ≥ 50 % of bare': true,
+      'embedded reads p99 ≤ 10 ms': true,
+      'embedded init ≥ 30 % of bare': true,
+      'embedded first delta ≤ +2 ms p50': true,
+    });
+    expect(verdicts(table('embedded', { reads: [4_999, 11], init: 2_999, messages: 400, firstDelta: [2.1, 0] }))).toEqual({
+      'embedded reads ≥ 50 % of bare': false,
+      'embedded reads p99 ≤ 10 ms': false,
+      'embedded init ≥ 30 % of bare': false,
+      'embedded first delta ≤ +2 ms p50': false,
+    });
+  });
+
+  it('holds distributed and cluster runs to 1,000 messages/s and 5 ms p50 / 20 ms p99 for the first delta', () => {
+    for (const mode of ['distributed', 'cluster']) {
+      expect(verdicts(table(mode, { reads: [6_000, 7], init: 3_500, messages: 468, firstDelta: [4.3, 20] }))).toEqual({
+        [`${mode} reads ≥ 50 % of bare`]: true,
+        [`${mode} reads p99 ≤ 10 ms`]: true,
+        [`${mode} init ≥ 30 % of bare`]: true,
+        [`${mode} messages ≥ 1000/s`]: false,
+        [`${mode} first delta ≤ +5 ms p50`]: true,
+        [`${mode} first delta ≤ +20 ms p99`]: true,
+      });
+      const fast = verdicts(table(mode, { reads: [6_000, 7], init: 3_500, messages: 1_000, firstDelta: [5.1, 20.1] }));
+      expect([
+        fast[`${mode} messages ≥ 1000/s`],
+        fast[`${mode} first delta ≤ +5 ms p50`],
+        fast[`${mode} first delta ≤ +20 ms p99`],
+      ]).toEqual([true, false, false]);
+    }
+  });
+
+  it('leaves out the read and init goals when the run was not at their 50 connections', () => {
+    const goals = checkGoals(table('embedded', { reads: [9_000, 1], init: 9_000, messages: 1, firstDelta: [1, 1] }), 10).map((c) => c.goal);
+    expect(goals).toEqual(['embedded first delta ≤ +2 ms p50']);
+  });
+
+  it('says what was met and what not, with the figures', () => {
+    const text = describeGoals(
+      checkGoals(table('distributed', { reads: [6_930, 7], init: 3_210, messages: 468, firstDelta: [4.3, 6] }), 50),
+    );
+    expect(text).toBe(
+      [
+        'Against the hot-path goals in this run:',
+        '- met: distributed reads ≥ 50 % of bare: 69.3 %; distributed reads p99 ≤ 10 ms: 7.0 ms; distributed init ≥ 30 % of bare: 32.1 %; distributed first delta ≤ +5 ms p50: +4.3 ms; distributed first delta ≤ +20 ms p99: +6.0 ms',
+        '- not met: distributed messages ≥ 1000/s: 468/s',
+      ].join('\n'),
+    );
+    expect(describeGoals([])).toBe('');
+  });
+
+  it('checks the soak of 10,000 streams: at most 20 KB each, none dropped', () => {
+    const soak = (streams: number, opened: number, kb: number, dropped: number): SoakResult => ({
+      streams,
+      opened,
+      completed: opened - dropped,
+      dropped,
+      heapPerStreamKb: kb,
+      openPerStreamKb: kb / 2,
+      rssPerStreamKb: kb * 2,
+      liveStreams: streams,
+      liveOpened: streams,
+      liveIdleCpuPercent: 5,
+    });
+    expect(checkSoakGoal('embedded', soak(10_000, 10_000, 16.4, 0))).toEqual({
+      goal: 'embedded 10,000 streams ≤ 20 KB each, none dropped',
+      measured: '10,000 open at once, 16.4 KB each, 0 dropped',
+      met: true,
+    });
+    expect(checkSoakGoal('embedded', soak(10_000, 10_000, 20.1, 0))?.met).toBe(false);
+    expect(checkSoakGoal('embedded', soak(10_000, 10_000, 16.4, 1))?.met).toBe(false);
+    expect(checkSoakGoal('embedded', soak(10_000, 9_990, 16.4, 0))?.met).toBe(false);
+    expect(checkSoakGoal('embedded', soak(3_000, 3_000, 16.4, 0))).toBeNull();
+  });
+});
