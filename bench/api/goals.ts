@@ -19,7 +19,7 @@ const EMBEDDED_FIRST_DELTA_P50_MS = 2;
 const DISTRIBUTED_FIRST_DELTA_P50_MS = 5;
 const DISTRIBUTED_FIRST_DELTA_P99_MS = 20;
 /** The goals' load: reads and inits at 50 connections. */
-export const GOAL_CONNECTIONS = 50;
+const GOAL_CONNECTIONS = 50;
 const SOAK_STREAMS = 10_000;
 const SOAK_KB_PER_STREAM = 20;
 
