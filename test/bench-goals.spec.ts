@@ -100,6 +100,20 @@ describe('the bench against the hot-path goals', () => {
     expect(describeGoals([])).toBe('');
   });
 
+  it('shows a figure with the decimals its verdict needs, never a miss as if at the line', () => {
+    const measured = (rows: Row[]) => Object.fromEntries(checkGoals(rows, 50).map((c) => [c.goal, [c.measured, c.met]]));
+    const near = table('embedded', { reads: [4_999.6, 10], init: 2_999.96, messages: 1, firstDelta: [2.04, 0] });
+    expect(measured(near)).toEqual({
+      'embedded reads ≥ 50 % of bare': ['49.996 %', false],
+      'embedded reads p99 ≤ 10 ms': ['10.0 ms', true],
+      'embedded init ≥ 30 % of bare': ['29.9996 %', false],
+      'embedded first delta ≤ +2 ms p50': ['+2.04 ms', false],
+    });
+    const at = measured(table('embedded', { reads: [5_000, 10], init: 3_000, messages: 1, firstDelta: [2, 0] }));
+    expect(at['embedded first delta ≤ +2 ms p50']).toEqual(['+2.0 ms', true]);
+    expect(at['embedded reads ≥ 50 % of bare']).toEqual(['50.0 %', true]);
+  });
+
   it('checks the soak of 10,000 streams: at most 20 KB each, none dropped', () => {
     const soak = (streams: number, opened: number, kb: number, dropped: number): SoakResult => ({
       streams,
