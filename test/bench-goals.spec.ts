@@ -112,6 +112,13 @@ describe('the bench against the hot-path goals', () => {
     const at = measured(table('embedded', { reads: [5_000, 10], init: 3_000, messages: 1, firstDelta: [2, 0] }));
     expect(at['embedded first delta ≤ +2 ms p50']).toEqual(['+2.0 ms', true]);
     expect(at['embedded reads ≥ 50 % of bare']).toEqual(['50.0 %', true]);
+    const messages = (rps: number) =>
+      measured(table('distributed', { reads: [1, 1], init: 1, messages: rps, firstDelta: [0, 0] }))['distributed messages ≥ 1000/s'];
+    expect([messages(999.6), messages(1_000), messages(468)]).toEqual([
+      ['999.6/s', false],
+      ['1000/s', true],
+      ['468/s', false],
+    ]);
   });
 
   it('checks the soak of 10,000 streams: at most 20 KB each, none dropped', () => {

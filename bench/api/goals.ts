@@ -26,20 +26,27 @@ const SOAK_KB_PER_STREAM = 20;
 const atLeast = (limit: number) => (value: number) => value >= limit;
 const atMost = (limit: number) => (value: number) => value <= limit;
 
-/** A figure at one decimal, or at more where one would show a missed goal as met (or the reverse). */
-const shown = (value: number, meets: (value: number) => boolean): string => {
-  let digits = 1;
-  while (digits < 6 && meets(Number(value.toFixed(digits))) !== meets(value)) digits += 1;
-  return value.toFixed(digits);
-};
-const percent = (value: number, meets: (value: number) => boolean): string => `${shown(value, meets)} %`;
-const ms = (value: number, meets: (value: number) => boolean): string => `${shown(value, meets)} ms`;
-const added = (value: number, meets: (value: number) => boolean): string =>
-  `${value < 0 ? '-' : '+'}${shown(Math.abs(value), (v) => meets(Math.sign(value) * v))} ms`;
+/** How a figure is printed: its unit, its usual decimals, and whether it is a signed difference. */
+interface Unit {
+  suffix: string;
+  digits: number;
+  signed?: boolean;
+}
+const PERCENT: Unit = { suffix: ' %', digits: 1 };
+const MS: Unit = { suffix: ' ms', digits: 1 };
+const ADDED_MS: Unit = { suffix: ' ms', digits: 1, signed: true };
+const PER_SECOND: Unit = { suffix: '/s', digits: 0 };
 
-const check = (goal: string, value: number, meets: (value: number) => boolean, show: typeof percent): GoalCheck => ({
+/** A figure at its unit's decimals, or at more where those would show a missed goal as met (or the reverse). */
+const shown = (value: number, meets: (value: number) => boolean, unit: Unit): string => {
+  let digits = unit.digits;
+  while (digits < 6 && meets(Number(value.toFixed(digits))) !== meets(value)) digits += 1;
+  return `${unit.signed && value >= 0 ? '+' : ''}${value.toFixed(digits)}${unit.suffix}`;
+};
+
+const check = (goal: string, value: number, meets: (value: number) => boolean, unit: Unit): GoalCheck => ({
   goal,
-  measured: show(value, meets),
+  measured: shown(value, meets, unit),
   met: meets(value),
 });
 
@@ -56,23 +63,20 @@ export const checkGoals = (rows: Row[], connections: number): GoalCheck[] => {
     if ('rps' in p && 'rps' in b) {
       const ratio = (100 * p.rps) / b.rps;
       if (row.scenario === 'reads' && connections === GOAL_CONNECTIONS) {
-        checks.push(check(`${row.mode} reads ≥ ${READS_RATIO} % of bare`, ratio, atLeast(READS_RATIO), percent));
-        checks.push(check(`${row.mode} reads p99 ≤ ${READS_P99_MS} ms`, p.p99, atMost(READS_P99_MS), ms));
+        checks.push(check(`${row.mode} reads ≥ ${READS_RATIO} % of bare`, ratio, atLeast(READS_RATIO), PERCENT));
+        checks.push(check(`${row.mode} reads p99 ≤ ${READS_P99_MS} ms`, p.p99, atMost(READS_P99_MS), MS));
       } else if (row.scenario === 'init' && connections === GOAL_CONNECTIONS) {
-        checks.push(check(`${row.mode} init ≥ ${INIT_RATIO} % of bare`, ratio, atLeast(INIT_RATIO), percent));
+        checks.push(check(`${row.mode} init ≥ ${INIT_RATIO} % of bare`, ratio, atLeast(INIT_RATIO), PERCENT));
       } else if (row.scenario === 'messages' && distributed) {
-        checks.push({
-          goal: `${row.mode} messages ≥ ${DISTRIBUTED_MESSAGES_PER_SECOND}/s`,
-          measured: `${p.rps.toFixed(0)}/s`,
-          met: p.rps >= DISTRIBUTED_MESSAGES_PER_SECOND,
-        });
+        const limit = DISTRIBUTED_MESSAGES_PER_SECOND;
+        checks.push(check(`${row.mode} messages ≥ ${limit}/s`, p.rps, atLeast(limit), PER_SECOND));
       }
     } else if ('count' in p && 'count' in b && row.scenario === 'ttft') {
       const limit = distributed ? DISTRIBUTED_FIRST_DELTA_P50_MS : EMBEDDED_FIRST_DELTA_P50_MS;
-      checks.push(check(`${row.mode} first delta ≤ +${limit} ms p50`, p.p50 - b.p50, atMost(limit), added));
+      checks.push(check(`${row.mode} first delta ≤ +${limit} ms p50`, p.p50 - b.p50, atMost(limit), ADDED_MS));
       if (distributed) {
         const p99Limit = DISTRIBUTED_FIRST_DELTA_P99_MS;
-        checks.push(check(`${row.mode} first delta ≤ +${p99Limit} ms p99`, p.p99 - b.p99, atMost(p99Limit), added));
+        checks.push(check(`${row.mode} first delta ≤ +${p99Limit} ms p99`, p.p99 - b.p99, atMost(p99Limit), ADDED_MS));
       }
     }
   }
