@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Uuid } from './common';
 import { Retrieval } from './messages/search.messages';
-import { ReplyTo } from './tokens';
+import { ReplyTo, Streamed } from './tokens';
 import { ChatMessage } from './v2/completion';
 import { PageContext } from './v2/message';
 
@@ -37,6 +37,7 @@ export const GenerateReplyJob = z.object({
   /** The project lets visitors ask for a person: offer the model the `request_human_agent` tool. */
   handoffTool: z.boolean().optional(),
   replyTo: ReplyTo.optional(),
+  streamed: Streamed,
   /**
    * What search returned for the question, asked by conversation while it stored the message;
    * absent (a regenerated reply, search down or slow), the worker asks search itself.
@@ -52,5 +53,6 @@ export const GenerateCompletionJob = z.object({
   assistantId: Uuid.nullable(),
   messages: z.array(ChatMessage),
   replyTo: ReplyTo.optional(),
+  streamed: Streamed,
 });
 export type GenerateCompletionJob = z.infer<typeof GenerateCompletionJob>;

@@ -12,10 +12,22 @@ export const replyChannel = (replyId: string): string => `reply.${replyId}`;
  */
 export const ReplyTo = z.string().regex(/^replies\.[A-Za-z0-9-]{1,64}$/);
 
-/** Where a reply's fragments go: its gateway's channel (`replyTo`), else its own (`replyChannel`). */
+/**
+ * Whether the requester shows the reply as it comes (absent: yes). A request answered with the
+ * whole result (`stream: false`) reads only the terminal fragment, so its reply's text is sent as
+ * progress at most every `QUIET_REPLY_PROGRESS_MS` instead of fragment by fragment: the
+ * requester's wait still hears that the reply is alive.
+ */
+export const Streamed = z.boolean().optional();
+
+/** A quiet (not streamed) reply sends the text generated since the last progress at most this often. */
+export const QUIET_REPLY_PROGRESS_MS = 1_000;
+
+/** Where a reply's fragments go: its gateway's channel (`replyTo`), else its own (`replyChannel`), and how often. */
 export interface ReplyAddress {
   replyId: string;
   replyTo?: string | undefined;
+  streamed?: boolean | undefined;
 }
 
 export const TokenChunk = z.discriminatedUnion('type', [

@@ -46,7 +46,7 @@ const handsOff = (executed: Executed): boolean => executed.appended.some((e) => 
 const startsReply = (executed: Executed): boolean =>
   !handsOff(executed) && executed.appended.some((e) => e.type === 'AssistantReplyStarted');
 
-type ReplyRequest = Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext' | 'replyTo'>;
+type ReplyRequest = Pick<Req<'postMessage'>, 'projectId' | 'conversationId' | 'assistantId' | 'pageContext' | 'replyTo' | 'streamed'>;
 
 const messageIn = (events: readonly StoredConversationEvent[], messageId: string) => {
   const shaping = events.filter((e) => e.type === 'ConversationStarted' || messageIdOf(e) === messageId);
@@ -142,6 +142,7 @@ export class ConversationCommandService {
         assistantId: req.assistantId,
         pageContext: null,
         replyTo: req.replyTo,
+        streamed: req.streamed,
       },
       history,
       req.messageId,
@@ -175,6 +176,7 @@ export class ConversationCommandService {
       history,
       pageContext: req.pageContext,
       ...(req.replyTo ? { replyTo: req.replyTo } : {}),
+      ...(req.streamed !== undefined ? { streamed: req.streamed } : {}),
     };
   }
 

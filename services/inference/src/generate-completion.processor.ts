@@ -26,7 +26,7 @@ export class GenerateCompletionProcessor {
       return;
     }
     const data = parsed.data;
-    const reply = { replyId: data.replyId, replyTo: data.replyTo };
+    const reply = { replyId: data.replyId, replyTo: data.replyTo, streamed: data.streamed };
 
     let outcome: StreamOutcome;
     try {

@@ -30,7 +30,7 @@ export class GenerateReplyProcessor {
     }
     const data = parsed.data;
     const replyId = data.assistantMessageId;
-    const reply = { replyId, replyTo: data.replyTo };
+    const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed };
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
 
     if (job.attempt > 1) return this.interrupted(ids, reply);

@@ -12,6 +12,7 @@ import {
   IdentityMessages,
   INFERENCE_QUEUE,
   InferenceMessages,
+  QUIET_REPLY_PROGRESS_MS,
   type Retrieval,
   replyChannel,
   SearchMessages,
@@ -132,6 +133,29 @@ class FailingModel implements ChatModel {
     yield { type: 'delta', delta: 'We are ' };
     yield { type: 'delta', delta: 'open from ' };
     throw new AppError('BAD_GATEWAY', 'the chat model failed: terminated', { service: 'llm' });
+  }
+}
+
+/** Yields its words one at a time, `gapMs` apart, as a remote model streams tokens. */
+class SlowModel implements ChatModel {
+  readonly name = 'slow';
+  constructor(
+    readonly words: string[],
+    private readonly gapMs: number,
+  ) {}
+  async *stream(): AsyncIterable<ModelChunk> {
+    for (const [i, word] of this.words.entries()) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, this.gapMs));
+      yield { type: 'delta', delta: word };
+    }
+    const usage = {
+      inputTokens: 10,
+      outputTokens: this.words.length,
+      totalTokens: 10 + this.words.length,
+      reasoningTokens: 0,
+      cachedInputTokens: 0,
+    };
+    yield { type: 'finish', finishReason: 'stop', usage };
   }
 }
 
@@ -332,6 +356,29 @@ describe('inference service', () => {
     expect(doubles.requests('completeReply')).toEqual([]);
     const order = doubles.log.map((e) => e.subject).filter((s) => s === 'failReply' || s === 'chunk:error');
     expect(order).toEqual(['failReply', 'chunk:error']);
+  });
+
+  it('a quiet reply (streamed: false) sends its text as progress at most every QUIET_REPLY_PROGRESS_MS, and all of it with the finish', async () => {
+    // 9 words 300 ms apart: 2.4 s of generation, so progress twice at most, never per word.
+    const model = new SlowModel('We are open nine to five on weekdays.'.split(/(?<= )/), 300);
+    await start(model);
+    const job = replyJob({ streamed: false });
+    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
+    const started = performance.now();
+    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const end = await ended;
+
+    const text = model.words.join('');
+    expect(end).toMatchObject({ type: 'finish', text, sources: [] });
+    const progress = chunks.filter((c) => c.type === 'delta');
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress.length).toBeLessThanOrEqual(Math.floor((performance.now() - started) / QUIET_REPLY_PROGRESS_MS));
+    // Each progress carries the words since the one before; the first, the reply's sources.
+    const sent = progress.map((c) => (c.type === 'delta' ? c.delta : '')).join('');
+    expect(text.startsWith(sent)).toBe(true);
+    expect(progress[0]).toMatchObject({ sources: [] });
+    expect(progress.slice(1).every((c) => c.type === 'delta' && c.sources === undefined)).toBe(true);
+    expect(doubles.requests('completeReply')).toMatchObject([{ text }]);
   });
 
   it('fails the reply when the assistant does not exist', async () => {

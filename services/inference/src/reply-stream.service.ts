@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type FinishReason, type ReplyAddress, type ReplySource, type Usage } from '@palaver/contracts';
+import { AppError, type FinishReason, QUIET_REPLY_PROGRESS_MS, type ReplyAddress, type ReplySource, type Usage } from '@palaver/contracts';
 import { type ChatModel, type ChatRequest, Ports } from '@palaver/platform';
 import { groundingSources } from './domain/reply-sources';
 import { TokenChannel } from './token-channel.service';
@@ -9,8 +9,10 @@ export type StreamOutcome =
   | { ok: false; error: unknown; partialText: string };
 
 /**
- * Streams the chat model, publishing each fragment on the reply's channel as it comes. The first
- * fragment carries the reply's sources: those the model names (the local responder names the
+ * Streams the chat model, publishing each fragment on the reply's channel as it comes, or, for a
+ * quiet reply (`streamed: false`), the text generated since the last publication at most every
+ * `QUIET_REPLY_PROGRESS_MS` (the terminal chunk carries the whole text). The first fragment
+ * published carries the reply's sources: those the model names (the local responder names the
  * document it quotes), else the documents it was given.
  */
 @Injectable()
@@ -22,6 +24,10 @@ export class ReplyStreamService {
 
   async stream(reply: ReplyAddress, request: ChatRequest): Promise<StreamOutcome> {
     let text = '';
+    /** The text not yet published, and when the last fragment was (none yet: null). */
+    let unpublished = '';
+    let publishedAt: number | null = null;
+    const startedAt = performance.now();
     let sources: ReplySource[] | null = null;
     const settledSources = (): ReplySource[] => (sources ??= groundingSources(request.grounding));
     try {
@@ -41,12 +47,15 @@ export class ReplyStreamService {
           };
         }
         if (!chunk.delta) continue;
-        const first = text === '';
         text += chunk.delta;
+        unpublished += chunk.delta;
+        if (reply.streamed === false && performance.now() - (publishedAt ?? startedAt) < QUIET_REPLY_PROGRESS_MS) continue;
         await this.channel.publish(
           reply,
-          first ? { type: 'delta', delta: chunk.delta, sources: settledSources() } : { type: 'delta', delta: chunk.delta },
+          publishedAt === null ? { type: 'delta', delta: unpublished, sources: settledSources() } : { type: 'delta', delta: unpublished },
         );
+        unpublished = '';
+        publishedAt = performance.now();
       }
       const error = new AppError('BAD_GATEWAY', 'the chat model stopped without finishing', { service: 'llm' });
       return { ok: false, error, partialText: text };

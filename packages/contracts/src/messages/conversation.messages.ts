@@ -3,7 +3,7 @@ import { AgentConversation, AgentEvent, HeldConversations } from '../agents/agen
 import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { HandoffSource } from '../events/conversation.events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
-import { ReplyTo } from '../tokens';
+import { ReplyTo, Streamed } from '../tokens';
 import { ChatMessage, FinishReason, Usage } from '../v2/completion';
 import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMessagesQuery } from '../v2/conversation';
 import { ConversationLiveEvent } from '../v2/conversation-events';
@@ -52,6 +52,7 @@ export const ConversationMessages = {
       history: z.array(ChatMessage).max(100).optional(),
       /** The asking gateway's reply channel (else the reply's own). */
       replyTo: ReplyTo.optional(),
+      streamed: Streamed,
     }),
     PostMessageOutcome,
   ),
@@ -64,6 +65,7 @@ export const ConversationMessages = {
       assistantId: Uuid.nullable(),
       history: z.array(ChatMessage).max(100).optional(),
       replyTo: ReplyTo.optional(),
+      streamed: Streamed,
     }),
     z.object({ assistantMessageId: Uuid }),
   ),

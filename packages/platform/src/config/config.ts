@@ -1,3 +1,4 @@
+import { QUIET_REPLY_PROGRESS_MS } from '@palaver/contracts';
 import { z } from 'zod';
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
@@ -10,8 +11,15 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: optionalString,
   SESSION_IDLE_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
-  /** How long the gateway waits for a reply to finish before giving up on it. */
-  REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /**
+   * How long the gateway waits for a reply's next fragment before giving up on it; at least twice
+   * the progress interval of a quiet reply, so that one still generating is never given up.
+   */
+  REPLY_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(2 * QUIET_REPLY_PROGRESS_MS)
+    .default(120_000),
   /** A job whose worker died is run again (as a new attempt) within 1.5 times this (BullMQ lock). */
   JOB_STALL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   /** Time to receive a whole HTTP request (headers and body); slower clients get 408. */

@@ -150,6 +150,7 @@ export const surfaceBRoutes = (
               assistantId: key.assistantId,
               history,
               replyTo: replies.channel,
+              streamed: body.streaming,
             }),
           );
           return listener;
@@ -174,6 +175,7 @@ export const surfaceBRoutes = (
             handoffTriggers: handoffTriggersOf(project),
             history,
             replyTo: replies.channel,
+            streamed: body.streaming,
           }),
         );
         return { listener, outcome };

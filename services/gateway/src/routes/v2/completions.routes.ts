@@ -47,6 +47,7 @@ export const completionRoutes = (
             assistantId: assistant.id,
             messages: body.messages,
             replyTo: replies.channel,
+            streamed: body.stream,
           }),
         );
         return listener;

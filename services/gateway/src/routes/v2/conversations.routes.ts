@@ -165,6 +165,7 @@ export const conversationRoutes = (
             assistantId: session.assistantId,
             handoffTriggers: handoffTriggersOf(project),
             replyTo: replies.channel,
+            streamed: body.stream,
           }),
         );
         return { listener, outcome };
