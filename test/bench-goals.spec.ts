@@ -100,6 +100,24 @@ describe('the bench against the hot-path goals', () => {
     expect(describeGoals([])).toBe('');
   });
 
+  it("gives a missed goal the floor the same run measured under it: bare's p99, the bus floor, the disk's flush", () => {
+    const floors = { diskFlushP50: 0.74, busMessagesPerSecond: 941.6, busFirstFragmentP50: 2.5 };
+    const missed = checkGoals(table('distributed', { reads: [6_030, 17], init: 4_040, messages: 240, firstDelta: [7, 11] }), 50, floors);
+    expect(describeGoals(missed).split('\n').at(-1)).toBe(
+      "- not met: distributed reads p99 ≤ 10 ms: 17.0 ms (bare Fastify's own p99 5.0 ms); distributed messages ≥ 1000/s: 240/s (the bus floor alone allows at most 942/s on these cores); distributed first delta ≤ +5 ms p50: +7.0 ms (of it, the disk's flush 0.7 ms p50, the bus's crossings 2.5 ms p50)",
+    );
+    const embedded = checkGoals(table('embedded', { reads: [6_030, 7], init: 4_040, messages: 240, firstDelta: [2.5, 0] }), 50, floors);
+    expect(describeGoals(embedded).split('\n').at(-1)).toBe(
+      "- not met: embedded first delta ≤ +2 ms p50: +2.5 ms (of it, the disk's flush 0.7 ms p50)",
+    );
+    // A met goal is shown with its figure alone; a floor the run did not measure is not made up.
+    expect(describeGoals(embedded)).toContain('embedded reads p99 ≤ 10 ms: 7.0 ms;');
+    const unmeasured = checkGoals(table('distributed', { reads: [6_030, 7], init: 4_040, messages: 240, firstDelta: [7, 11] }), 50, {});
+    expect(describeGoals(unmeasured).split('\n').at(-1)).toBe(
+      '- not met: distributed messages ≥ 1000/s: 240/s; distributed first delta ≤ +5 ms p50: +7.0 ms',
+    );
+  });
+
   it('shows a figure with the decimals its verdict needs, never a miss as if at the line', () => {
     const measured = (rows: Row[]) => Object.fromEntries(checkGoals(rows, 50).map((c) => [c.goal, [c.measured, c.met]]));
     const near = table('embedded', { reads: [4_999.6, 10], init: 2_999.96, messages: 1, firstDelta: [2.04, 0] });

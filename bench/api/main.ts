@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
-import { measureBusFloor } from './bus-floor';
+import { floorCapacity, measureBusFloor } from './bus-floor';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
 import { measureDiskFlush } from './disk-flush';
-import { checkGoals, describeGoals, type Scenario } from './goals';
+import { checkGoals, describeGoals, type Floors, type Scenario } from './goals';
 import { measureInitFloor } from './init-floor';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
@@ -177,19 +177,25 @@ if (values.soak && modes[0] === 'cluster') {
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
       printRows(rows, { duration, connections, rounds });
-      printDiskFlush(await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests)));
+      const disk = await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests));
+      printDiskFlush(disk);
+      const floors: Floors = { diskFlushP50: disk.p50 };
       // The floors publish to the event stream and leave a durable consumer and sessions: only on servers of the bench's own.
       if (mode === 'distributed' && infra.ownServers) {
         process.stderr.write('distributed: the bus floor of a message\n');
         const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
-        if (floor) printBusFloor(floor, writers);
+        if (floor) {
+          printBusFloor(floor, writers);
+          floors.busMessagesPerSecond = floorCapacity(floor).perSecond;
+          floors.busFirstFragmentP50 = floor.firstFragment.p50;
+        }
         process.stderr.write('distributed: the bus floor of an init\n');
         // The product's request, though the floor resolves no key.
         const init = await withDataDir((dataDir) => measureInitFloor(infra, dataDir, shapes, initRequest(publishableKey), rounds));
         const product = rows.find((row) => row.scenario === 'init');
         if (init) printInitFloor(init, product);
       }
-      console.log(`\n${describeGoals(checkGoals(rows, connections))}`);
+      console.log(`\n${describeGoals(checkGoals(rows, connections, floors))}`);
     } finally {
       await infra.release();
     }

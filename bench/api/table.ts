@@ -1,5 +1,5 @@
 import { cpus, totalmem } from 'node:os';
-import type { BusFloorResult } from './bus-floor';
+import { type BusFloorResult, floorCapacity } from './bus-floor';
 import type { DiskFlushResult } from './disk-flush';
 import { checkSoakGoal, describeGoals, type Scenario } from './goals';
 import type { InitFloorResult } from './init-floor';
@@ -75,12 +75,12 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
 
 /** The bus floor (bus-floor.server.ts) beside the distributed table. */
 export const printBusFloor = (floor: BusFloorResult, concurrency: number): void => {
-  const total = Object.values(floor.cpuMsPerMessage).reduce((a, b) => a + b, 0);
+  const capacity = floorCapacity(floor);
   const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
   console.log(
     [
       '',
-      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
+      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${capacity.cpuMs.toFixed(2)} ms, so at most ${perSecond(capacity.perSecond)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
     ].join('\n'),
   );
 };
