@@ -6,6 +6,11 @@ export class GatedChatModel implements ChatModel {
   private waiting: Array<(text: string) => void> = [];
   private onStart: Array<() => void> = [];
 
+  /** How many replies have started and wait for `release`. */
+  get waitingReplies(): number {
+    return this.waiting.length;
+  }
+
   /** Resolves when a reply has started and waits for `release`. */
   started(): Promise<void> {
     if (this.waiting.length > 0) return Promise.resolve();

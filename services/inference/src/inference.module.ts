@@ -18,7 +18,7 @@ export class InferenceModule {
       module: InferenceModule,
       controllers: [InferenceHandler],
       providers: [
-        ...portProviders(infra, 'jobs', 'pubsub', 'chatModel', 'services'),
+        ...portProviders(infra, 'jobs', 'pubsub', 'chatModel', 'config', 'services'),
         TokenChannel,
         AssistantCache,
         ReplyPromptService,

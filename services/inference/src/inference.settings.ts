@@ -1,6 +1,3 @@
-/** Replies generated at once by one inference process (each mostly waits on the model). */
-export const WORKER_CONCURRENCY = 8;
-
 /**
  * Every inference job runs once: a processor never throws (it reports a failure to the
  * conversation and on the token channel), because a retry would stream the reply a second time

@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { GENERATE_COMPLETION_JOB, GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
-import { type Job, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
+import { type Config, type Job, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
 import { GenerateCompletionProcessor } from './generate-completion.processor';
 import { GenerateReplyProcessor } from './generate-reply.processor';
-import { WORKER_CONCURRENCY } from './inference.settings';
 
 /** Takes jobs from the inference queue once the service is up; stops taking them when it closes. */
 @Injectable()
@@ -12,12 +11,13 @@ export class InferenceWorker implements OnApplicationBootstrap, OnModuleDestroy 
 
   constructor(
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.config) private readonly config: Config,
     @Inject(GenerateReplyProcessor) private readonly replies: GenerateReplyProcessor,
     @Inject(GenerateCompletionProcessor) private readonly completions: GenerateCompletionProcessor,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.worker = await this.jobs.process(INFERENCE_QUEUE, (job) => this.run(job), { concurrency: WORKER_CONCURRENCY });
+    this.worker = await this.jobs.process(INFERENCE_QUEUE, (job) => this.run(job), { concurrency: this.config.INFERENCE_CONCURRENCY });
   }
 
   /** Waits for the replies in progress, so that each still ends with its terminal chunk. */

@@ -20,6 +20,8 @@ export const ConfigSchema = z.object({
     .int()
     .min(2 * QUIET_REPLY_PROGRESS_MS)
     .default(120_000),
+  /** Replies one inference process generates at once (each mostly waits on the model); the next waits for a free one. */
+  INFERENCE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   /** A job whose worker died is run again (as a new attempt) within 1.5 times this (BullMQ lock). */
   JOB_STALL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   /** Time to receive a whole HTTP request (headers and body); slower clients get 408. */
