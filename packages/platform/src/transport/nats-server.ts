@@ -1,5 +1,5 @@
 import { NatsContext, ServerNats } from '@nestjs/microservices';
-import type { Msg } from 'nats';
+import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import { coalesceWrites } from './nats-write-coalescing';
 import { utf8 } from './utf8';
@@ -16,6 +16,14 @@ interface NestRequest {
 const isNestRequest = (value: unknown): value is NestRequest =>
   typeof value === 'object' && value !== null && 'pattern' in value && typeof (value as NestRequest).id === 'string';
 
+/** What `close` touches of Nest's ServerNats (11.x, private there): the subscriptions it made. */
+interface ServerNatsInternals {
+  subscriptions: Subscription[];
+}
+
+/** How long a closing server waits, at most, for the server's confirmation and for the requests it took. */
+export const CLOSE_GRACE_MS = 10_000;
+
 /**
  * Nest's NATS server for patterns that are plain subjects, as all of ours are (contracts). Nest
  * first tries `JSON.parse` on every incoming subject, in case a client sent an object pattern;
@@ -23,13 +31,49 @@ const isNestRequest = (value: unknown): value is NestRequest =>
  * routing. Object patterns (JSON text, starting with `{`) still go through Nest's own parsing.
  */
 export class SubjectServerNats extends ServerNats {
+  private connection: NatsConnection | null = null;
+  /** Requests being handled, and who waits for there to be none. */
+  private handling = 0;
+  private idle: (() => void) | null = null;
+
   override getRouteFromPattern(pattern: string): string {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
   }
 
   /** Replies go out in one write per turn of the event loop (see coalesceWrites). */
   override async createNatsClient() {
-    return coalesceWrites(await super.createNatsClient());
+    this.connection = coalesceWrites(await super.createNatsClient());
+    return this.connection;
+  }
+
+  /**
+   * Closes without losing a request. Nest's own close drops the connection at once: the requests
+   * this instance had taken went unanswered, and the NATS server could still route new ones here
+   * until it noticed, each waiting for its caller's timeout. Here each subscription is drained
+   * first (its UNSUB confirmed by the server, so a queue group's other members take what comes
+   * next), the requests already taken are answered and their answers flushed, then the
+   * connection closes; each wait bounded by CLOSE_GRACE_MS.
+   */
+  override async close(): Promise<void> {
+    const connection = this.connection;
+    this.connection = null;
+    if (connection && !connection.isClosed()) {
+      const { subscriptions } = this as unknown as ServerNatsInternals;
+      await withinGrace(Promise.allSettled(subscriptions.map((subscription) => subscription.drain())));
+      if (this.handling > 0) await withinGrace(new Promise<void>((resolve) => (this.idle = resolve)));
+      await withinGrace(connection.flush().catch(() => undefined));
+    }
+    return super.close();
+  }
+
+  override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {
+    this.handling += 1;
+    try {
+      await this.answer(channel, natsMsg);
+    } finally {
+      this.handling -= 1;
+      if (this.handling === 0) this.idle?.();
+    }
   }
 
   /**
@@ -40,7 +84,7 @@ export class SubjectServerNats extends ServerNats {
    * cost more than decoding and encoding the packets. Anything else (an event, no handler, no
    * reply subject, an Observable such as a thrown exception's) takes Nest's path unchanged.
    */
-  override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {
+  private async answer(channel: string, natsMsg: Msg): Promise<void> {
     const handler = natsMsg.reply ? this.getHandlerByPattern(channel) : null;
     if (!handler || handler.isEventHandler) return super.handleMessage(channel, natsMsg);
     let packet: unknown;
@@ -59,3 +103,9 @@ export class SubjectServerNats extends ServerNats {
     natsMsg.respond(utf8(JSON.stringify({ response: result, isDisposed: true, id: packet.id })));
   }
 }
+
+const withinGrace = async (work: Promise<unknown>): Promise<void> => {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+  clearTimeout(timer);
+};
