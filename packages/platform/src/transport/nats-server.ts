@@ -22,7 +22,7 @@ interface ServerNatsInternals {
 }
 
 /** How long a closing server waits, at most, for the server's confirmation and for the requests it took. */
-export const CLOSE_GRACE_MS = 10_000;
+const CLOSE_GRACE_MS = 10_000;
 
 /**
  * Nest's NATS server for patterns that are plain subjects, as all of ours are (contracts). Nest
