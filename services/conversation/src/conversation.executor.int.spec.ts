@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type StoredEvent } from '@palaver/contracts';
-import { createTestInfrastructure, type DocumentStore, type EventStore, type NewEvent, type TestInfrastructure } from '@palaver/platform';
+import {
+  createTestInfrastructure,
+  type DocumentStore,
+  type EventStore,
+  type EventStream,
+  type NewEvent,
+  type TestInfrastructure,
+} from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConversationQueryService } from './conversation-query.service';
 import { CONVERSATION, POST_HELLO, PROJECT, START, VISITOR } from './testing/conversation.fixtures';
@@ -196,10 +203,25 @@ describe('ConversationExecutor', () => {
         await infra.eventStore.markPublished(ids);
       },
     });
-    const { executor } = wire({ ...infra, documents, eventStore });
+    // The stream takes both commands' events once both have run, so that they meet in one
+    // checkpoint however slow the machine (a checkpoint comes 20 ms after the first events).
+    let publish!: () => void;
+    const bothRan = new Promise<void>((resolve) => (publish = resolve));
+    const eventStream: EventStream = {
+      deadLetterSubject: (durable) => infra.eventStream.deadLetterSubject(durable),
+      publish: async (subject, payload, msgId) => {
+        await bothRan;
+        await infra.eventStream.publish(subject, payload, msgId);
+      },
+      subscribe: (durable, filter, handler) => infra.eventStream.subscribe(durable, filter, handler),
+      subscribeBatches: (durable, filter, handler, maxBatch) => infra.eventStream.subscribeBatches(durable, filter, handler, maxBatch),
+      close: () => infra.eventStream.close(),
+    };
+    const { executor } = wire({ ...infra, documents, eventStore, eventStream });
     await executor.execute(START);
     const { appended } = await executor.execute(POST_HELLO);
     expect(steps).toEqual([]);
+    publish();
     await vi.waitFor(async () => expect(await infra.eventStore.pendingPublication(10)).toEqual([]));
     expect(steps).toEqual(['sync', 'synced', `mark ${1 + appended.length}`]);
   });
