@@ -1,4 +1,3 @@
-import { cpus } from 'node:os';
 import type { BenchInfra } from './bench-infra';
 import { startChild } from './child';
 import { cpuProbe, perRequest } from './cpu';
@@ -14,12 +13,6 @@ export interface BusFloorResult {
 }
 
 const WARMUP = 20;
-
-/** The floor's CPU per message in all its processes, and the messages/s that allows on this machine's cores. */
-export const floorCapacity = (floor: BusFloorResult): { cpuMs: number; perSecond: number } => {
-  const cpuMs = Object.values(floor.cpuMsPerMessage).reduce((a, b) => a + b, 0);
-  return { cpuMs, perSecond: (cpus().length * 1000) / cpuMs };
-};
 
 /**
  * Runs bus-floor.server.ts: a warm-up, then `seconds` counted, CPU counted until it is idle again;

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 
 /** CPU seconds (user + system) each named process has used so far, from /proc (Linux). */
 export type CpuSample = Record<string, number>;
@@ -70,3 +71,9 @@ export const perRequest = (before: CpuSample, after: CpuSample, requests: number
       .filter((name) => name in before)
       .map((name) => [name, ((after[name]! - before[name]!) * 1000) / Math.max(1, requests)]),
   );
+
+/** The CPU milliseconds per request of all the processes together, and the requests/s those allow on this machine's cores. */
+export const capacity = (cpuMsPerRequest: Record<string, number>): { cpuMs: number; perSecond: number } => {
+  const cpuMs = Object.values(cpuMsPerRequest).reduce((a, b) => a + b, 0);
+  return { cpuMs, perSecond: (cpus().length * 1000) / cpuMs };
+};

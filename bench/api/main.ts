@@ -16,9 +16,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
-import { floorCapacity, measureBusFloor } from './bus-floor';
+import { measureBusFloor } from './bus-floor';
 import { startChild } from './child';
-import { cpuProbe } from './cpu';
+import { capacity, cpuProbe } from './cpu';
 import { measureDiskFlush } from './disk-flush';
 import { checkGoals, describeGoals, type Floors, type Scenario } from './goals';
 import { measureInitFloor } from './init-floor';
@@ -186,7 +186,7 @@ if (values.soak && modes[0] === 'cluster') {
         const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
         if (floor) {
           printBusFloor(floor, writers);
-          floors.busMessagesPerSecond = floorCapacity(floor).perSecond;
+          floors.busMessagesPerSecond = capacity(floor.cpuMsPerMessage).perSecond;
           floors.busFirstFragmentP50 = floor.firstFragment.p50;
         }
         process.stderr.write('distributed: the bus floor of an init\n');

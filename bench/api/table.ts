@@ -1,5 +1,6 @@
 import { cpus, totalmem } from 'node:os';
-import { type BusFloorResult, floorCapacity } from './bus-floor';
+import type { BusFloorResult } from './bus-floor';
+import { capacity } from './cpu';
 import type { DiskFlushResult } from './disk-flush';
 import { checkSoakGoal, describeGoals, type Scenario } from './goals';
 import type { InitFloorResult } from './init-floor';
@@ -59,14 +60,14 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
       '',
     );
     for (const { row, cpu, settle } of costs) {
-      const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+      const { cpuMs, perSecond: allowed } = capacity(cpu);
       // A cluster's services that took no part (under 0.005 ms) are left out.
       const parts = Object.entries(cpu)
         .filter(([, value]) => value >= 0.005)
         .map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
       const after = settle >= 0.5 ? `; the product worked ${settle.toFixed(1)} s past the run` : '';
       lines.push(
-        `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${total.toFixed(2)} ms, so at most ${perSecond((cpus().length * 1000) / total)}/s on ${cpus().length} cores${after}`,
+        `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores${after}`,
       );
     }
   }
@@ -75,12 +76,12 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
 
 /** The bus floor (bus-floor.server.ts) beside the distributed table. */
 export const printBusFloor = (floor: BusFloorResult, concurrency: number): void => {
-  const capacity = floorCapacity(floor);
+  const floorCapacity = capacity(floor.cpuMsPerMessage);
   const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
   console.log(
     [
       '',
-      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${capacity.cpuMs.toFixed(2)} ms, so at most ${perSecond(capacity.perSecond)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
+      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${floorCapacity.cpuMs.toFixed(2)} ms, so at most ${perSecond(floorCapacity.perSecond)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
     ].join('\n'),
   );
 };
