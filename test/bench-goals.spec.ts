@@ -118,6 +118,24 @@ describe('the bench against the hot-path goals', () => {
     );
   });
 
+  it("bounds missed messages/s by the run's own CPU per message: the busiest process's one thread, and all processes on the cores", () => {
+    const rows = table('cluster', { reads: [6_030, 7], init: 4_040, messages: 284, firstDelta: [4, 6] });
+    const messages = rows.find((row) => row.scenario === 'messages')!;
+    messages.product = {
+      ...load(284, 148),
+      cpuMsPerRequest: { conversation: 2.21, inference: 1.22, gateway: 0.85, 'load generator': 0.13, nats: 0.57, redis: 0.48 },
+      productProcesses: ['conversation', 'inference', 'gateway'],
+    };
+    const bound = (floors = {}) => checkGoals(rows, 50, floors, 2).find((c) => c.goal === 'cluster messages ≥ 1000/s')?.bound;
+    expect(bound()).toBe(
+      'its busiest process (conversation) spent 2.21 ms per message on its one thread, so at most 452/s, and all processes 5.46 ms, so at most 366/s on 2 cores',
+    );
+    expect(bound({ busMessagesPerSecond: 1751.2 })).toMatch(/on 2 cores; the bus floor alone allows at most 1751\/s on these cores$/);
+    // The servers' CPU (nats, redis) and the load generator's are not the product's thread.
+    messages.product = { ...messages.product, cpuMsPerRequest: { product: 1.69, nats: 3, redis: 0.32 }, productProcesses: ['product'] };
+    expect(bound()).toMatch(/^its busiest process \(product\) spent 1\.69 ms per message on its one thread, so at most 592\/s, and all processes 5\.01 ms/);
+  });
+
   it('shows a figure with the decimals its verdict needs, never a miss as if at the line', () => {
     const measured = (rows: Row[]) => Object.fromEntries(checkGoals(rows, 50).map((c) => [c.goal, [c.measured, c.met]]));
     const near = table('embedded', { reads: [4_999.6, 10], init: 2_999.96, messages: 1, firstDelta: [2.04, 0] });

@@ -17,6 +17,8 @@ export interface LoadResult {
    * run and until the product was idle again: work it deferred (analytics catching up) counts too.
    */
   cpuMsPerRequest?: Record<string, number>;
+  /** Which of `cpuMsPerRequest`'s processes are the product's own (each a Node process: its work runs on one thread). */
+  productProcesses?: string[];
   /** How long after the run the product was still working off what the run left (with a probe). */
   settleSeconds?: number;
 }
@@ -47,6 +49,7 @@ export const load = async (options: LoadOptions): Promise<LoadResult> => {
   if (options.cpu && before) {
     result.settleSeconds = await settle(options.cpu);
     result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
+    result.productProcesses = options.cpu.product;
   }
   return result;
 };
