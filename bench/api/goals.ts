@@ -19,8 +19,13 @@ export interface GoalCheck {
 export interface Floors {
   /** The disk's durable append, one at a time, p50 ms: every first delta waits for one. */
   diskFlushP50?: number;
-  /** Messages/s the bus floor's CPU per message allows on this machine's cores (distributed). */
-  busMessagesPerSecond?: number;
+  /** The bus floor's CPU per message, all its processes together, ms (distributed). */
+  busCpuMsPerMessage?: number;
+  /**
+   * The services' own work per message: the embedded product's CPU per message in the same run,
+   * where the services meet on the in-process bus (distributed, when the run measured embedded too).
+   */
+  servicesCpuMsPerMessage?: number;
   /** The bus floor's lone message to its first fragment, p50 ms (distributed). */
   busFirstFragmentP50?: number;
 }
@@ -96,8 +101,16 @@ const messagesBound = (product: LoadResult, floors: Floors, cores: number): stri
       );
     }
   }
-  if (floors.busMessagesPerSecond !== undefined) {
-    bounds.push(`the bus floor alone allows at most ${floors.busMessagesPerSecond.toFixed(0)}/s on these cores`);
+  const bus = floors.busCpuMsPerMessage;
+  if (bus !== undefined) {
+    bounds.push(`the bus floor alone allows at most ${((cores * 1000) / bus).toFixed(0)}/s on these cores`);
+    const work = floors.servicesCpuMsPerMessage;
+    if (work !== undefined) {
+      const both = work + bus;
+      bounds.push(
+        `the services' work (embedded, ${work.toFixed(2)} ms) and the bus floor's crossings (${bus.toFixed(2)} ms) come to ${both.toFixed(2)} ms per message, so at most ${((cores * 1000) / both).toFixed(0)}/s on these cores`,
+      );
+    }
   }
   return bounds.length > 0 ? bounds.join('; ') : undefined;
 };

@@ -145,6 +145,13 @@ const initRequest = (publishableKey: string) => ({
   durationSeconds: duration,
 });
 
+/** The product's own processes' CPU per request in a row (not the load generator's, nor the servers'). */
+const productCpuMs = (row: Row | undefined): number | undefined => {
+  if (!row || !('rps' in row.product)) return undefined;
+  const { cpuMsPerRequest: cpu, productProcesses } = row.product;
+  return cpu && productProcesses ? productProcesses.reduce((sum, name) => sum + (cpu[name] ?? 0), 0) : undefined;
+};
+
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
 
 if (values.soak && modes[0] === 'cluster') {
@@ -171,12 +178,14 @@ if (values.soak && modes[0] === 'cluster') {
   }
 } else {
   // Each mode's table is printed as soon as it is measured.
+  let servicesCpuMsPerMessage: number | undefined;
   for (const mode of modes) {
     const infra = await benchInfra(mode);
     if (!infra) continue;
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
       printRows(rows, { duration, connections, rounds });
+      if (mode === 'embedded') servicesCpuMsPerMessage = productCpuMs(rows.find((row) => row.scenario === 'messages'));
       const disk = await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests));
       printDiskFlush(disk);
       const floors: Floors = { diskFlushP50: disk.p50 };
@@ -186,7 +195,8 @@ if (values.soak && modes[0] === 'cluster') {
         const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
         if (floor) {
           printBusFloor(floor, writers);
-          floors.busMessagesPerSecond = capacity(floor.cpuMsPerMessage).perSecond;
+          floors.busCpuMsPerMessage = capacity(floor.cpuMsPerMessage).cpuMs;
+          floors.servicesCpuMsPerMessage = servicesCpuMsPerMessage;
           floors.busFirstFragmentP50 = floor.firstFragment.p50;
         }
         process.stderr.write('distributed: the bus floor of an init\n');
