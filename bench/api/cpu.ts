@@ -7,6 +7,11 @@ export type CpuSample = Record<string, number>;
 
 export interface CpuProbe {
   sample(): CpuSample;
+  /**
+   * The CPU seconds of each product process's main thread alone, where its JavaScript runs (the
+   * process's figure also counts the collector's and the thread pool's threads).
+   */
+  sampleMainThreads(): CpuSample;
   /** The names of the product's own processes (one, or each service of a cluster). */
   product: string[];
 }
@@ -19,10 +24,12 @@ const TICKS_PER_SECOND = (() => {
   }
 })();
 
-const cpuSeconds = (pid: number): number | null => {
+/** A process's CPU seconds, or with `thread` one of its threads' (its main thread's id is the pid). */
+const cpuSeconds = (pid: number, thread?: number): number | null => {
   try {
     // The fields after the command name (which may hold spaces) start at field 3: utime, stime are 14 and 15.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return null;
@@ -53,6 +60,14 @@ export const cpuProbe = (product: Record<string, number>, servers: Record<string
       const sample: CpuSample = {};
       for (const [name, pid] of Object.entries(pids)) {
         const seconds = cpuSeconds(pid);
+        if (seconds !== null) sample[name] = seconds;
+      }
+      return sample;
+    },
+    sampleMainThreads: () => {
+      const sample: CpuSample = {};
+      for (const [name, pid] of Object.entries(product)) {
+        const seconds = cpuSeconds(pid, pid);
         if (seconds !== null) sample[name] = seconds;
       }
       return sample;

@@ -83,21 +83,19 @@ const firstDeltaFloor = (distributed: boolean, { diskFlushP50, busFirstFragmentP
 
 /**
  * What bounds a messages/s figure, from the run's own CPU per message: a Node process runs its
- * work on one thread, so its busiest process allows at most 1,000 over its milliseconds a second;
- * all the processes together (the servers and the load generator included) share the cores; and
- * the bus floor's crossings alone, where measured.
+ * JavaScript on its main thread, so the busiest main thread allows at most 1,000 over its
+ * milliseconds a second; all the processes together (the servers and the load generator included)
+ * share the cores; and the bus floor's crossings alone, where measured.
  */
 const messagesBound = (product: LoadResult, floors: Floors, cores: number): string | undefined => {
   const bounds: string[] = [];
-  const cpu = product.cpuMsPerRequest;
-  if (cpu && product.productProcesses) {
-    const [busiest, busiestMs] = product.productProcesses
-      .map((name): [string, number] => [name, cpu[name] ?? 0])
-      .reduce((a, b) => (b[1] > a[1] ? b : a));
+  const { cpuMsPerRequest: cpu, mainThreadMsPerRequest: mainThreads } = product;
+  if (cpu && mainThreads && Object.keys(mainThreads).length > 0) {
+    const [busiest, busiestMs] = Object.entries(mainThreads).reduce((a, b) => (b[1] > a[1] ? b : a));
     const all = capacity(cpu, cores);
     if (busiestMs > 0) {
       bounds.push(
-        `its busiest process (${busiest}) spent ${busiestMs.toFixed(2)} ms per message on its one thread, so at most ${(1000 / busiestMs).toFixed(0)}/s, and all processes ${all.cpuMs.toFixed(2)} ms, so at most ${all.perSecond.toFixed(0)}/s on ${cores} cores`,
+        `the busiest main thread (${busiest}) spent ${busiestMs.toFixed(2)} ms per message, so at most ${(1000 / busiestMs).toFixed(0)}/s, and all processes ${all.cpuMs.toFixed(2)} ms, so at most ${all.perSecond.toFixed(0)}/s on ${cores} cores`,
       );
     }
   }

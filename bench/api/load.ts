@@ -17,8 +17,10 @@ export interface LoadResult {
    * run and until the product was idle again: work it deferred (analytics catching up) counts too.
    */
   cpuMsPerRequest?: Record<string, number>;
-  /** Which of `cpuMsPerRequest`'s processes are the product's own (each a Node process: its work runs on one thread). */
+  /** Which of `cpuMsPerRequest`'s processes are the product's own. */
   productProcesses?: string[];
+  /** The CPU ms per answered request of each product process's main thread, where its JavaScript runs. */
+  mainThreadMsPerRequest?: Record<string, number>;
   /** How long after the run the product was still working off what the run left (with a probe). */
   settleSeconds?: number;
 }
@@ -45,11 +47,13 @@ export const load = async (options: LoadOptions): Promise<LoadResult> => {
   if (options.cpu) await settle(options.cpu);
   else await sleep(500);
   const before = options.cpu?.sample();
+  const mainThreadsBefore = options.cpu?.sampleMainThreads();
   const result = await run(options);
-  if (options.cpu && before) {
+  if (options.cpu && before && mainThreadsBefore) {
     result.settleSeconds = await settle(options.cpu);
     result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
     result.productProcesses = options.cpu.product;
+    result.mainThreadMsPerRequest = perRequest(mainThreadsBefore, options.cpu.sampleMainThreads(), result.answered);
   }
   return result;
 };

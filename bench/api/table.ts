@@ -62,9 +62,13 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
     for (const { row, cpu, settle } of costs) {
       const { cpuMs, perSecond: allowed } = capacity(cpu);
       // A cluster's services that took no part (under 0.005 ms) are left out.
+      const mainThreads = 'rps' in row.product ? (row.product.mainThreadMsPerRequest ?? {}) : {};
       const parts = Object.entries(cpu)
         .filter(([, value]) => value >= 0.005)
-        .map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+        .map(([name, value]) => {
+          const main = mainThreads[name];
+          return `${name} ${value.toFixed(2)} ms${main === undefined ? '' : ` (main thread ${main.toFixed(2)})`}`;
+        });
       const after = settle >= 0.5 ? `; the product worked ${settle.toFixed(1)} s past the run` : '';
       lines.push(
         `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores${after}`,
