@@ -105,7 +105,7 @@ export class ConversationCommandService {
         const history = req.history ? [...req.history, { role: 'user' as const, content: req.content }] : recentHistory(appended.state);
         const job = this.replyJob(req, history, req.assistantMessageId, req.handoffTriggers !== null);
         enqueued = knowledge.then((found) =>
-          this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, found ? { ...job, knowledge: found } : job, {
+          this.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, found ? { knowledge: found, ...job } : job, {
             jobId: req.assistantMessageId,
           }),
         );
@@ -168,13 +168,13 @@ export class ConversationCommandService {
     handoffTool: boolean,
   ): GenerateReplyJob {
     return {
-      ...(handoffTool ? { handoffTool } : {}),
       projectId: req.projectId,
       conversationId: req.conversationId,
       assistantMessageId,
       assistantId: req.assistantId,
       history,
       pageContext: req.pageContext,
+      ...(handoffTool ? { handoffTool } : {}),
       ...(req.replyTo ? { replyTo: req.replyTo } : {}),
       ...(req.streamed !== undefined ? { streamed: req.streamed } : {}),
     };

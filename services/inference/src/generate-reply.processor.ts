@@ -55,7 +55,7 @@ export class GenerateReplyProcessor {
         await this.channel.publish(reply, { type: 'delta', delta: text });
       }
       try {
-        await this.reports.completed({ ...ids, text, finishReason, usage, sources });
+        await this.reports.completed({ text, finishReason, usage, sources, ...ids });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');

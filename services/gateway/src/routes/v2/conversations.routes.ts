@@ -157,8 +157,9 @@ export const conversationRoutes = (
         );
         const outcome = await listener.startedOrAnswered(() =>
           services.send(ConversationMessages.postMessage, {
-            ...scope(session),
-            ...params,
+            projectId: session.projectId,
+            visitorId: session.visitorId,
+            conversationId: params.conversationId,
             content: body.content,
             pageContext: body.pageContext ?? null,
             assistantMessageId,
