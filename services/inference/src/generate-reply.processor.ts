@@ -34,7 +34,7 @@ export class GenerateReplyProcessor {
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
 
     if (job.attempt > 1) return this.interrupted(ids, reply);
-    logger.info({ ...ids, jobId: job.id }, 'generating reply');
+    logger.info({ jobId: job.id, ...ids }, 'generating reply');
 
     let outcome: StreamOutcome;
     try {
