@@ -26,8 +26,8 @@ export const fuseScores = <P>(candidates: ReadonlyArray<FusionCandidate<P>>): Ar
     bestLexical = Math.max(bestLexical, c.lexical);
     bestSimilarity = Math.max(bestSimilarity, c.similarity);
   }
+  // The candidate spread last: V8 (Node 20) adds a key after a spread in about a microsecond.
   return candidates
-    // The candidate spread last: V8 (Node 20) adds a key after a spread in about a microsecond.
     .map((c) => ({
       score:
         0.5 * (bestLexical > 0 ? Math.max(c.lexical, 0) / bestLexical : 0) +
