@@ -69,7 +69,7 @@ export class GenerateReplyProcessor {
     const failure = describeFailure(outcome.error);
     logger.warn({ err: outcome.error, ...ids }, 'reply failed');
     try {
-      await this.reports.failed({ ...ids, error: failure.message, partialText: outcome.partialText });
+      await this.reports.failed({ error: failure.message, partialText: outcome.partialText, ...ids });
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the failed reply');
     }
@@ -84,7 +84,7 @@ export class GenerateReplyProcessor {
   private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }, reply: ReplyAddress): Promise<void> {
     logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
     try {
-      await this.reports.failed({ ...ids, error: REPLY_INTERRUPTED, partialText: '' });
+      await this.reports.failed({ error: REPLY_INTERRUPTED, partialText: '', ...ids });
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the interrupted reply');
     }

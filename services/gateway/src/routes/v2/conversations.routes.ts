@@ -58,8 +58,8 @@ export const conversationRoutes = (
     },
     async ({ session, body, reply }) => {
       const conversation = await services.send(ConversationMessages.create, {
-        ...scope(session),
         pageUrl: body.context?.pageUrl ?? null,
+        ...scope(session),
       });
       visitorReads.forget(scope(session));
       return reply.status(201).send(conversation);
@@ -78,7 +78,7 @@ export const conversationRoutes = (
     },
     async ({ session, query, reply }) => {
       const json = await visitorReads.readJson(scope(session), `list\n${JSON.stringify(query)}`, () =>
-        services.send(ConversationMessages.list, { ...scope(session), query }),
+        services.send(ConversationMessages.list, { query, ...scope(session) }),
       );
       return sendJson(reply, json);
     },
@@ -96,7 +96,7 @@ export const conversationRoutes = (
     },
     async ({ session, params, reply }) => {
       const json = await visitorReads.readJson(scope(session), `get\n${params.conversationId}`, () =>
-        services.send(ConversationMessages.get, { ...scope(session), ...params }),
+        services.send(ConversationMessages.get, { conversationId: params.conversationId, ...scope(session) }),
       );
       return sendJson(reply, json);
     },
@@ -115,7 +115,7 @@ export const conversationRoutes = (
     },
     async ({ session, params, query, reply }) => {
       const json = await visitorReads.readJson(scope(session), `messages\n${params.conversationId}\n${JSON.stringify(query)}`, () =>
-        services.send(ConversationMessages.listMessages, { ...scope(session), ...params, query }),
+        services.send(ConversationMessages.listMessages, { query, conversationId: params.conversationId, ...scope(session) }),
       );
       return sendJson(reply, json);
     },
@@ -210,9 +210,9 @@ export const conversationRoutes = (
     },
     async ({ session, params, body }) => {
       const closed = await services.send(ConversationMessages.close, {
-        ...scope(session),
-        ...params,
         closeReason: body.closeReason ?? null,
+        conversationId: params.conversationId,
+        ...scope(session),
       });
       visitorReads.forget(scope(session));
       return closed;
@@ -231,7 +231,11 @@ export const conversationRoutes = (
       responses: { 200: { description: 'The stored feedback', schema: FeedbackResponse } },
     },
     async ({ session, params, body }) => {
-      const feedback = await services.send(ConversationMessages.setFeedback, { ...scope(session), ...params, feedback: body.feedback });
+      const feedback = await services.send(ConversationMessages.setFeedback, {
+        feedback: body.feedback,
+        messageId: params.messageId,
+        ...scope(session),
+      });
       visitorReads.forget(scope(session));
       return feedback;
     },
