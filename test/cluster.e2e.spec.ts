@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateServersAvailable } from '@palaver/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_NODE_FLAGS } from '../packages/launcher/src/node-flags';
 import { type ChildCluster, startChildCluster } from './support/child-cluster';
 import { http, newVisitor } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
@@ -55,6 +57,14 @@ describe.skipIf(!available)(
         if (feed.length === 0) await new Promise((r) => setTimeout(r, 200));
       }
       expect(feed.map((e) => e.data.feedback)).toEqual(['like']);
+    });
+
+    it("runs every service process with the services' V8 flags (a larger young generation)", () => {
+      expect(SERVICE_NODE_FLAGS).toContain('--max-semi-space-size=64');
+      for (const name of ['identity', 'conversation', 'search', 'analytics', 'inference-1', 'inference-2', 'gateway-1', 'gateway-2']) {
+        const argv = readFileSync(`/proc/${cluster.pid(name)}/cmdline`, 'utf8').split('\0');
+        expect(argv, name).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
+      }
     });
 
     it('the container health check exits 0 for a service that answers and for the gateway', async () => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../packages/launcher/src/node-flags';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -13,12 +14,12 @@ export interface BenchChild {
 }
 
 /**
- * Runs a bench server (`node --import tsx`, so the pid is the server's own, for memory) and resolves
+ * Runs a bench server (`node` with the services' V8 flags and `--import tsx`, so the pid is the server's own, for memory) and resolves
  * once it sent `ready`. Its output goes to the bench's stderr only when it fails.
  */
 export const startChild = (script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchChild> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(import.meta.dirname, script)], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', join(import.meta.dirname, script)], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

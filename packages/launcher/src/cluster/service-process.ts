@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { ReadyMessage } from '@palaver/platform';
+import { SERVICE_NODE_FLAGS } from '../node-flags';
 
 export interface ServiceProcessSpec {
   /** Unique in the cluster: `inference-2`. */
@@ -44,7 +45,7 @@ export class ServiceProcess {
 
   start(): void {
     this.ready = null;
-    const child = spawn(process.execPath, ['--import', 'tsx', this.spec.entry], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, '--import', 'tsx', this.spec.entry], {
       cwd: this.root,
       env: { ...process.env, ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
