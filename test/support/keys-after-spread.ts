@@ -35,13 +35,9 @@ export const keysAddedAfterSpread = (files: readonly string[]): string[] => {
         const [first, ...rest] = node.properties;
         const brought = first && ts.isSpreadAssignment(first) ? new Set(keysOf(first.expression)) : new Set<string>();
         if (brought.size > 0) {
-          const added = rest.flatMap((property) =>
-            ts.isSpreadAssignment(property)
-              ? keysOf(property.expression).filter((key) => !brought.has(key))
-              : property.name && !brought.has(nameOf(property.name))
-                ? [nameOf(property.name)]
-                : [],
-          );
+          const keysIn = (property: ts.ObjectLiteralElementLike): string[] =>
+            ts.isSpreadAssignment(property) ? keysOf(property.expression) : property.name ? [nameOf(property.name)] : [];
+          const added = rest.flatMap(keysIn).filter((key) => !brought.has(key));
           if (added.length > 0) {
             const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
             found.push(`${file.slice(ROOT.length + 1)}:${line + 1} ${added.join(',')}`);

@@ -157,8 +157,6 @@ export const conversationRoutes = (
         );
         const outcome = await listener.startedOrAnswered(() =>
           services.send(ConversationMessages.postMessage, {
-            projectId: session.projectId,
-            visitorId: session.visitorId,
             conversationId: params.conversationId,
             content: body.content,
             pageContext: body.pageContext ?? null,
@@ -167,6 +165,7 @@ export const conversationRoutes = (
             handoffTriggers: handoffTriggersOf(project),
             replyTo: replies.channel,
             streamed: body.stream,
+            ...scope(session),
           }),
         );
         return { listener, outcome };
