@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
+import { coalesceRedisWrites } from './redis-write-coalescing';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
 
 export interface BullMqJobQueueOptions {
@@ -32,7 +33,8 @@ export class BullMqJobQueue implements JobQueue {
   private readonly unregister: () => void;
 
   constructor(url: string, options: BullMqJobQueueOptions = {}) {
-    this.connection = new Redis(url, { maxRetriesPerRequest: null });
+    // Each job costs three commands on it (added, moved to active, finished): see coalesceRedisWrites.
+    this.connection = coalesceRedisWrites(new Redis(url, { maxRetriesPerRequest: null }));
     this.connection.on('error', (err) => logger.warn({ err }, 'redis job queue connection error'));
     this.prefix = options.prefix;
     this.lockDurationMs = options.lockDurationMs ?? 10_000;
