@@ -3,8 +3,8 @@ import { Redis } from 'ioredis';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
 import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
-import { coalesceRedisWrites } from './redis-write-coalescing';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
+import { coalesceRedisWrites } from './redis-write-coalescing';
 
 export interface BullMqJobQueueOptions {
   /** BullMQ's key prefix (default `bull`). */

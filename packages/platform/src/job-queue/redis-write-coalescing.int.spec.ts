@@ -9,7 +9,8 @@ const available = await infraAvailable('redis');
 
 /** Counts what reaches the socket's own writes (one `write(2)` each on a local socket). */
 const countWrites = (redis: Redis): { count: number } => {
-  const stream = (redis as unknown as { stream: Socket & { _write: Function; _writev: Function } }).stream;
+  type Write = (...args: unknown[]) => unknown;
+  const stream = (redis as unknown as { stream: Socket & { _write: Write; _writev: Write } }).stream;
   const writes = { count: 0 };
   const write = stream._write.bind(stream);
   const writev = stream._writev.bind(stream);
