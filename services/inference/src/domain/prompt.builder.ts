@@ -1,5 +1,5 @@
 import type { ChatMessage, PageContext, Retrieval, RetrievedChunk, RetrievedQna } from '@palaver/contracts';
-import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS, truncateToTokens } from '@palaver/platform';
+import { countMessageTokens, countTokens, MESSAGE_OVERHEAD_TOKENS, truncateToTokens } from '@palaver/platform';
 
 export interface PromptBudget {
   /** The whole prompt (system message and history), counted with the project tokenizer. */
@@ -66,23 +66,37 @@ export const buildPrompt = (input: PromptInput): BuiltPrompt => {
   const initialHistory = history.length;
   const initialKnowledge = knowledge.length;
 
+  // Each part is counted once (a long history was counted again for every message dropped).
   const system = () => systemMessage(input.instructions, input.pageContext, knowledge, budget);
-  const total = () => countTokens(system()) + MESSAGE_OVERHEAD_TOKENS + countPromptTokens(history);
+  let systemText = system();
+  let systemTokens = countTokens(systemText) + MESSAGE_OVERHEAD_TOKENS;
+  let historyTokens = history.map(countMessageTokens);
+  let historyTotal = historyTokens.reduce((sum, tokens) => sum + tokens, 0);
+  const total = () => systemTokens + historyTotal;
 
-  while (total() > budget.maxTokens && history.length > 1) history = history.slice(1);
-  while (total() > budget.maxTokens && knowledge.length > 0) knowledge.pop();
+  let oldest = 0;
+  while (total() > budget.maxTokens && history.length - oldest > 1) historyTotal -= historyTokens[oldest++]!;
+  history = history.slice(oldest);
+  historyTokens = historyTokens.slice(oldest);
+  while (total() > budget.maxTokens && knowledge.length > 0) {
+    knowledge.pop();
+    systemText = system();
+    systemTokens = countTokens(systemText) + MESSAGE_OVERHEAD_TOKENS;
+  }
 
   const over = total() - budget.maxTokens;
   const last = history.at(-1);
   if (over > 0 && last) {
-    const allowed = Math.max(budget.minLastMessageTokens, countTokens(last.content) - over);
-    history = [...history.slice(0, -1), { ...last, content: truncateToTokens(last.content, allowed) }];
+    const allowed = Math.max(budget.minLastMessageTokens, historyTokens.at(-1)! - MESSAGE_OVERHEAD_TOKENS - over);
+    const cut = { ...last, content: truncateToTokens(last.content, allowed) };
+    historyTotal += countMessageTokens(cut) - historyTokens.at(-1)!;
+    history = [...history.slice(0, -1), cut];
   }
 
-  const messages: ChatMessage[] = [{ role: 'system', content: system() }, ...history];
+  const messages: ChatMessage[] = [{ role: 'system', content: systemText }, ...history];
   return {
     messages,
-    tokens: countPromptTokens(messages),
+    tokens: total(),
     knowledge: {
       qnas: knowledge.flatMap((k) => (k.kind === 'qna' ? [k.item] : [])),
       chunks: knowledge.flatMap((k) => (k.kind === 'chunk' ? [k.item] : [])),

@@ -154,6 +154,7 @@ describe('buildPrompt', () => {
     });
     expect(tight.knowledge.qnas.map((q) => q.score)).toEqual([0.9]);
     expect(tight.knowledge.chunks).toEqual([]);
+    expect([built.tokens, tight.tokens]).toEqual([countPromptTokens(built.messages), countPromptTokens(tight.messages)]);
   });
 
   it('cuts the last message when nothing else is left to drop', () => {
@@ -167,6 +168,7 @@ describe('buildPrompt', () => {
     });
     expect(built.knowledge).toEqual({ qnas: [], chunks: [] });
     expect(built.tokens).toBeLessThanOrEqual(300);
+    expect(built.tokens).toBe(countPromptTokens(built.messages));
     const last = built.messages.at(-1)!;
     expect(last.content.startsWith('Please summarise: text0 text1')).toBe(true);
     expect(last.content.endsWith('…')).toBe(true);
