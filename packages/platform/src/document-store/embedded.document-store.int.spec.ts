@@ -126,6 +126,31 @@ describe('EmbeddedDocumentStore on disk', () => {
     await reopened.close();
   });
 
+  it('keeps the equality indexes right across updates that keep an indexed value and that change its kind', async () => {
+    type Item = { _id: string; owner: unknown; n: number };
+    const store = await EmbeddedDocumentStore.open(dir);
+    const items = store.collection<Item>('moves', [{ keys: { owner: 1 as const, n: 1 as const } }]);
+    await items.insertMany([
+      { _id: 'a', owner: 'x', n: 1 },
+      { _id: 'b', owner: ['x', 'z'], n: 2 },
+      { _id: 'c', owner: 'y', n: 3 },
+      { _id: 'd', owner: 'x', n: 4 },
+    ]);
+    await items.updateOne({ _id: 'a' }, { $set: { n: 10 } }); // owner kept, n moved
+    await items.updateOne({ _id: 'b' }, { $set: { owner: ['z'] } }); // an array still, no longer holding 'x'
+    await items.updateOne({ _id: 'c' }, { $set: { owner: ['x'] } }); // a scalar became an array
+    await items.replaceOne({ _id: 'd' }, { _id: 'd', owner: 'y', n: 4 }); // a scalar changed, by a replacement
+    const ids = async (filter: Record<string, unknown>) => (await items.find(filter)).map((item) => item._id);
+
+    expect(await ids({ owner: 'x' })).toEqual(['a', 'c']);
+    expect(await ids({ owner: 'y' })).toEqual(['d']);
+    expect(await ids({ owner: 'z' })).toEqual(['b']);
+    expect(await ids({ n: 10 })).toEqual(['a']);
+    expect(await ids({ n: 1 })).toEqual([]);
+    expect(await ids({ owner: 'x', n: 10 })).toEqual(['a']);
+    await store.close();
+  });
+
   it('rejects collection names that are not safe file names', async () => {
     const store = await EmbeddedDocumentStore.open(dir);
     expect(() => store.collection('../escape')).toThrow(/invalid collection name/);
