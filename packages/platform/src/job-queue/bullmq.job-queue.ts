@@ -2,9 +2,9 @@ import { type Job as BullJob, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
+import { coalesceRedisWrites } from '../redis/redis-write-coalescing';
 import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
-import { coalesceRedisWrites } from './redis-write-coalescing';
 
 export interface BullMqJobQueueOptions {
   /** BullMQ's key prefix (default `bull`). */

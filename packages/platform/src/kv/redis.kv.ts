@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
+import { coalesceRedisWrites } from '../redis/redis-write-coalescing';
 import type { KeyValueStore } from './kv.port';
 
 export interface RedisKeyValueStoreOptions {
@@ -15,7 +16,8 @@ export class RedisKeyValueStore implements KeyValueStore {
   private readonly unregister: () => void;
 
   constructor(url: string, options: RedisKeyValueStoreOptions = {}) {
-    this.redis = new Redis(url, { keyPrefix: options.keyPrefix ?? '' });
+    // Sessions and rate limits: a command or two for every init, read and message (see coalesceRedisWrites).
+    this.redis = coalesceRedisWrites(new Redis(url, { keyPrefix: options.keyPrefix ?? '' }));
     this.redis.on('error', (err) => logger.warn({ err }, 'redis key-value connection error'));
     this.unregister = registerDependency('redis', () => this.redis.status === 'ready');
   }

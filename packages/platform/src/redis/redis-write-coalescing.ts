@@ -10,7 +10,7 @@ const coalesced = new WeakSet<Socket>();
 
 /**
  * ioredis writes each command to its socket as it is sent, so under load every callback that
- * sends one (a job added, a job moved to active, a job finished) makes a `write(2)` of its own,
+ * sends one (a job added or finished, a session stored) makes a `write(2)` of its own,
  * and wakes the server for it. Here the first write of a turn of the event loop still goes out at
  * once (a lone command waits for nothing), and whatever the callbacks after it write in the same
  * turn is corked and goes out together at the end of the turn (`setImmediate`), in order: the
