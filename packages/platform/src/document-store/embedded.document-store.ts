@@ -108,7 +108,7 @@ class UniqueIndex {
 
 type Scalar = string | number | boolean | null;
 const isScalar = (value: unknown): value is Scalar | undefined =>
-  value === null || value === undefined || ['string', 'number', 'boolean'].includes(typeof value);
+  value === null || value === undefined || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /**
  * Equality index on one top-level field: value -> ids of the documents holding it. A document
@@ -116,30 +116,42 @@ const isScalar = (value: unknown): value is Scalar | undefined =>
  * It only narrows the documents a query is tested against; mingo still decides what matches.
  */
 class FieldIndex {
-  private readonly buckets = new Map<Scalar, Set<string>>();
+  /**
+   * A value held by one document maps to its id alone, by several to a set of their ids: most
+   * indexed fields (a sequence number, a timestamp) hold a value of their own in each document,
+   * and a set for each of those cost an allocation per write and a few hundred bytes per document.
+   */
+  private readonly buckets = new Map<Scalar, string | Set<string>>();
   private readonly others = new Set<string>();
 
   constructor(readonly field: string) {}
 
   add(doc: Doc): void {
     const value = doc[this.field];
-    if (!isScalar(value)) this.others.add(doc._id);
-    else {
-      const key = value ?? null;
-      const bucket = this.buckets.get(key) ?? new Set<string>();
-      bucket.add(doc._id);
-      this.buckets.set(key, bucket);
+    if (!isScalar(value)) {
+      this.others.add(doc._id);
+      return;
     }
+    const key = value ?? null;
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) this.buckets.set(key, doc._id);
+    else if (typeof bucket !== 'string') bucket.add(doc._id);
+    else if (bucket !== doc._id) this.buckets.set(key, new Set([bucket, doc._id]));
   }
 
   remove(doc: Doc): void {
     const value = doc[this.field];
-    if (!isScalar(value)) this.others.delete(doc._id);
-    else {
-      const key = value ?? null;
-      const bucket = this.buckets.get(key);
-      bucket?.delete(doc._id);
-      if (bucket?.size === 0) this.buckets.delete(key);
+    if (!isScalar(value)) {
+      this.others.delete(doc._id);
+      return;
+    }
+    const key = value ?? null;
+    const bucket = this.buckets.get(key);
+    if (bucket === undefined) return;
+    if (typeof bucket === 'string') {
+      if (bucket === doc._id) this.buckets.delete(key);
+    } else if (bucket.delete(doc._id) && bucket.size === 1) {
+      this.buckets.set(key, bucket.values().next().value!);
     }
   }
 
@@ -154,13 +166,15 @@ class FieldIndex {
 
   /** How many documents may equal `value`, without listing them. */
   count(value: Scalar): number {
-    return (this.buckets.get(value)?.size ?? 0) + this.others.size;
+    const bucket = this.buckets.get(value);
+    return (bucket === undefined ? 0 : typeof bucket === 'string' ? 1 : bucket.size) + this.others.size;
   }
 
   /** Ids of the documents that may equal `value` (unordered). */
   candidates(value: Scalar): string[] {
     const bucket = this.buckets.get(value);
-    return [...(bucket ?? []), ...this.others];
+    if (bucket === undefined) return [...this.others];
+    return typeof bucket === 'string' ? [bucket, ...this.others] : [...bucket, ...this.others];
   }
 }
 
