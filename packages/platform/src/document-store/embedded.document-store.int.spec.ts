@@ -151,6 +151,30 @@ describe('EmbeddedDocumentStore on disk', () => {
     await store.close();
   });
 
+  it('applies writes in call order, those made while the log opens and those made after', async () => {
+    type Item = { _id: string; n: number };
+    const store = await EmbeddedDocumentStore.open(dir);
+    const items = store.collection<Item>('order');
+    // The first write opens the collection's log, so the second waits in the queue behind it.
+    const writes = [items.insertOne({ _id: 'a', n: 1 }), items.updateOne({ _id: 'a' }, { $set: { n: 2 } })];
+    await Promise.all(writes);
+    // The log is open and nothing is queued: these apply as they are called.
+    const more = [
+      items.updateOne({ _id: 'a' }, { $inc: { n: 1 } }),
+      items.updateOne({ _id: 'a' }, { $set: { n: 10 } }),
+      items.updateOne({ _id: 'a' }, { $inc: { n: 5 } }),
+    ];
+    expect((await Promise.all(more)).map((r) => r.matched)).toEqual([1, 1, 1]);
+    expect(await items.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 15 });
+    await expect(items.insertOne({ _id: 'a', n: 0 })).rejects.toThrow(DuplicateKeyError);
+    await store.close();
+    await expect(items.updateOne({ _id: 'a' }, { $set: { n: 0 } })).rejects.toThrow();
+
+    const reopened = await EmbeddedDocumentStore.open(dir);
+    expect(await reopened.collection<Item>('order').findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 15 });
+    await reopened.close();
+  });
+
   it('rejects collection names that are not safe file names', async () => {
     const store = await EmbeddedDocumentStore.open(dir);
     expect(() => store.collection('../escape')).toThrow(/invalid collection name/);
