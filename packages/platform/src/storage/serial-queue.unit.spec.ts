@@ -5,13 +5,15 @@ describe('SerialQueue', () => {
   it('runs tasks in call order, one at a time, past a failing one', async () => {
     const queue = new SerialQueue();
     const order: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      order.push(`${name} start`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      order.push(`${name} end`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        order.push(`${name} start`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([queue.run(task('a')), queue.run(task('b', true)), queue.run(task('c'))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(order).toEqual(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
