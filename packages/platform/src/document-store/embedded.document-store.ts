@@ -155,13 +155,19 @@ class FieldIndex {
     }
   }
 
-  /** `before` became `after` (the same `_id`): moved to its new value's bucket, untouched when the value is the same. */
-  replace(before: Doc, after: Doc): void {
-    const old = before[this.field];
-    const now = after[this.field];
-    if (isScalar(old) ? isScalar(now) && (old ?? null) === (now ?? null) : !isScalar(now)) return;
-    this.remove(before);
-    this.add(after);
+  /**
+   * A write's change to one document (`before` null: inserted; `after` null: deleted; both: the
+   * same `_id` updated). An update leaves the index alone when this field kept its value: a
+   * project's bucket holds every document of the project.
+   */
+  change(before: Doc | null, after: Doc | null): void {
+    if (before && after) {
+      const old = before[this.field];
+      const now = after[this.field];
+      if (isScalar(old) ? isScalar(now) && (old ?? null) === (now ?? null) : !isScalar(now)) return;
+    }
+    if (before) this.remove(before);
+    if (after) this.add(after);
   }
 
   /** How many documents may equal `value`, without listing them. */
@@ -564,14 +570,10 @@ class EmbeddedCollection implements Collection<Doc> {
     const indexUpdates = this.checkUniqueIndexes(changes);
     const durable = log.append(changes.map((c) => (c.after ? { op: 'put', doc: c.after } : { op: 'del', id: c.before!._id })));
     for (const { before, after } of changes) {
-      if (before && after) {
-        // An update: most indexed fields keep their value (a project's bucket holds every document of it).
-        for (const index of this.fieldIndexes.values()) index.replace(before, after);
-      } else if (before) for (const index of this.fieldIndexes.values()) index.remove(before);
+      for (const index of this.fieldIndexes.values()) index.change(before, after);
       if (after) {
         if (!this.docs.has(after._id)) this.positions.set(after._id, this.nextPosition++);
         this.docs.set(after._id, after);
-        if (!before) for (const index of this.fieldIndexes.values()) index.add(after);
       } else {
         this.docs.delete(before!._id);
         this.positions.delete(before!._id);

@@ -67,29 +67,32 @@ export const buildPrompt = (input: PromptInput): BuiltPrompt => {
   const initialKnowledge = knowledge.length;
 
   // Each part is counted once (a long history was counted again for every message dropped).
-  const system = () => systemMessage(input.instructions, input.pageContext, knowledge, budget);
-  let systemText = system();
-  let systemTokens = countTokens(systemText) + MESSAGE_OVERHEAD_TOKENS;
-  let historyTokens = history.map(countMessageTokens);
+  let systemText = '';
+  let systemTokens = 0;
+  const renderSystem = () => {
+    systemText = systemMessage(input.instructions, input.pageContext, knowledge, budget);
+    systemTokens = countTokens(systemText) + MESSAGE_OVERHEAD_TOKENS;
+  };
+  renderSystem();
+  const historyTokens = history.map(countMessageTokens);
   let historyTotal = historyTokens.reduce((sum, tokens) => sum + tokens, 0);
   const total = () => systemTokens + historyTotal;
 
   let oldest = 0;
   while (total() > budget.maxTokens && history.length - oldest > 1) historyTotal -= historyTokens[oldest++]!;
   history = history.slice(oldest);
-  historyTokens = historyTokens.slice(oldest);
   while (total() > budget.maxTokens && knowledge.length > 0) {
     knowledge.pop();
-    systemText = system();
-    systemTokens = countTokens(systemText) + MESSAGE_OVERHEAD_TOKENS;
+    renderSystem();
   }
 
   const over = total() - budget.maxTokens;
   const last = history.at(-1);
   if (over > 0 && last) {
-    const allowed = Math.max(budget.minLastMessageTokens, historyTokens.at(-1)! - MESSAGE_OVERHEAD_TOKENS - over);
+    const lastTokens = historyTokens.at(-1)!;
+    const allowed = Math.max(budget.minLastMessageTokens, lastTokens - MESSAGE_OVERHEAD_TOKENS - over);
     const cut = { ...last, content: truncateToTokens(last.content, allowed) };
-    historyTotal += countMessageTokens(cut) - historyTokens.at(-1)!;
+    historyTotal += countMessageTokens(cut) - lastTokens;
     history = [...history.slice(0, -1), cut];
   }
 
