@@ -132,6 +132,10 @@ describe('the bench against the hot-path goals', () => {
       'the busiest main thread (conversation) spent 1.84 ms per message, so at most 543/s, and all processes 5.46 ms, so at most 366/s on 2 cores',
     );
     expect(bound({ busCpuMsPerMessage: 1.142 })).toMatch(/on 2 cores; the bus floor alone allows at most 1751\/s on these cores$/);
+    // The stack floor (the same crossings with the libraries alone) beside the bus floor.
+    expect(bound({ busCpuMsPerMessage: 1.142, stackCpuMsPerMessage: 1.25 })).toMatch(
+      /the bus floor alone allows at most 1751\/s on these cores; the same crossings with the stack's libraries alone at most 1600\/s$/,
+    );
     // With the embedded run's CPU per message (the services' work without crossings) beside the floor's crossings.
     expect(bound({ busCpuMsPerMessage: 1.142, servicesCpuMsPerMessage: 1.67 })).toMatch(
       /at most 1751\/s on these cores; the services' work \(embedded, 1\.67 ms\) and the bus floor's crossings \(1\.14 ms\) come to 2\.81 ms per message, so at most 711\/s on these cores$/,

@@ -15,17 +15,19 @@ export interface BusFloorResult {
 const WARMUP = 20;
 
 /**
- * Runs bus-floor.server.ts: a warm-up, then `seconds` counted, CPU counted until it is idle again;
- * then `sequential` messages one at a time, timed to their first fragment.
+ * Runs a floor's server (bus-floor.server.ts, or stack-floor.server.ts): a warm-up, then `seconds`
+ * counted, CPU counted until it is idle again; then `sequential` messages one at a time, timed to
+ * their first fragment.
  */
-export const measureBusFloor = async (
+export const measureFloor = async (
+  script: 'bus-floor.server.ts' | 'stack-floor.server.ts',
   { env, servers }: BenchInfra,
   dataDir: string,
   concurrency: number,
   seconds: number,
   sequential: number,
 ): Promise<BusFloorResult | null> => {
-  const floor = await startChild('bus-floor.server.ts', { ...env, DATA_DIR: dataDir });
+  const floor = await startChild(script, { ...env, DATA_DIR: dataDir });
   try {
     const cpu = cpuProbe({ product: floor.process.pid! }, servers);
     if (!cpu) return null;

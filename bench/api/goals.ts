@@ -26,6 +26,8 @@ export interface Floors {
    * where the services meet on the in-process bus (distributed, when the run measured embedded too).
    */
   servicesCpuMsPerMessage?: number;
+  /** The stack floor's CPU per message (the bus floor's crossings with the libraries alone), all its processes, ms. */
+  stackCpuMsPerMessage?: number;
   /** The bus floor's lone message to its first fragment, p50 ms (distributed). */
   busFirstFragmentP50?: number;
 }
@@ -102,6 +104,10 @@ const messagesBound = (product: LoadResult, floors: Floors, cores: number): stri
   const bus = floors.busCpuMsPerMessage;
   if (bus !== undefined) {
     bounds.push(`the bus floor alone allows at most ${((cores * 1000) / bus).toFixed(0)}/s on these cores`);
+    const stack = floors.stackCpuMsPerMessage;
+    if (stack !== undefined) {
+      bounds.push(`the same crossings with the stack's libraries alone at most ${((cores * 1000) / stack).toFixed(0)}/s`);
+    }
     const work = floors.servicesCpuMsPerMessage;
     if (work !== undefined) {
       const both = work + bus;

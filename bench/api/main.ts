@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
-import { measureBusFloor } from './bus-floor';
+import { measureFloor } from './bus-floor';
 import { startChild } from './child';
 import { capacity, cpuProbe } from './cpu';
 import { measureDiskFlush } from './disk-flush';
@@ -26,7 +26,7 @@ import { load } from './load';
 import { prepareProduct } from './product.setup';
 import { medianRound } from './rounds';
 import { soak } from './soak';
-import { printBusFloor, printDiskFlush, printInitFloor, printRows, printSoak, type Row } from './table';
+import { printBusFloor, printDiskFlush, printInitFloor, printRows, printSoak, printStackFloor, type Row } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -192,12 +192,20 @@ if (values.soak && modes[0] === 'cluster') {
       // The floors publish to the event stream and leave a durable consumer and sessions: only on servers of the bench's own.
       if (mode === 'distributed' && infra.ownServers) {
         process.stderr.write('distributed: the bus floor of a message\n');
-        const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
+        const floor = await withDataDir((dataDir) => measureFloor('bus-floor.server.ts', infra, dataDir, writers, duration, ttftRequests));
         if (floor) {
           printBusFloor(floor, writers);
           floors.busCpuMsPerMessage = capacity(floor.cpuMsPerMessage).cpuMs;
           floors.servicesCpuMsPerMessage = servicesCpuMsPerMessage;
           floors.busFirstFragmentP50 = floor.firstFragment.p50;
+        }
+        process.stderr.write('distributed: the stack floor of a message\n');
+        const stack = await withDataDir((dataDir) =>
+          measureFloor('stack-floor.server.ts', infra, dataDir, writers, duration, ttftRequests),
+        );
+        if (stack) {
+          printStackFloor(stack, writers);
+          floors.stackCpuMsPerMessage = capacity(stack.cpuMsPerMessage).cpuMs;
         }
         process.stderr.write('distributed: the bus floor of an init\n');
         // The product's request, though the floor resolves no key.

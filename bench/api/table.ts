@@ -90,6 +90,15 @@ export const printBusFloor = (floor: BusFloorResult, concurrency: number): void 
   );
 };
 
+/** The stack floor (stack-floor.server.ts) beside the distributed table, under the bus floor. */
+export const printStackFloor = (floor: BusFloorResult, concurrency: number): void => {
+  const floorCapacity = capacity(floor.cpuMsPerMessage);
+  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+  console.log(
+    `Stack floor: the same crossings with nats.js, BullMQ and ioredis alone (no Nest, none of the product's adapters; nats.js without its async stack traces, as the product runs it), ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${floorCapacity.cpuMs.toFixed(2)} ms, so at most ${perSecond(floorCapacity.perSecond)}/s on ${cpus().length} cores: what the stack itself costs for the design's crossings. Its first fragment, one message at a time, ${ms(floor.firstFragment.p50)} p50.`,
+  );
+};
+
 /** The disk's flush (disk-flush.ts) beside a mode's table: the part of its first delta no product work is in. */
 export const printDiskFlush = (disk: DiskFlushResult): void => {
   console.log(
