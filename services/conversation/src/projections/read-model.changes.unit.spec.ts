@@ -50,9 +50,10 @@ describe('ReadModelChanges', () => {
     const pubsub = new InProcessPubSub();
     let failing = true;
     const flaky: PubSub = {
-      ...pubsub,
       publish: (channel, message) => (failing ? Promise.reject(new Error('redis down')) : pubsub.publish(channel, message)),
+      publishDelivered: (channel, message) => pubsub.publishDelivered(channel, message),
       subscribe: (channel, onMessage) => pubsub.subscribe(channel, onMessage),
+      close: () => pubsub.close(),
     };
     const heard = await listening(pubsub);
     const changes = new ReadModelChanges(flaky);
