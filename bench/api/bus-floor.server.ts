@@ -19,6 +19,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { defineMessage } from '@palaver/contracts';
 import { createInfrastructure, handle, loadConfig, startService } from '@palaver/platform';
 import { z } from 'zod';
+import { driveFloor } from './floor-driver';
 
 const Command = defineMessage(
   'floor.cmd.post.v1',
@@ -94,63 +95,18 @@ const worker = await infra.jobs.process(
   { concurrency: 8 },
 );
 
-const waiting = new Map<string, { delta(): void; finish(): void }>();
+const floor = driveFloor(
+  (conversationId) => infra.services.send(Command, { conversationId, text: 'What are your opening hours?' }),
+  async () => {
+    await unsubscribe();
+    await worker.close();
+    await analytics.stop();
+    for (const service of services) await service.close();
+    await infra.close();
+  },
+);
 const unsubscribe = await infra.pubsub.subscribe(REPLIES, (message) => {
   const chunk = message as { conversationId: string; type: string };
-  const waiter = waiting.get(chunk.conversationId);
-  if (chunk.type === 'finish') waiter?.finish();
-  else waiter?.delta();
+  floor.fragment(chunk.conversationId, chunk.type);
 });
-
-/** Resolves with the ms from the command to the first fragment, once the finish has come. */
-const oneMessage = async (conversationId: string): Promise<number> => {
-  const started = performance.now();
-  let firstFragment = Number.NaN;
-  const finished = new Promise<void>((finish) =>
-    waiting.set(conversationId, { delta: () => (firstFragment = performance.now() - started), finish }),
-  );
-  await infra.services.send(Command, { conversationId, text: 'What are your opening hours?' });
-  await finished;
-  return firstFragment;
-};
-
-const run = async (concurrency: number, seconds: number): Promise<number> => {
-  const until = Date.now() + seconds * 1000;
-  let completed = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      const conversationId = randomUUID();
-      while (Date.now() < until) {
-        await oneMessage(conversationId);
-        completed += 1;
-      }
-    }),
-  );
-  return completed;
-};
-
-/** One message at a time, as the bench's streaming client sends them: the ms to each first fragment. */
-const firstFragments = async (count: number): Promise<number[]> => {
-  const conversationId = randomUUID();
-  const took: number[] = [];
-  for (let i = 0; i < count; i++) took.push(await oneMessage(conversationId));
-  return took;
-};
-
-process.on('message', (message: { cmd: string; concurrency: number; seconds: number; count: number }) => {
-  if (message.cmd === 'sequential') {
-    void firstFragments(message.count).then((took) => process.send!({ cmd: 'sequential', took }));
-  } else if (message.cmd === 'run') {
-    void run(message.concurrency, message.seconds).then((completed) => process.send!({ cmd: 'ran', completed }));
-  } else if (message.cmd === 'close') {
-    void (async () => {
-      await unsubscribe();
-      await worker.close();
-      await analytics.stop();
-      for (const service of services) await service.close();
-      await infra.close();
-      process.exit(0);
-    })();
-  }
-});
-process.send!({ cmd: 'ready', url: '' });
+floor.start();

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { AckPolicy, connect, DeliverPolicy, headers, JSONCodec, type Msg, nanos } from 'nats';
+import { driveFloor } from './floor-driver';
 
 const natsUrl = process.env.NATS_URL!;
 const redisUrl = process.env.REDIS_URL!;
@@ -84,65 +85,22 @@ const worker = new Worker(
 );
 await worker.waitUntilReady();
 
-const waiting = new Map<string, { delta(): void; finish(): void }>();
+const floor = driveFloor(
+  (conversationId) =>
+    nc.request('stack-floor.cmd.post', json.encode({ conversationId, text: 'What are your opening hours?' }), { timeout: 5_000 }),
+  async () => {
+    await worker.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    analytics.stop();
+    await jsm.streams.delete(STREAM);
+    await nc.drain();
+    for (const redis of [connection, publisher, subscriber]) redis.disconnect();
+  },
+);
 await subscriber.subscribe(REPLIES);
 subscriber.on('message', (_channel: string, raw: string) => {
   const chunk = JSON.parse(raw) as { conversationId: string; type: string };
-  const waiter = waiting.get(chunk.conversationId);
-  if (chunk.type === 'finish') waiter?.finish();
-  else waiter?.delta();
+  floor.fragment(chunk.conversationId, chunk.type);
 });
-
-/** Resolves with the ms from the command to the first fragment, once the finish has come. */
-const oneMessage = async (conversationId: string): Promise<number> => {
-  const started = performance.now();
-  let firstFragment = Number.NaN;
-  const finished = new Promise<void>((finish) =>
-    waiting.set(conversationId, { delta: () => (firstFragment = performance.now() - started), finish }),
-  );
-  await nc.request('stack-floor.cmd.post', json.encode({ conversationId, text: 'What are your opening hours?' }), { timeout: 5_000 });
-  await finished;
-  return firstFragment;
-};
-
-const run = async (concurrency: number, seconds: number): Promise<number> => {
-  const until = Date.now() + seconds * 1000;
-  let completed = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      const conversationId = randomUUID();
-      while (Date.now() < until) {
-        await oneMessage(conversationId);
-        completed += 1;
-      }
-    }),
-  );
-  return completed;
-};
-
-const firstFragments = async (count: number): Promise<number[]> => {
-  const conversationId = randomUUID();
-  const took: number[] = [];
-  for (let i = 0; i < count; i++) took.push(await oneMessage(conversationId));
-  return took;
-};
-
-process.on('message', (message: { cmd: string; concurrency: number; seconds: number; count: number }) => {
-  if (message.cmd === 'sequential') {
-    void firstFragments(message.count).then((took) => process.send!({ cmd: 'sequential', took }));
-  } else if (message.cmd === 'run') {
-    void run(message.concurrency, message.seconds).then((completed) => process.send!({ cmd: 'ran', completed }));
-  } else if (message.cmd === 'close') {
-    void (async () => {
-      await worker.close();
-      await queue.obliterate({ force: true });
-      await queue.close();
-      analytics.stop();
-      await jsm.streams.delete(STREAM);
-      await nc.drain();
-      for (const redis of [connection, publisher, subscriber]) redis.disconnect();
-      process.exit(0);
-    })();
-  }
-});
-process.send!({ cmd: 'ready', url: '' });
+floor.start();
