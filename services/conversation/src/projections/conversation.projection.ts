@@ -105,15 +105,16 @@ export class ConversationProjection {
 
   /**
    * Applies events of one conversation, in order, with a single write; returns the document as it
-   * stands after each of them (null where the conversation has none).
+   * stands after each of them (null where the conversation has none). `read`: the document as the
+   * caller just read it (`current`), tried first; when another writer moved it on since, it is read again.
    */
-  async applyAll(events: readonly StoredConversationEvent[]): Promise<Array<ConversationDoc | null>> {
+  async applyAll(events: readonly StoredConversationEvent[], read?: ConversationDoc | null): Promise<Array<ConversationDoc | null>> {
     const first = events[0];
     if (!first) return [];
     const collection = this.readModel.conversations;
     const id = conversationIdOf(first.streamId);
     for (let attempt = 1; ; attempt++) {
-      const current = await collection.findOne({ _id: id, projectId: first.projectId });
+      const current = attempt === 1 && read !== undefined ? read : await collection.findOne({ _id: id, projectId: first.projectId });
       const after: Array<ConversationDoc | null> = [];
       let next = current;
       for (const event of events) {

@@ -3,7 +3,7 @@ import { createTestInfrastructure, InProcessPubSub, type TestInfrastructure } fr
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONVERSATION, ev, PROJECT, REPLY_1, stored, USER_1 } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';
-import { applyToConversation } from './conversation.projection';
+import { applyToConversation, ConversationProjection } from './conversation.projection';
 import { applyToMessage, messageIdOf } from './message.projection';
 
 let infra: TestInfrastructure;
@@ -67,6 +67,17 @@ describe('ReadModelProjector', () => {
     const want = expected();
     expect(await first.readModel.conversations.findOne({ _id: CONVERSATION, projectId: PROJECT })).toEqual(want.conversation);
     expect(await first.readModel.messages.findOne({ _id: REPLY_1, projectId: PROJECT })).toEqual(want.reply);
+  });
+
+  it('catches up over the document another relay moved on after it was read (the read is only a first try)', async () => {
+    const { projector, readModel } = wire(infra);
+    const conversations = new ConversationProjection(readModel);
+    for (const event of events.slice(0, 2)) await projector.apply(event);
+    const stale = await conversations.current(events[0]!);
+    await projector.apply(events[2]!); // another relay, after `stale` was read
+    await conversations.applyAll(events.slice(2, 4), stale);
+    const want = events.slice(0, 4).reduce(applyToConversation, null);
+    expect(await readModel.conversations.findOne({ _id: CONVERSATION, projectId: PROJECT })).toEqual(want);
   });
 
   it('does not show a conversation to another project', async () => {

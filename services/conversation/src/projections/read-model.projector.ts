@@ -25,7 +25,8 @@ export class ReadModelProjector {
   async catchUp(events: readonly StoredConversationEvent[]): Promise<void> {
     const first = events[0];
     if (!first) return;
-    const projected = (await this.conversations.current(first))?.version ?? 0;
+    const current = await this.conversations.current(first);
+    const projected = current?.version ?? 0;
     // Versions increase along the stream: the pending ones are a tail, found from the end.
     let from = events.length;
     while (from > 0 && events[from - 1]!.version > projected) from--;
@@ -34,7 +35,7 @@ export class ReadModelProjector {
     // the conversation (in one write; the messages side by side, each message's events in order)
     // and their writes share an fsync; then the agent feed, with the conversation as of each event.
     const owner = first.type === 'ConversationStarted' ? { visitorId: first.data.visitorId } : null;
-    const [after] = await Promise.all([this.conversations.applyAll(pending), owner ? this.applyMessages(pending, owner) : null]);
+    const [after] = await Promise.all([this.conversations.applyAll(pending, current), owner ? this.applyMessages(pending, owner) : null]);
     const final = after.at(-1);
     if (!final) return;
     if (!owner) await this.applyMessages(pending, { visitorId: final.visitorId });
