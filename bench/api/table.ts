@@ -78,24 +78,27 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
   console.log(lines.join('\n'));
 };
 
+/** A floor's throughput and CPU per message, and what that CPU allows on this machine's cores. */
+const floorCosts = (floor: BusFloorResult, concurrency: number): string => {
+  const { cpuMs, perSecond: allowed } = capacity(floor.cpuMsPerMessage);
+  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+  return `${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores`;
+};
+
 /** The bus floor (bus-floor.server.ts) beside the distributed table. */
 export const printBusFloor = (floor: BusFloorResult, concurrency: number): void => {
-  const floorCapacity = capacity(floor.cpuMsPerMessage);
-  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
   console.log(
     [
       '',
-      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${floorCapacity.cpuMs.toFixed(2)} ms, so at most ${perSecond(floorCapacity.perSecond)}/s on ${cpus().length} cores before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
+      `Bus floor: a message's crossings of NATS, JetStream, BullMQ and Redis through the product's adapters, handlers doing nothing else, ${floorCosts(floor, concurrency)} before any work of the services. One message at a time (${floor.firstFragment.count}), its first fragment comes ${ms(floor.firstFragment.p50)} p50, ${ms(floor.firstFragment.p99)} p99 after the command: the bus's part of the distributed first delta.`,
     ].join('\n'),
   );
 };
 
 /** The stack floor (stack-floor.server.ts) beside the distributed table, under the bus floor. */
 export const printStackFloor = (floor: BusFloorResult, concurrency: number): void => {
-  const floorCapacity = capacity(floor.cpuMsPerMessage);
-  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
   console.log(
-    `Stack floor: the same crossings with nats.js, BullMQ and ioredis alone (no Nest, none of the product's adapters; nats.js without its async stack traces, as the product runs it), ${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${floorCapacity.cpuMs.toFixed(2)} ms, so at most ${perSecond(floorCapacity.perSecond)}/s on ${cpus().length} cores: what the stack itself costs for the design's crossings. Its first fragment, one message at a time, ${ms(floor.firstFragment.p50)} p50.`,
+    `Stack floor: the same crossings with nats.js, BullMQ and ioredis alone (no Nest, none of the product's adapters; nats.js without its async stack traces, as the product runs it), ${floorCosts(floor, concurrency)}: what the stack itself costs for the design's crossings. Its first fragment, one message at a time, ${ms(floor.firstFragment.p50)} p50.`,
   );
 };
 
