@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analyzeText, LocalEmbedder, lightStem, termBucket } from './local.embedder';
 
@@ -47,6 +48,27 @@ describe('LocalEmbedder', () => {
     const [b] = await new LocalEmbedder(2048).embed([text], 'query');
     expect(a).toEqual(b);
     expect(a).toHaveLength(2048);
+  });
+
+  // Stored vectors (an existing data folder's index) stay valid only while a text gives the
+  // same floats: these digests are of the vectors the embedder gave before it summed only the
+  // dimensions a text touches.
+  it.each([
+    ['How long is the guarantee on electronics?', '3bad870c000e22b8', 'dd940bc8ffbebdba'],
+    [pages.returns, 'dcb906add0a4f37d', 'f80e0aa801ac1ded'],
+    ['Ünïcödé café résumé naïve', '5c09a8cdfa01e34e', '43eb848ca42404ff'],
+  ])('gives the floats it always gave for %j', (text, plain, weighted) => {
+    const digest = (vector: number[]) => createHash('sha256').update(new Float64Array(vector)).digest('hex').slice(0, 16);
+    expect(digest(embedder.embedOne(text))).toBe(plain);
+    expect(digest(embedder.embedOne(text, (term) => term.length / 3))).toBe(weighted);
+  });
+
+  it('carries nothing from one text to the next', () => {
+    const text = 'How long is the guarantee on electronics?';
+    const alone = new LocalEmbedder(2048).embedOne(text);
+    embedder.embedOne(pages.shipping);
+    embedder.embedOne(text, () => 5);
+    expect(embedder.embedOne(text)).toEqual(alone);
   });
 
   it('returns one L2-normalized vector per text, and a zero vector for text with no words', async () => {
