@@ -18,15 +18,27 @@ const TERM_BUCKET_SEED = 0x2545f491;
 export class LocalEmbedder implements Embedder {
   readonly name: string;
   readonly termWeighting: TermWeighting;
-  /** Where `embedOne` sums a text's features, and which dimensions it touched: zero between calls (it never yields). */
+  /**
+   * Where `embedOne` sums a text's features, which dimensions it touched (marked, and listed in
+   * the order touched): one set per embedder, zero again after every call (which never yields).
+   */
   private readonly scratch: Float64Array;
   private readonly touchedMarks: Uint8Array;
+  private readonly touched: Uint32Array;
+  /**
+   * A vector of zeros whose array already holds doubles: copying it is a block copy, where an
+   * array of small integers (what `fill(0)` makes) is converted element by element at the first
+   * double stored in it.
+   */
+  private readonly zeros: number[];
 
   constructor(readonly dimensions = 2048) {
     if (!Number.isInteger(dimensions) || dimensions < 64) throw new Error('LocalEmbedder needs at least 64 dimensions');
     this.name = `local-hash-v1-${dimensions}`;
     this.scratch = new Float64Array(dimensions);
     this.touchedMarks = new Uint8Array(dimensions);
+    this.touched = new Uint32Array(dimensions);
+    this.zeros = new Array<number>(dimensions).fill(0.5).fill(0);
     this.termWeighting = {
       // Change the version whenever analyzeText or the bucketing changes: counted statistics then no longer apply.
       scheme: `local-terms-v2-${TERM_BUCKETS}`,
@@ -47,22 +59,22 @@ export class LocalEmbedder implements Embedder {
     // changes no sum) at a fraction of the cost, most of a short query's embedding.
     const vector = this.scratch;
     const marks = this.touchedMarks;
-    const touched: number[] = [];
-    for (const [feature, { count, weight: termScale }] of extractFeatures(text, termWeight)) {
-      const weight = featureWeight(feature) * (1 + Math.log(count)) * termScale;
+    let count = 0;
+    for (const [feature, { count: times, weight: termScale }] of extractFeatures(text, termWeight)) {
+      const weight = featureWeight(feature) * (1 + Math.log(times)) * termScale;
       const h = murmur3(feature);
       const index = (h >>> 1) % this.dimensions;
       if (marks[index] === 0) {
         marks[index] = 1;
-        touched.push(index);
+        this.touched[count++] = index;
       }
       vector[index]! += h & 1 ? weight : -weight;
     }
-    touched.sort((a, b) => a - b);
+    const touched = this.touched.subarray(0, count).sort(); // a typed array sorts numerically, natively
     let norm = 0;
     for (const i of touched) norm += vector[i]! * vector[i]!;
     norm = Math.sqrt(norm);
-    const out = new Array<number>(this.dimensions).fill(0);
+    const out = this.zeros.slice();
     for (const i of touched) {
       if (norm > 0) out[i] = vector[i]! / norm;
       vector[i] = 0;
