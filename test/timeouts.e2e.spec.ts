@@ -79,4 +79,16 @@ describe('connection timeouts', () => {
     expect(result.status).toBe(200);
     expect(result.body.steps[0].content[0].text).toBe('slow but whole');
   });
+
+  it('answers a request injected without a connection (app.inject), which has no timeout to lift', async () => {
+    const { publishableKey } = await e2e.admin.createProject();
+    const injected = await e2e.app.gateway.inject({
+      method: 'POST',
+      url: '/v2/identity/init',
+      headers: { 'content-type': 'application/json' },
+      payload: { apiKey: publishableKey, saVid: 'injected-device' },
+    });
+    expect(injected.statusCode).toBe(201);
+    expect(injected.json().sessionToken).toEqual(expect.any(String));
+  });
 });

@@ -27,9 +27,14 @@ export const timeoutOptions = ({ requestTimeoutMs, idleTimeoutMs }: HttpTimeouts
   },
 });
 
-/** Lifts the idle timeout while a request is being answered (Node restores its own after the response). */
+/**
+ * Lifts the idle timeout while a request is being answered (Node restores its own after the
+ * response). A callback-style hook: an async one costs every request a promise and a turn. An
+ * injected request (`app.inject`) has no real socket, and no timeout to lift.
+ */
 export const exemptRequestsInFlight = (app: FastifyInstance): void => {
-  app.addHook('onRequest', async (request) => {
-    request.raw.socket?.setTimeout(0);
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.raw.socket?.setTimeout?.(0);
+    done();
   });
 };
