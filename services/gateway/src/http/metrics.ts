@@ -22,7 +22,7 @@ export const registerMetrics = (app: FastifyInstance): Registry => {
     registers: [registry],
   });
 
-  // Callback-style, as every per-request hook of the gateway: an async one costs a promise and a turn.
+  // Callback-style, as the CORS and timeout hooks: an async hook costs every request a promise and a turn.
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
