@@ -75,15 +75,20 @@ describe('FileEventStream on disk', () => {
     expect(JSON.parse(await readFile(join(dir, 'consumers', 'busy.json'), 'utf8'))).toEqual({ ackSeq: 500 });
   });
 
-  it('writes concurrent publications together (group commit), and delivers them in publication order', async () => {
+  it('writes publications made together in one write (group commit), and delivers them in publication order', async () => {
     const stream = await FileEventStream.open(dir);
     const probe = await open(join(dir, 'probe'), 'a');
     await probe.close();
     const writes = vi.spyOn(Object.getPrototypeOf(probe) as { write(...args: unknown[]): Promise<unknown> }, 'write');
     try {
-      await Promise.all(Array.from({ length: 50 }, (_, n) => stream.publish('a.n', n, `m${n}`)));
-      // The first publication starts a write at once; the 49 made meanwhile share the next one.
-      expect(writes.mock.calls.length).toBeLessThanOrEqual(2);
+      // Made in one turn of the event loop, as the outbox publishes a command's events.
+      await Promise.all(Array.from({ length: 20 }, (_, n) => stream.publish('a.n', n, `m${n}`)));
+      expect(writes.mock.calls.length).toBe(1);
+      // Made while a write is under way: the first starts one at once, the rest share the next.
+      const first = stream.publish('a.n', 20, 'm20');
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all([first, ...Array.from({ length: 29 }, (_, n) => stream.publish('a.n', 21 + n, `m${21 + n}`))]);
+      expect(writes.mock.calls.length).toBeLessThanOrEqual(3);
     } finally {
       writes.mockRestore();
     }
@@ -93,6 +98,24 @@ describe('FileEventStream on disk', () => {
     });
     await waitFor(() => seen.length === 50);
     expect(seen).toEqual(Array.from({ length: 50 }, (_, n) => n));
+    await sub.stop();
+    await stream.close();
+  });
+
+  it('refuses a payload that is not JSON without taking a sequence number', async () => {
+    const stream = await FileEventStream.open(dir);
+    await stream.publish('a.one', 1, 'x1');
+    await expect(stream.publish('a.big', { n: 1n }, 'x2')).rejects.toThrow(/BigInt/);
+    await stream.publish('a.three', 3, 'x3');
+    const seen: StreamMessage[] = [];
+    const sub = await stream.subscribe('reader', 'a.>', async (m) => {
+      seen.push(m);
+    });
+    await waitFor(() => seen.length === 2);
+    expect(seen.map((m) => [m.seq, m.payload])).toEqual([
+      [1, 1],
+      [2, 3],
+    ]);
     await sub.stop();
     await stream.close();
   });

@@ -4,7 +4,6 @@ import { copyJsonValue, jsonCopy } from '../json/json-copy';
 import { logger } from '../logger/logger';
 import { writeFileAtomic } from '../storage/durable-file';
 import { JsonlLog } from '../storage/jsonl-log';
-import { SerialQueue } from '../storage/serial-queue';
 import {
   DEFAULT_MAX_DELIVERIES,
   type DeadLetter,
@@ -38,7 +37,6 @@ const CONSUMERS_DIR = 'consumers';
  * messages handled in that time again: at-least-once, as with JetStream.
  */
 export class FileEventStream implements EventStream {
-  private readonly publishes = new SerialQueue();
   /** messages[i] has seq i + 1. */
   private readonly messages: LoggedMessage[] = [];
   private readonly msgIds = new Set<string>();
@@ -75,26 +73,18 @@ export class FileEventStream implements EventStream {
   async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
-    // Queued on the log in call order without waiting for the fsync of the ones before (they
-    // share one: group commit); consumers see a message only once it is durable, in order. The
-    // queued task hands its durability back wrapped: returned bare, the queue would wait for it.
-    const { durable } = await this.publishes.run(async () => {
-      if (this.closed) throw new Error('event stream is closed');
-      if (this.msgIds.has(msgId)) return { durable: this.log.durable() };
-      const message: LoggedMessage = {
-        seq: ++this.lastSeq,
-        subject,
-        payload: payload === undefined ? null : jsonCopy(payload),
-        msgId,
-      };
-      this.msgIds.add(msgId);
-      const appended = this.log.append([message]).then(() => {
-        this.messages.push(message);
-        for (const wake of [...this.wakers]) wake();
-      });
-      return { durable: appended };
-    });
-    await durable;
+    if (this.closed) throw new Error('event stream is closed');
+    // Queued on the log at once, in call order, without waiting for the fsync of the ones before:
+    // publications made in one turn of the event loop (a command's events) go out in one write,
+    // and those made while it is under way share the next one (group commit). Consumers see a
+    // message only once it is durable, in order.
+    if (this.msgIds.has(msgId)) return this.log.durable();
+    const copy = payload === undefined ? null : jsonCopy(payload); // before the seq: a payload that is no JSON takes none
+    const message: LoggedMessage = { seq: ++this.lastSeq, subject, payload: copy, msgId };
+    this.msgIds.add(msgId);
+    await this.log.append([message]);
+    this.messages.push(message);
+    for (const wake of [...this.wakers]) wake();
   }
 
   subscribe(durable: string, filter: string, handler: Handler): Promise<StreamSubscription> {
@@ -118,7 +108,6 @@ export class FileEventStream implements EventStream {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.consumers.values()].map((c) => c.stopAll()));
-    await this.publishes.drain();
     await this.log.close();
   }
 
