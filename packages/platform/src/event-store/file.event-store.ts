@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import type { StoredEvent } from '@palaver/contracts';
 import { copyJsonValue } from '../json/json-copy';
 import { JsonlLog } from '../storage/jsonl-log';
-import { SerialQueue } from '../storage/serial-queue';
 import type { EventStore, NewEvent } from './event-store.port';
 import { VersionConflictError } from './event-store.port';
 import { toStoredEvents } from './stored-event';
@@ -17,16 +16,16 @@ const LOG_FILE = 'events.jsonl';
 
 /**
  * The embedded event store: an append-only JSONL file in `dir`, fsynced before an append
- * resolves, replayed into memory on open. Appends are serialized, so of two appends at the same
- * expected version exactly one wins.
+ * resolves, replayed into memory on open. An append is checked and applied in memory as it is
+ * called, so of two appends at the same expected version exactly one wins.
  */
 export class FileEventStore implements EventStore {
-  private readonly writes = new SerialQueue();
   private readonly streams = new Map<string, StoredEvent[]>();
   private readonly eventIds = new Set<string>();
   /** Not yet published, in append order (a Map keeps insertion order). */
   private readonly pending = new Map<string, StoredEvent>();
   private closed = false;
+  private closing: Promise<void> | null = null;
 
   private constructor(private readonly log: JsonlLog<LogRecord>) {}
 
@@ -41,28 +40,30 @@ export class FileEventStore implements EventStore {
   }
 
   /**
-   * Checked, queued on the log and applied in memory in call order; resolves once fsynced. Appends
-   * do not wait for each other's fsync, so concurrent ones share one (group commit, see JsonlLog);
-   * reads wait for the appends before them to be durable.
+   * Checked, queued on the log and applied in memory at once, in call order; resolves once
+   * fsynced. Appends do not wait for each other's fsync: those made in one turn of the event loop
+   * go out in one write, and those made while it is under way share the next (group commit, see
+   * JsonlLog). Reads wait for the appends before them to be durable.
    */
   async append(streamId: string, expectedVersion: number, events: NewEvent[]): Promise<StoredEvent[]> {
-    const { durable, stored } = await this.writes.run(async () => {
-      this.assertOpen();
-      const actual = this.streams.get(streamId)?.length ?? 0;
-      if (actual !== expectedVersion) throw new VersionConflictError(streamId, expectedVersion, actual);
-      if (events.length === 0) return { durable: this.log.durable(), stored: [] };
-      const seen = new Set<string>();
-      for (const event of events) {
-        if (this.eventIds.has(event.eventId) || seen.has(event.eventId)) throw new Error(`event ${event.eventId} is already stored`);
-        seen.add(event.eventId);
-      }
-      const stored = toStoredEvents(streamId, expectedVersion, events);
-      const durable = this.log.append([{ t: 'append', events: stored }]);
-      this.apply(stored);
-      return { durable, stored: stored.map(copy) };
-    });
+    this.assertOpen();
+    const actual = this.streams.get(streamId)?.length ?? 0;
+    if (actual !== expectedVersion) throw new VersionConflictError(streamId, expectedVersion, actual);
+    if (events.length === 0) {
+      await this.log.durable();
+      return [];
+    }
+    const seen = new Set<string>();
+    for (const event of events) {
+      if (this.eventIds.has(event.eventId) || seen.has(event.eventId)) throw new Error(`event ${event.eventId} is already stored`);
+      seen.add(event.eventId);
+    }
+    const stored = toStoredEvents(streamId, expectedVersion, events);
+    const durable = this.log.append([{ t: 'append', events: stored }]);
+    this.apply(stored);
+    const copies = stored.map(copy);
     await durable;
-    return stored;
+    return copies;
   }
 
   async readStream(streamId: string, fromVersion = 1): Promise<StoredEvent[]> {
@@ -84,16 +85,11 @@ export class FileEventStore implements EventStore {
   }
 
   async markPublished(eventIds: string[]): Promise<void> {
-    // Its durability comes back wrapped, as append's does: returned bare, the queue would wait for
-    // the fsync, and the appends queued behind the mark with it.
-    const { durable } = await this.writes.run(async () => {
-      this.assertOpen();
-      const ids = [...new Set(eventIds)].filter((id) => this.pending.has(id));
-      if (ids.length === 0) return { durable: this.log.durable() };
-      const durable = this.log.append([{ t: 'published', ids }]);
-      for (const id of ids) this.pending.delete(id);
-      return { durable };
-    });
+    this.assertOpen();
+    const ids = [...new Set(eventIds)].filter((id) => this.pending.has(id));
+    if (ids.length === 0) return this.log.durable();
+    const durable = this.log.append([{ t: 'published', ids }]);
+    for (const id of ids) this.pending.delete(id);
     await durable;
   }
 
@@ -102,12 +98,13 @@ export class FileEventStore implements EventStore {
     if (this.log.pending) await this.log.durable();
   }
 
-  async close(): Promise<void> {
-    await this.writes.run(async () => {
-      if (this.closed) return;
+  /** Appends made before it are written first (the log writes what is queued before it closes). */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
       this.closed = true;
       await this.log.close();
-    });
+    })();
+    return this.closing;
   }
 
   private apply(events: StoredEvent[]): void {
