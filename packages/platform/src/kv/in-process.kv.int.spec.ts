@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../clock/clock.port';
 import { CorruptLogError } from '../storage/jsonl-log';
 import { describeKeyValueStoreContract } from '../testing/kv.contract';
@@ -102,6 +102,24 @@ describe('InProcessKeyValueStore on disk', () => {
     await kv.del('session:1');
     expect(await lines()).toHaveLength(2);
     await kv.close();
+  });
+
+  it('writes what one turn of the event loop writes in one write of the log, in call order', async () => {
+    const kv = await InProcessKeyValueStore.open(dir, clock);
+    const probe = await open(join(dir, 'probe'), 'a');
+    await probe.close();
+    const writes = vi.spyOn(Object.getPrototypeOf(probe) as { write(...args: unknown[]): Promise<unknown> }, 'write');
+    try {
+      await Promise.all([...Array.from({ length: 20 }, (_, n) => kv.set(`session:${n}`, 'v', 60)), kv.del('session:3')]);
+      expect(writes.mock.calls.length).toBe(1);
+    } finally {
+      writes.mockRestore();
+    }
+    await kv.close();
+    const reopened = await InProcessKeyValueStore.open(dir, clock);
+    expect(await reopened.get('session:3')).toBeNull();
+    expect(await reopened.get('session:19')).toBe('v');
+    await reopened.close();
   });
 
   it('compacts the log on open down to the live keys', async () => {

@@ -46,6 +46,8 @@ export class InProcessKeyValueStore implements KeyValueStore {
   private readonly writes = new SerialQueue();
   private log: JsonlLog<LogOp> | null = null;
   private compactionSlack = DEFAULT_COMPACTION_SLACK;
+  /** A compaction is queued or running (the writes after it wait for it). */
+  private compacting = false;
   /** Where the incremental sweep goes on (a Map iterator sees later additions and skips deletions). */
   private sweepCursor: Iterator<[string, Entry]> | null = null;
 
@@ -119,20 +121,31 @@ export class InProcessKeyValueStore implements KeyValueStore {
   /**
    * Runs one write after the ones before it: `plan` returns the op (or null for nothing to do),
    * which is queued on the log and applied in memory; the write resolves once the log has fsynced
-   * it. Writes do not wait for each other's fsync, so concurrent ones share one (group commit).
+   * it. Writes do not wait for each other's fsync: those made in one turn of the event loop go out
+   * in one write of the log, and those made while it is under way share the next (group commit).
    */
   private async write(plan: () => LogOp | null): Promise<LogOp | null> {
-    const { op, durable } = await this.writes.run(async () => {
-      const op = plan();
-      if (!op) return { op, durable: this.log?.durable() };
-      const durable = this.log?.append([op]);
-      this.apply(op);
-      this.sweepSome(SWEEP_PER_WRITE);
-      if (this.log && this.log.size > 2 * this.entries.size + this.compactionSlack) await this.compact(this.log);
-      return { op, durable };
-    });
+    // A write is synchronous: only a compaction queued before it makes it wait its turn.
+    const { op, durable } = this.writes.idle ? this.writeNow(plan) : await this.writes.run(async () => this.writeNow(plan));
     await durable;
     return op;
+  }
+
+  private writeNow(plan: () => LogOp | null): { op: LogOp | null; durable: Promise<void> | undefined } {
+    const op = plan();
+    if (!op) return { op, durable: this.log?.durable() };
+    const durable = this.log?.append([op]);
+    this.apply(op);
+    this.sweepSome(SWEEP_PER_WRITE);
+    const log = this.log;
+    if (log && !this.compacting && log.size > 2 * this.entries.size + this.compactionSlack) {
+      this.compacting = true;
+      void this.writes.run(async () => {
+        await this.compact(log);
+        this.compacting = false;
+      });
+    }
+    return { op, durable };
   }
 
   /** The write that triggered it is already durable: a failed compaction is only reported. */
