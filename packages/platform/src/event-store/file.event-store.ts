@@ -25,7 +25,6 @@ export class FileEventStore implements EventStore {
   /** Not yet published, in append order (a Map keeps insertion order). */
   private readonly pending = new Map<string, StoredEvent>();
   private closed = false;
-  private closing: Promise<void> | null = null;
 
   private constructor(private readonly log: JsonlLog<LogRecord>) {}
 
@@ -98,13 +97,10 @@ export class FileEventStore implements EventStore {
     if (this.log.pending) await this.log.durable();
   }
 
-  /** Appends made before it are written first (the log writes what is queued before it closes). */
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.closed = true;
-      await this.log.close();
-    })();
-    return this.closing;
+  /** Appends made before it are written first: the log writes what is queued before it closes (once). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.log.close();
   }
 
   private apply(events: StoredEvent[]): void {

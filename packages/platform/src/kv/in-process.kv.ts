@@ -46,8 +46,6 @@ export class InProcessKeyValueStore implements KeyValueStore {
   private readonly writes = new SerialQueue();
   private log: JsonlLog<LogOp> | null = null;
   private compactionSlack = DEFAULT_COMPACTION_SLACK;
-  /** A compaction is queued or running (the writes after it wait for it). */
-  private compacting = false;
   /** Where the incremental sweep goes on (a Map iterator sees later additions and skips deletions). */
   private sweepCursor: Iterator<[string, Entry]> | null = null;
 
@@ -137,18 +135,13 @@ export class InProcessKeyValueStore implements KeyValueStore {
     const durable = this.log?.append([op]);
     this.apply(op);
     this.sweepSome(SWEEP_PER_WRITE);
+    // Queued behind this write, and only by a write that found no compaction queued before it.
     const log = this.log;
-    if (log && !this.compacting && log.size > 2 * this.entries.size + this.compactionSlack) {
-      this.compacting = true;
-      void this.writes.run(async () => {
-        await this.compact(log);
-        this.compacting = false;
-      });
-    }
+    if (log && this.writes.idle && log.size > 2 * this.entries.size + this.compactionSlack) void this.writes.run(() => this.compact(log));
     return { op, durable };
   }
 
-  /** The write that triggered it is already durable: a failed compaction is only reported. */
+  /** The log writes the write that called for it first: a failed compaction is only reported. */
   private async compact(log: JsonlLog<LogOp>): Promise<void> {
     this.sweep();
     try {
