@@ -149,6 +149,11 @@ describe('the bench against the hot-path goals', () => {
     expect(bound()).toMatch(
       /^the busiest main thread \(inference\) spent 1\.60 ms per message, so at most 625\/s, and all processes 6\.90 ms/,
     );
+    // The busiest main thread's preemptions, when counted, beside its CPU.
+    messages.product = { ...messages.product, mainThreadPreemptionsPerRequest: { conversation: 0.4, inference: 1.73 } };
+    expect(bound()).toMatch(
+      /^the busiest main thread \(inference\) spent 1\.60 ms per message \(preempted 1\.73 times per message\), so at most 625\/s/,
+    );
     // Without the main threads' figures no thread bound is made up from the processes' own.
     messages.product = { ...messages.product, mainThreadMsPerRequest: undefined };
     expect(bound()).toBeUndefined();

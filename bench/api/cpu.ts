@@ -12,6 +12,12 @@ export interface CpuProbe {
    * process's figure also counts the collector's and the thread pool's threads).
    */
   sampleMainThreads(): CpuSample;
+  /**
+   * How many times each product process's main thread has been taken off its core while it still
+   * had work (involuntary context switches): another process, such as a server sharing the cores,
+   * ran instead.
+   */
+  samplePreemptions(): CpuSample;
   /** The names of the product's own processes (one, or each service of a cluster). */
   product: string[];
 }
@@ -31,6 +37,17 @@ const cpuSeconds = (pid: number, thread?: number): number | null => {
     const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
     const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+};
+
+/** A thread's involuntary context switches so far, or null when it is gone. */
+const preemptions = (pid: number, thread: number): number | null => {
+  try {
+    const status = readFileSync(`/proc/${pid}/task/${thread}/status`, 'utf8');
+    const match = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status);
+    return match ? Number(match[1]) : null;
   } catch {
     return null;
   }
@@ -72,6 +89,14 @@ export const cpuProbe = (product: Record<string, number>, servers: Record<string
       }
       return sample;
     },
+    samplePreemptions: () => {
+      const sample: CpuSample = {};
+      for (const [name, pid] of Object.entries(product)) {
+        const count = preemptions(pid, pid);
+        if (count !== null) sample[name] = count;
+      }
+      return sample;
+    },
   };
 };
 
@@ -85,6 +110,14 @@ export const perRequest = (before: CpuSample, after: CpuSample, requests: number
     Object.keys(after)
       .filter((name) => name in before)
       .map((name) => [name, ((after[name]! - before[name]!) * 1000) / Math.max(1, requests)]),
+  );
+
+/** How many times per request each process's count grew between two samples. */
+export const countPerRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
+  Object.fromEntries(
+    Object.keys(after)
+      .filter((name) => name in before)
+      .map((name) => [name, (after[name]! - before[name]!) / Math.max(1, requests)]),
   );
 
 /** The CPU milliseconds per request of all the processes together, and the requests/s those allow on this machine's cores. */

@@ -91,13 +91,15 @@ const firstDeltaFloor = (distributed: boolean, { diskFlushP50, busFirstFragmentP
  */
 const messagesBound = (product: LoadResult, floors: Floors, cores: number): string | undefined => {
   const bounds: string[] = [];
-  const { cpuMsPerRequest: cpu, mainThreadMsPerRequest: mainThreads } = product;
+  const { cpuMsPerRequest: cpu, mainThreadMsPerRequest: mainThreads, mainThreadPreemptionsPerRequest: preempted } = product;
   if (cpu && mainThreads && Object.keys(mainThreads).length > 0) {
     const [busiest, busiestMs] = Object.entries(mainThreads).reduce((a, b) => (b[1] > a[1] ? b : a));
     const all = capacity(cpu, cores);
     if (busiestMs > 0) {
+      const times = preempted?.[busiest];
+      const preemptedText = times === undefined ? '' : ` (preempted ${times.toFixed(2)} times per message)`;
       bounds.push(
-        `the busiest main thread (${busiest}) spent ${busiestMs.toFixed(2)} ms per message, so at most ${(1000 / busiestMs).toFixed(0)}/s, and all processes ${all.cpuMs.toFixed(2)} ms, so at most ${all.perSecond.toFixed(0)}/s on ${cores} cores`,
+        `the busiest main thread (${busiest}) spent ${busiestMs.toFixed(2)} ms per message${preemptedText}, so at most ${(1000 / busiestMs).toFixed(0)}/s, and all processes ${all.cpuMs.toFixed(2)} ms, so at most ${all.perSecond.toFixed(0)}/s on ${cores} cores`,
       );
     }
   }

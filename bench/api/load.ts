@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { type CpuProbe, perRequest, productSeconds } from './cpu';
+import { type CpuProbe, countPerRequest, perRequest, productSeconds } from './cpu';
 
 export interface LoadResult {
   /** Successful (2xx) answers per second. */
@@ -21,6 +21,8 @@ export interface LoadResult {
   productProcesses?: string[];
   /** The CPU ms per answered request of each product process's main thread, where its JavaScript runs. */
   mainThreadMsPerRequest?: Record<string, number>;
+  /** How many times per answered request each product process's main thread was preempted (see CpuProbe). */
+  mainThreadPreemptionsPerRequest?: Record<string, number>;
   /** How long after the run the product was still working off what the run left (with a probe). */
   settleSeconds?: number;
 }
@@ -48,12 +50,14 @@ export const load = async (options: LoadOptions): Promise<LoadResult> => {
   else await sleep(500);
   const before = options.cpu?.sample();
   const mainThreadsBefore = options.cpu?.sampleMainThreads();
+  const preemptionsBefore = options.cpu?.samplePreemptions();
   const result = await run(options);
-  if (options.cpu && before && mainThreadsBefore) {
+  if (options.cpu && before && mainThreadsBefore && preemptionsBefore) {
     result.settleSeconds = await settle(options.cpu);
     result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
     result.productProcesses = options.cpu.product;
     result.mainThreadMsPerRequest = perRequest(mainThreadsBefore, options.cpu.sampleMainThreads(), result.answered);
+    result.mainThreadPreemptionsPerRequest = countPerRequest(preemptionsBefore, options.cpu.samplePreemptions(), result.answered);
   }
   return result;
 };

@@ -56,18 +56,20 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
   if (costs.length > 0) {
     lines.push(
       '',
-      'CPU per answered request (user + system, over the counted run and until the product was idle again, so work it put off counts), and the throughput those costs allow on this machine:',
+      'CPU per answered request (user + system, over the counted run and until the product was idle again, so work it put off counts; "preempted": the times the main thread was taken off its core while it still had work), and the throughput those costs allow on this machine:',
       '',
     );
     for (const { row, cpu, settle } of costs) {
       const { cpuMs, perSecond: allowed } = capacity(cpu);
       // A cluster's services that took no part (under 0.005 ms) are left out.
       const mainThreads = 'rps' in row.product ? (row.product.mainThreadMsPerRequest ?? {}) : {};
+      const preempted = 'rps' in row.product ? (row.product.mainThreadPreemptionsPerRequest ?? {}) : {};
       const parts = Object.entries(cpu)
         .filter(([, value]) => value >= 0.005)
         .map(([name, value]) => {
           const main = mainThreads[name];
-          return `${name} ${value.toFixed(2)} ms${main === undefined ? '' : ` (main thread ${main.toFixed(2)})`}`;
+          const times = preempted[name] === undefined ? '' : `, preempted ${preempted[name]!.toFixed(2)} times`;
+          return `${name} ${value.toFixed(2)} ms${main === undefined ? '' : ` (main thread ${main.toFixed(2)}${times})`}`;
         });
       const after = settle >= 0.5 ? `; the product worked ${settle.toFixed(1)} s past the run` : '';
       lines.push(
