@@ -5,6 +5,7 @@ import {
   startPrivateNats,
   startPrivateRedis,
 } from '../../packages/platform/src/testing/private-servers';
+import { scheduleAsBatch } from './batch-scheduling';
 import { localServerPid } from './cpu';
 import { holdInfraLock } from './infra-lock';
 
@@ -14,6 +15,8 @@ export interface BenchInfra {
   servers: Record<string, number>;
   /** Whether the servers are the bench's own (nothing it leaves in them outlives the run). */
   ownServers: boolean;
+  /** How the bench's own servers are scheduled (printed with the table). */
+  scheduling?: string;
   release(): Promise<void>;
 }
 
@@ -22,17 +25,19 @@ export interface BenchInfra {
  * server binaries are installed: the bench then leaves nothing behind (a JetStream backlog in a
  * shared durable consumer, queues in a shared Redis) and its CPU figures are those servers'
  * alone. Redis persists as docs/deployment.md asks (append-only file, fsynced every second).
- * Otherwise it uses the shared servers, under the shared-infrastructure lock.
+ * They run under SCHED_BATCH (see scheduleAsBatch) unless `preemptingServers`. Otherwise it uses the shared servers, under the shared-infrastructure lock.
  */
-export const benchInfra = async (mode: string): Promise<BenchInfra | null> => {
+export const benchInfra = async (mode: string, { preemptingServers = false } = {}): Promise<BenchInfra | null> => {
   if (mode === 'embedded') return { env: {}, servers: {}, ownServers: true, release: async () => {} };
   if (NATS_SERVER_BIN && REDIS_SERVER_BIN) {
     const nats = await startPrivateNats();
     const redis = await startPrivateRedis('everysec');
+    const batch = !preemptingServers && scheduleAsBatch(nats.pid!) && scheduleAsBatch(redis.pid!);
     return {
       env: { NATS_URL: nats.url, REDIS_URL: redis.url },
       servers: { nats: nats.pid!, redis: redis.pid! },
       ownServers: true,
+      scheduling: batch ? 'the NATS and Redis servers under SCHED_BATCH' : 'the NATS and Redis servers preempting on wake-up',
       release: async () => {
         await Promise.all([nats.dispose(), redis.dispose()]);
       },

@@ -1,9 +1,9 @@
 /**
  * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
- *                 [--mode embedded|distributed|cluster|all] [--soak N]`
+ *                 [--mode embedded|distributed|cluster|all] [--soak N] [--preempting-servers]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
- * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, see
- * bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
+ * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, under
+ * SCHED_BATCH unless `--preempting-servers`, see bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
  * After each mode's table, the disk's flush that every first delta waits for (disk-flush.ts).
  * Distributed, it then measures the floors under the message and init figures: the same
  * crossings of the bus with nothing else (bus-floor.server.ts, init-floor.server.ts).
@@ -38,6 +38,7 @@ const { values } = parseArgs({
     ttft: { type: 'string', default: '200' },
     mode: { type: 'string', default: 'all' },
     soak: { type: 'string' },
+    'preempting-servers': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -45,6 +46,7 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const writers = Number(values.writers);
 const ttftRequests = Number(values.ttft);
+const infraOptions = { preemptingServers: values['preempting-servers'] };
 
 const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-'));
@@ -159,7 +161,7 @@ if (values.soak && modes[0] === 'cluster') {
   process.exitCode = 2;
 } else if (values.soak) {
   const mode = modes[0]!;
-  const infra = await benchInfra(mode);
+  const infra = await benchInfra(mode, infraOptions);
   if (infra) {
     try {
       const result = await withDataDir((dataDir) =>
@@ -180,11 +182,11 @@ if (values.soak && modes[0] === 'cluster') {
   // Each mode's table is printed as soon as it is measured.
   let servicesCpuMsPerMessage: number | undefined;
   for (const mode of modes) {
-    const infra = await benchInfra(mode);
+    const infra = await benchInfra(mode, infraOptions);
     if (!infra) continue;
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
-      printRows(rows, { duration, connections, rounds });
+      printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling });
       if (mode === 'embedded') servicesCpuMsPerMessage = productCpuMs(rows.find((row) => row.scenario === 'messages'));
       const disk = await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests));
       printDiskFlush(disk);
