@@ -25,7 +25,8 @@ export interface BenchInfra {
  * server binaries are installed: the bench then leaves nothing behind (a JetStream backlog in a
  * shared durable consumer, queues in a shared Redis) and its CPU figures are those servers'
  * alone. Redis persists as docs/deployment.md asks (append-only file, fsynced every second).
- * They run under SCHED_BATCH (see scheduleAsBatch) unless `preemptingServers`. Otherwise it uses the shared servers, under the shared-infrastructure lock.
+ * They run under SCHED_BATCH (see scheduleAsBatch) unless `preemptingServers`. Otherwise it uses
+ * the shared servers, as they are, under the shared-infrastructure lock.
  */
 export const benchInfra = async (mode: string, { preemptingServers = false } = {}): Promise<BenchInfra | null> => {
   if (mode === 'embedded') return { env: {}, servers: {}, ownServers: true, release: async () => {} };

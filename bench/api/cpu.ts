@@ -104,21 +104,17 @@ export const cpuProbe = (product: Record<string, number>, servers: Record<string
 export const productSeconds = (probe: CpuProbe, sample: CpuSample): number =>
   probe.product.reduce((sum, name) => sum + (sample[name] ?? 0), 0);
 
-/** CPU milliseconds per request of each process between two samples. */
-export const perRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
-  Object.fromEntries(
-    Object.keys(after)
-      .filter((name) => name in before)
-      .map((name) => [name, ((after[name]! - before[name]!) * 1000) / Math.max(1, requests)]),
-  );
-
-/** How many times per request each process's count grew between two samples. */
+/** How many times per request each process's count (CPU seconds, preemptions) grew between two samples. */
 export const countPerRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
   Object.fromEntries(
     Object.keys(after)
       .filter((name) => name in before)
       .map((name) => [name, (after[name]! - before[name]!) / Math.max(1, requests)]),
   );
+
+/** CPU milliseconds per request of each process between two samples. */
+export const perRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
+  Object.fromEntries(Object.entries(countPerRequest(before, after, requests)).map(([name, seconds]) => [name, seconds * 1000]));
 
 /** The CPU milliseconds per request of all the processes together, and the requests/s those allow on this machine's cores. */
 export const capacity = (cpuMsPerRequest: Record<string, number>, cores = cpus().length): { cpuMs: number; perSecond: number } => {

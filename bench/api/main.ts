@@ -3,7 +3,8 @@
  *                 [--mode embedded|distributed|cluster|all] [--soak N] [--preempting-servers]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, under
- * SCHED_BATCH unless `--preempting-servers`, see bench-infra.ts), in R rounds of alternating runs (the median round is printed, see rounds.ts).
+ * SCHED_BATCH unless `--preempting-servers`, see bench-infra.ts), in R rounds of alternating runs
+ * (the median round is printed, see rounds.ts).
  * After each mode's table, the disk's flush that every first delta waits for (disk-flush.ts).
  * Distributed, it then measures the floors under the message and init figures: the same
  * crossings of the bus with nothing else (bus-floor.server.ts, init-floor.server.ts).
