@@ -62,6 +62,16 @@ export const localServerPid = (name: string): number | null => {
   }
 };
 
+/** One reading per named process; a process that is gone is left out. */
+const sampleEach = (pids: Record<string, number>, read: (pid: number) => number | null): CpuSample => {
+  const sample: CpuSample = {};
+  for (const [name, pid] of Object.entries(pids)) {
+    const value = read(pid);
+    if (value !== null) sample[name] = value;
+  }
+  return sample;
+};
+
 /**
  * Watches the product's processes (`product`: name -> pid), the load generator (this process) and
  * the NATS and Redis servers when they run on this machine (`servers`: name -> pid): what each
@@ -73,30 +83,9 @@ export const cpuProbe = (product: Record<string, number>, servers: Record<string
   if (Object.values(product).some((pid) => cpuSeconds(pid) === null)) return null;
   return {
     product: Object.keys(product),
-    sample: () => {
-      const sample: CpuSample = {};
-      for (const [name, pid] of Object.entries(pids)) {
-        const seconds = cpuSeconds(pid);
-        if (seconds !== null) sample[name] = seconds;
-      }
-      return sample;
-    },
-    sampleMainThreads: () => {
-      const sample: CpuSample = {};
-      for (const [name, pid] of Object.entries(product)) {
-        const seconds = cpuSeconds(pid, pid);
-        if (seconds !== null) sample[name] = seconds;
-      }
-      return sample;
-    },
-    samplePreemptions: () => {
-      const sample: CpuSample = {};
-      for (const [name, pid] of Object.entries(product)) {
-        const count = preemptions(pid, pid);
-        if (count !== null) sample[name] = count;
-      }
-      return sample;
-    },
+    sample: () => sampleEach(pids, (pid) => cpuSeconds(pid)),
+    sampleMainThreads: () => sampleEach(product, (pid) => cpuSeconds(pid, pid)),
+    samplePreemptions: () => sampleEach(product, (pid) => preemptions(pid, pid)),
   };
 };
 
