@@ -42,10 +42,10 @@ const cpuSeconds = (pid: number, thread?: number): number | null => {
   }
 };
 
-/** A thread's involuntary context switches so far, or null when it is gone. */
-const preemptions = (pid: number, thread: number): number | null => {
+/** A process's main thread's involuntary context switches so far, or null when it is gone. */
+const mainThreadPreemptions = (pid: number): number | null => {
   try {
-    const status = readFileSync(`/proc/${pid}/task/${thread}/status`, 'utf8');
+    const status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
     const match = /^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status);
     return match ? Number(match[1]) : null;
   } catch {
@@ -85,7 +85,7 @@ export const cpuProbe = (product: Record<string, number>, servers: Record<string
     product: Object.keys(product),
     sample: () => sampleEach(pids, (pid) => cpuSeconds(pid)),
     sampleMainThreads: () => sampleEach(product, (pid) => cpuSeconds(pid, pid)),
-    samplePreemptions: () => sampleEach(product, (pid) => preemptions(pid, pid)),
+    samplePreemptions: () => sampleEach(product, mainThreadPreemptions),
   };
 };
 
