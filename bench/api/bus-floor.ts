@@ -4,10 +4,15 @@ import { cpuProbe, perRequest } from './cpu';
 import { settle } from './load';
 import { percentile } from './ttft';
 
+/** The floor's own process among `cpuMsPerMessage`'s (the others are the servers). */
+export const FLOOR_PROCESS = 'floor process';
+
 export interface BusFloorResult {
   rps: number;
   /** CPU milliseconds per message of the floor's process and of each server. */
   cpuMsPerMessage: Record<string, number>;
+  /** CPU milliseconds per message of the floor process's main thread, where its JavaScript runs. */
+  mainThreadMsPerMessage: number;
   /** One message at a time: ms from the command to the first fragment. */
   firstFragment: { p50: number; p99: number; count: number };
 }
@@ -36,17 +41,20 @@ export const measureFloor = async (
     await drive(Math.min(2, seconds));
     await settle(cpu);
     const before = cpu.sample();
+    const mainThreadBefore = cpu.sampleMainThreads();
     const started = performance.now();
     const completed = await drive(seconds);
     const elapsed = (performance.now() - started) / 1000;
     await settle(cpu);
     // The bench process only waits: the floor process drives the messages itself.
     const { product, 'load generator': _idle, ...serverCosts } = perRequest(before, cpu.sample(), completed);
+    const mainThread = perRequest(mainThreadBefore, cpu.sampleMainThreads(), completed).product ?? 0;
     const { took } = await floor.ask<{ took: number[] }>('sequential', 'sequential', { count: sequential + WARMUP });
     const samples = took.slice(WARMUP).sort((a, b) => a - b);
     return {
       rps: completed / elapsed,
-      cpuMsPerMessage: { 'floor process': product ?? 0, ...serverCosts },
+      cpuMsPerMessage: { [FLOOR_PROCESS]: product ?? 0, ...serverCosts },
+      mainThreadMsPerMessage: mainThread,
       firstFragment: { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), count: samples.length },
     };
   } finally {

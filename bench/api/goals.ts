@@ -26,6 +26,10 @@ export interface Floors {
    * where the services meet on the in-process bus (distributed, when the run measured embedded too).
    */
   servicesCpuMsPerMessage?: number;
+  /** The bus floor process's main thread's CPU per message, ms: the crossings' share of a main thread's work. */
+  busMainThreadMsPerMessage?: number;
+  /** The embedded product's main thread's CPU per message in the same run: the services' share of it. */
+  servicesMainThreadMsPerMessage?: number;
   /** The stack floor's CPU per message (the bus floor's crossings with the libraries alone), all its processes, ms. */
   stackCpuMsPerMessage?: number;
   /** The bus floor's lone message to its first fragment, p50 ms (distributed). */
@@ -87,7 +91,8 @@ const firstDeltaFloor = (distributed: boolean, { diskFlushP50, busFirstFragmentP
  * What bounds a messages/s figure, from the run's own CPU per message: a Node process runs its
  * JavaScript on its main thread, so the busiest main thread allows at most 1,000 over its
  * milliseconds a second; all the processes together (the servers and the load generator included)
- * share the cores; and the bus floor's crossings alone, where measured.
+ * share the cores; and the bus floor's crossings alone, where measured, with the services' work
+ * beside them, in all and on the one main thread a process runs both on.
  */
 const messagesBound = (product: LoadResult, floors: Floors, cores: number): string | undefined => {
   const bounds: string[] = [];
@@ -117,6 +122,14 @@ const messagesBound = (product: LoadResult, floors: Floors, cores: number): stri
         `the services' work (embedded, ${work.toFixed(2)} ms) and the bus floor's crossings (${bus.toFixed(2)} ms) come to ${both.toFixed(2)} ms per message, so at most ${((cores * 1000) / both).toFixed(0)}/s on these cores`,
       );
     }
+  }
+  // One process does both on its one main thread: the services' share and the crossings' share of it.
+  const { servicesMainThreadMsPerMessage: workThread, busMainThreadMsPerMessage: busThread } = floors;
+  if (workThread !== undefined && busThread !== undefined) {
+    const both = workThread + busThread;
+    bounds.push(
+      `on one main thread, the services' work (embedded, ${workThread.toFixed(2)} ms) and the bus floor's crossings (${busThread.toFixed(2)} ms) come to ${both.toFixed(2)} ms per message, so at most ${(1000 / both).toFixed(0)}/s`,
+    );
   }
   return bounds.length > 0 ? bounds.join('; ') : undefined;
 };

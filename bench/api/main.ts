@@ -148,10 +148,14 @@ const initRequest = (publishableKey: string) => ({
   durationSeconds: duration,
 });
 
-/** The product's own processes' CPU per request in a row (not the load generator's, nor the servers'). */
-const productCpuMs = (row: Row | undefined): number | undefined => {
+/**
+ * The product's own processes' CPU per request in a row (not the load generator's, nor the
+ * servers'), or with `mainThreads` their main threads' alone.
+ */
+const productCpuMs = (row: Row | undefined, mainThreads = false): number | undefined => {
   if (!row || !('rps' in row.product)) return undefined;
-  const { cpuMsPerRequest: cpu, productProcesses } = row.product;
+  const { cpuMsPerRequest, mainThreadMsPerRequest, productProcesses } = row.product;
+  const cpu = mainThreads ? mainThreadMsPerRequest : cpuMsPerRequest;
   return cpu && productProcesses ? productProcesses.reduce((sum, name) => sum + (cpu[name] ?? 0), 0) : undefined;
 };
 
@@ -182,13 +186,18 @@ if (values.soak && modes[0] === 'cluster') {
 } else {
   // Each mode's table is printed as soon as it is measured.
   let servicesCpuMsPerMessage: number | undefined;
+  let servicesMainThreadMsPerMessage: number | undefined;
   for (const mode of modes) {
     const infra = await benchInfra(mode, infraOptions);
     if (!infra) continue;
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
       printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling });
-      if (mode === 'embedded') servicesCpuMsPerMessage = productCpuMs(rows.find((row) => row.scenario === 'messages'));
+      if (mode === 'embedded') {
+        const messages = rows.find((row) => row.scenario === 'messages');
+        servicesCpuMsPerMessage = productCpuMs(messages);
+        servicesMainThreadMsPerMessage = productCpuMs(messages, true);
+      }
       const disk = await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests));
       printDiskFlush(disk);
       const floors: Floors = { diskFlushP50: disk.p50 };
@@ -200,6 +209,8 @@ if (values.soak && modes[0] === 'cluster') {
           printBusFloor(floor, writers);
           floors.busCpuMsPerMessage = capacity(floor.cpuMsPerMessage).cpuMs;
           floors.servicesCpuMsPerMessage = servicesCpuMsPerMessage;
+          floors.busMainThreadMsPerMessage = floor.mainThreadMsPerMessage;
+          floors.servicesMainThreadMsPerMessage = servicesMainThreadMsPerMessage;
           floors.busFirstFragmentP50 = floor.firstFragment.p50;
         }
         process.stderr.write('distributed: the stack floor of a message\n');

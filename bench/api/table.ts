@@ -1,5 +1,5 @@
 import { cpus, totalmem } from 'node:os';
-import type { BusFloorResult } from './bus-floor';
+import { type BusFloorResult, FLOOR_PROCESS } from './bus-floor';
 import { capacity } from './cpu';
 import type { DiskFlushResult } from './disk-flush';
 import { checkSoakGoal, describeGoals, type Scenario } from './goals';
@@ -84,7 +84,10 @@ export const printRows = (rows: Row[], settings: { duration: number; connections
 /** A floor's throughput and CPU per message, and what that CPU allows on this machine's cores. */
 const floorCosts = (floor: BusFloorResult, concurrency: number): string => {
   const { cpuMs, perSecond: allowed } = capacity(floor.cpuMsPerMessage);
-  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+  const parts = Object.entries(floor.cpuMsPerMessage).map(([name, value]) => {
+    const mainThread = name === FLOOR_PROCESS ? ` (main thread ${floor.mainThreadMsPerMessage.toFixed(2)})` : '';
+    return `${name} ${value.toFixed(2)} ms${mainThread}`;
+  });
   return `${concurrency} at a time: ${perSecond(floor.rps)}/s; CPU per message: ${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores`;
 };
 
