@@ -4,7 +4,7 @@ import { cpuProbe, perRequest } from './cpu';
 import { settle } from './load';
 import { percentile } from './ttft';
 
-/** The floor's own process among `cpuMsPerMessage`'s (the others are the servers). */
+/** A floor's own process among the processes whose CPU it reports (the others are the servers). */
 export const FLOOR_PROCESS = 'floor process';
 
 export interface BusFloorResult {

@@ -1,4 +1,5 @@
 import type { BenchInfra } from './bench-infra';
+import { FLOOR_PROCESS } from './bus-floor';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
 import { type LoadOptions, type LoadResult, load } from './load';
@@ -26,7 +27,7 @@ export const measureInitFloor = async (
   try {
     const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(shapes) });
     try {
-      const cpu = cpuProbe({ 'floor process': floor.process.pid! }, servers);
+      const cpu = cpuProbe({ [FLOOR_PROCESS]: floor.process.pid! }, servers);
       if (!cpu) return null;
       const { round, range } = await medianRound(
         rounds,

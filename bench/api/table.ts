@@ -132,7 +132,7 @@ export const printInitFloor = (init: InitFloorResult, product: Row | undefined):
   ];
   if (product && 'rps' in product.product && product.product.cpuMsPerRequest) {
     const own = product.product.cpuMsPerRequest.product ?? 0;
-    const floorOwn = cpu['floor process'] ?? 0;
+    const floorOwn = cpu[FLOOR_PROCESS] ?? 0;
     lines.push(
       `The product's distributed init answered ${((100 * product.product.rps) / floor.rps).toFixed(1)} % of the floor's inits; its process spent ${own.toFixed(3)} ms per init, ${(own - floorOwn).toFixed(3)} ms more than the floor's.`,
     );
