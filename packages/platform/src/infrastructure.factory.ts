@@ -23,6 +23,7 @@ import { InProcessPubSub } from './pubsub/in-process.pubsub';
 import type { PubSub } from './pubsub/pubsub.port';
 import { type DataDirLock, lockDataDir } from './storage/data-dir.lock';
 import { ServiceClient } from './transport/service-client';
+import { SharedNatsConnection } from './transport/shared-nats-connection';
 import { inProcessTransport, natsTransport } from './transport/transport';
 import { EmbeddedVectorIndex } from './vector-index/embedded.vector-index';
 import type { VectorIndex } from './vector-index/vector-index.port';
@@ -67,6 +68,9 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     await lock?.release();
   };
 
+  // Every NATS adapter of this process on one connection (see SharedNatsConnection).
+  const nats = config.NATS_URL ? new SharedNatsConnection(config.NATS_URL) : null;
+
   try {
     const documents: DocumentStore = await open('documents', async () =>
       config.MONGODB_URL
@@ -79,8 +83,8 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
         : FileEventStore.open(await dir('events')),
     );
     const eventStream: EventStream = await open('eventStream', async () =>
-      config.NATS_URL
-        ? (await import('./event-stream/jetstream.event-stream')).JetStreamEventStream.connect(config.NATS_URL)
+      nats
+        ? (await import('./event-stream/jetstream.event-stream')).JetStreamEventStream.connect(nats)
         : FileEventStream.open(await dir('stream')),
     );
     const jobs: JobQueue = await open('jobs', async () =>
@@ -106,7 +110,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     const embedder: Embedder = wanted('embedder') ? chooseEmbedder(config) : notOpened('embedder');
     const chatModel: ChatModel = wanted('chatModel') ? chooseChatModel(config) : notOpened('chatModel');
 
-    const transport = config.NATS_URL ? natsTransport(config.NATS_URL) : inProcessTransport();
+    const transport = nats ? natsTransport(nats) : inProcessTransport();
     const services = new ServiceClient(transport.client());
 
     return {

@@ -1,10 +1,10 @@
-import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, NatsConnection } from 'nats';
-import { AckPolicy, connect, DeliverPolicy, DiscardPolicy, headers, nanos } from 'nats';
+import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
+import { AckPolicy, DeliverPolicy, DiscardPolicy, headers, nanos } from 'nats';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import { natsConnectionOptions, trackNatsStatus } from '../transport/nats-options';
+import { trackNatsStatus } from '../transport/nats-options';
 import { NatsRequestMux } from '../transport/nats-request-mux';
-import { coalesceWrites } from '../transport/nats-write-coalescing';
+import { type NatsLease, SharedNatsConnection } from '../transport/shared-nats-connection';
 import { utf8 } from '../transport/utf8';
 import {
   DEFAULT_MAX_DELIVERIES,
@@ -57,28 +57,24 @@ export class JetStreamEventStream implements EventStream {
   private readonly requests: NatsRequestMux;
 
   private constructor(
-    private readonly nc: NatsConnection,
+    private readonly lease: NatsLease,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
     private readonly streamName: string,
     private readonly options: Required<JetStreamEventStreamOptions>,
   ) {
-    this.requests = new NatsRequestMux(nc);
+    this.requests = new NatsRequestMux(lease.nc);
   }
 
+  /** On `connection` (the process's shared one), or on a connection of its own to the server list `connection`. */
   static async connect(
-    url: string,
+    connection: SharedNatsConnection | string,
     streamName = 'PALAVER_EVENTS',
     subjects: string[] = ['conversation.evt.>'],
     options: JetStreamEventStreamOptions = {},
   ): Promise<JetStreamEventStream> {
-    const nc = coalesceWrites(
-      await connect({
-        servers: url.split(',').map((s) => s.trim()),
-        name: `palaver-event-stream-${streamName}`,
-        ...natsConnectionOptions,
-      }),
-    );
+    const lease = await (typeof connection === 'string' ? new SharedNatsConnection(connection) : connection).lease();
+    const { nc } = lease;
     try {
       const settings: Required<JetStreamEventStreamOptions> = {
         redeliveryDelayMs: options.redeliveryDelayMs ?? 200,
@@ -89,11 +85,11 @@ export class JetStreamEventStream implements EventStream {
       };
       const jsm = await nc.jetstreamManager();
       await ensureStream(jsm, streamName, [...subjects, `deadletter.${streamName}.>`], settings);
-      const stream = new JetStreamEventStream(nc, nc.jetstream(), jsm, streamName, settings);
+      const stream = new JetStreamEventStream(lease, nc.jetstream(), jsm, streamName, settings);
       stream.unregister = registerDependency('nats', trackNatsStatus(nc));
       return stream;
     } catch (error) {
-      await nc.close();
+      await lease.release();
       throw error;
     }
   }
@@ -144,8 +140,8 @@ export class JetStreamEventStream implements EventStream {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     this.unregister();
-    await this.nc.drain();
     this.requests.close();
+    await this.lease.release();
   }
 
   private async ensureConsumer(durable: string, filter: string, maxAckPending: number): Promise<void> {

@@ -1,8 +1,6 @@
-import { connect, type NatsConnection } from 'nats';
-import { natsConnectionOptions } from './nats-options';
 import { NatsRequestMux } from './nats-request-mux';
-import { coalesceWrites } from './nats-write-coalescing';
 import type { ServiceRequester } from './service-requester';
+import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
 import { utf8 } from './utf8';
 
 const decoder = new TextDecoder();
@@ -22,10 +20,10 @@ interface NestReply {
  * largest part of the bus's cost to the product and to the server.
  */
 export class NatsServiceRequester implements ServiceRequester {
-  private connection: Promise<{ nc: NatsConnection; mux: NatsRequestMux }> | null = null;
+  private connection: Promise<{ lease: NatsLease; mux: NatsRequestMux }> | null = null;
   private nextId = 0;
 
-  constructor(private readonly url: string) {}
+  constructor(private readonly shared: SharedNatsConnection) {}
 
   async request(subject: string, payload: unknown, timeoutMs: number): Promise<unknown> {
     const { mux } = await this.connected();
@@ -43,18 +41,14 @@ export class NatsServiceRequester implements ServiceRequester {
     const connection = this.connection;
     this.connection = null;
     if (!connection) return;
-    const { nc, mux } = await connection;
+    const { lease, mux } = await connection;
     mux.close();
-    await nc.close();
+    await lease.release();
   }
 
   /** Connects at the first request, as Nest's client did: a process that never calls another service holds no connection. */
-  private connected(): Promise<{ nc: NatsConnection; mux: NatsRequestMux }> {
-    this.connection ??= connect({
-      servers: this.url.split(',').map((s) => s.trim()),
-      name: 'palaver-service-requests',
-      ...natsConnectionOptions,
-    }).then((nc) => ({ nc: coalesceWrites(nc), mux: new NatsRequestMux(nc) }));
+  private connected(): Promise<{ lease: NatsLease; mux: NatsRequestMux }> {
+    this.connection ??= this.shared.lease().then((lease) => ({ lease, mux: new NatsRequestMux(lease.nc) }));
     return this.connection;
   }
 }

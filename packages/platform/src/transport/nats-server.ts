@@ -2,6 +2,7 @@ import { NatsContext, ServerNats } from '@nestjs/microservices';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import { coalesceWrites } from './nats-write-coalescing';
+import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
 import { utf8 } from './utf8';
 
 const decoder = new TextDecoder();
@@ -16,9 +17,10 @@ interface NestRequest {
 const isNestRequest = (value: unknown): value is NestRequest =>
   typeof value === 'object' && value !== null && 'pattern' in value && typeof (value as NestRequest).id === 'string';
 
-/** What `close` touches of Nest's ServerNats (11.x, private there): the subscriptions it made. */
+/** What `close` touches of Nest's ServerNats (11.x, private there): the subscriptions it made, its connection. */
 interface ServerNatsInternals {
   subscriptions: Subscription[];
+  natsClient: NatsConnection | null;
 }
 
 /** How long a closing server waits, at most, for the server's confirmation and for the requests it took. */
@@ -32,6 +34,7 @@ const CLOSE_GRACE_MS = 10_000;
  */
 export class SubjectServerNats extends ServerNats {
   private connection: NatsConnection | null = null;
+  private lease: NatsLease | null = null;
   /** Requests being handled, and who waits for there to be none. */
   private handling = 0;
   private idle: (() => void) | null = null;
@@ -40,9 +43,22 @@ export class SubjectServerNats extends ServerNats {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
   }
 
+  /** With `shared`, the server answers on the process's one connection (see SharedNatsConnection). */
+  constructor(
+    options: ConstructorParameters<typeof ServerNats>[0],
+    private readonly shared?: SharedNatsConnection,
+  ) {
+    super(options);
+  }
+
   /** Replies go out in one write per turn of the event loop (see coalesceWrites). */
   override async createNatsClient() {
-    this.connection = coalesceWrites(await super.createNatsClient());
+    if (this.shared) {
+      this.lease = await this.shared.lease();
+      this.connection = this.lease.nc;
+    } else {
+      this.connection = coalesceWrites(await super.createNatsClient());
+    }
     return this.connection;
   }
 
@@ -63,7 +79,14 @@ export class SubjectServerNats extends ServerNats {
       if (this.handling > 0) await withinGrace(new Promise<void>((resolve) => (this.idle = resolve)));
       await withinGrace(connection.flush().catch(() => undefined));
     }
-    return super.close();
+    const lease = this.lease;
+    this.lease = null;
+    if (!lease) return super.close();
+    // Nest's close closes the connection it holds: a shared one is given back instead.
+    for (const subscription of (this as unknown as ServerNatsInternals).subscriptions) subscription.unsubscribe();
+    (this as unknown as ServerNatsInternals).natsClient = null;
+    await super.close();
+    await lease.release();
   }
 
   override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {

@@ -5,6 +5,7 @@ import { natsConnectionOptions } from './nats-options';
 import { NatsServiceRequester } from './nats-requester';
 import { SubjectServerNats } from './nats-server';
 import type { ServiceRequester } from './service-requester';
+import { SharedNatsConnection } from './shared-nats-connection';
 
 /** Where services answer requests: one in-process bus, or NATS with one queue group per service. */
 export interface ServiceTransport {
@@ -19,8 +20,13 @@ export const inProcessTransport = (bus = new InProcessBus()): ServiceTransport =
   client: () => new InProcessClient(bus),
 });
 
-export const natsTransport = (url: string): ServiceTransport => ({
-  kind: 'nats',
-  server: (serviceName) => new SubjectServerNats({ servers: [url], queue: serviceName, ...natsConnectionOptions }),
-  client: () => new NatsServiceRequester(url),
-});
+/** Servers and clients share `connection` (one per process, see SharedNatsConnection). */
+export const natsTransport = (connection: SharedNatsConnection | string): ServiceTransport => {
+  const shared = typeof connection === 'string' ? new SharedNatsConnection(connection) : connection;
+  return {
+    kind: 'nats',
+    server: (serviceName) =>
+      new SubjectServerNats({ servers: shared.url.split(',').map((s) => s.trim()), queue: serviceName, ...natsConnectionOptions }, shared),
+    client: () => new NatsServiceRequester(shared),
+  };
+};

@@ -1,0 +1,57 @@
+import { connect, type NatsConnection } from 'nats';
+import { natsConnectionOptions } from './nats-options';
+import { coalesceWrites } from './nats-write-coalescing';
+
+export interface NatsLease {
+  readonly nc: NatsConnection;
+  /** Gives the connection back; the last lease to go closes it (after flushing what is queued). */
+  release(): Promise<void>;
+}
+
+/**
+ * One NATS connection for everything a process does on one server list: every service's server,
+ * the requester and the event stream. Each piece on a connection of its own made a turn of the
+ * event loop write to, and the NATS server answer on, as many sockets as there were pieces with
+ * something to send (seven when every service runs in one process), each write and read a system
+ * call and a wake-up of the other side. Opened at the first lease, closed with the last one; a
+ * lease taken after that opens it again.
+ */
+export class SharedNatsConnection {
+  private connection: Promise<NatsConnection> | null = null;
+  private leases = 0;
+
+  constructor(
+    readonly url: string,
+    private readonly name = 'palaver',
+  ) {}
+
+  async lease(): Promise<NatsLease> {
+    this.leases += 1;
+    this.connection ??= connect({
+      servers: this.url.split(',').map((s) => s.trim()),
+      name: this.name,
+      ...natsConnectionOptions,
+    }).then(coalesceWrites);
+    const opening = this.connection;
+    let nc: NatsConnection;
+    try {
+      nc = await opening;
+    } catch (error) {
+      this.leases -= 1;
+      if (this.connection === opening) this.connection = null;
+      throw error;
+    }
+    let released = false;
+    return {
+      nc,
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.leases -= 1;
+        if (this.leases > 0 || this.connection !== opening) return;
+        this.connection = null;
+        if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
+      },
+    };
+  }
+}
