@@ -192,6 +192,10 @@ export class JetStreamEventStream implements EventStream {
 class JetStreamSubscription implements StreamSubscription {
   private stopping = false;
   private messages: ConsumerMessages | null = null;
+  /** Messages read and not yet handed to the handler, in stream order. */
+  private arrived: JsMsg[] = [];
+  /** The batches being handed over, while there are any (see arrive). */
+  private handing: Promise<void> | null = null;
   private readonly loop: Promise<void>;
 
   constructor(
@@ -217,37 +221,38 @@ class JetStreamSubscription implements StreamSubscription {
   private async run(): Promise<void> {
     while (!this.stopping) {
       try {
-        this.messages = await this.consumer.consume({ max_messages: this.maxBatch });
+        this.messages = await this.consumer.consume({ max_messages: this.maxBatch, callback: (m) => this.arrive(m) });
         if (this.stopping) this.messages.stop();
-        const pulled = this.messages[Symbol.asyncIterator]();
-        let waiting: Promise<IteratorResult<JsMsg>> | null = null;
-        for (;;) {
-          const first = await (waiting ?? pulled.next());
-          waiting = null;
-          if (first.done) break;
-          const batch = [first.value];
-          // Whatever else has already arrived joins the batch: a next() that is not settled by
-          // the next turn of the event loop waits for the batch after this one.
-          while (batch.length < this.maxBatch) {
-            const next = pulled.next();
-            const arrived = await Promise.race([next, nextTurn()]);
-            if (arrived === NOT_YET) {
-              waiting = next;
-              break;
-            }
-            if (arrived.done) break;
-            batch.push(arrived.value);
-          }
-          if (this.stopping) {
-            for (const m of batch) m.nak();
-            continue;
-          }
-          await this.deliverBatch(batch);
-        }
+        const error = await this.messages.closed();
+        if (error && !this.stopping) logger.warn({ err: error }, 'event stream consumer interrupted; pulling again');
       } catch (error) {
         if (!this.stopping) logger.warn({ err: error }, 'event stream consumer interrupted; pulling again');
       }
+      await this.handing;
       if (!this.stopping) await sleep(1_000);
+    }
+  }
+
+  /**
+   * The client hands over each message as it reads it; one batch at a time goes to the handler,
+   * made of every message that has arrived by then (a batch never waits for more). The server
+   * sends no more than `max_ack_pending` unacknowledged, which bounds what waits here.
+   */
+  private arrive(m: JsMsg): void {
+    this.arrived.push(m);
+    if (this.handing === null) this.handing = this.handArrived();
+  }
+
+  private async handArrived(): Promise<void> {
+    try {
+      await nextTurn(); // the rest of what the client is reading joins the first batch
+      while (this.arrived.length > 0) {
+        const batch = this.arrived.splice(0, this.maxBatch);
+        if (this.stopping) for (const m of batch) m.nak();
+        else await this.deliverBatch(batch);
+      }
+    } finally {
+      this.handing = null;
     }
   }
 
@@ -327,8 +332,7 @@ const parse = (m: JsMsg): unknown => {
   }
 };
 
-const NOT_YET = Symbol('not yet');
-const nextTurn = (): Promise<typeof NOT_YET> => new Promise((resolve) => setImmediate(() => resolve(NOT_YET)));
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
