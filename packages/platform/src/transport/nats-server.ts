@@ -1,7 +1,6 @@
 import { NatsContext, ServerNats } from '@nestjs/microservices';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
-import { coalesceWrites } from './nats-write-coalescing';
 import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
 import { utf8 } from './utf8';
 
@@ -33,7 +32,6 @@ const CLOSE_GRACE_MS = 10_000;
  * routing. Object patterns (JSON text, starting with `{`) still go through Nest's own parsing.
  */
 export class SubjectServerNats extends ServerNats {
-  private connection: NatsConnection | null = null;
   private lease: NatsLease | null = null;
   /** Requests being handled, and who waits for there to be none. */
   private handling = 0;
@@ -43,23 +41,18 @@ export class SubjectServerNats extends ServerNats {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
   }
 
-  /** With `shared`, the server answers on the process's one connection (see SharedNatsConnection). */
+  /** The server answers on the process's one connection (see SharedNatsConnection). */
   constructor(
     options: ConstructorParameters<typeof ServerNats>[0],
-    private readonly shared?: SharedNatsConnection,
+    private readonly shared: SharedNatsConnection,
   ) {
     super(options);
   }
 
-  /** Replies go out in one write per turn of the event loop (see coalesceWrites). */
+  /** The shared connection writes its replies once per turn of the event loop (see coalesceWrites). */
   override async createNatsClient() {
-    if (this.shared) {
-      this.lease = await this.shared.lease();
-      this.connection = this.lease.nc;
-    } else {
-      this.connection = coalesceWrites(await super.createNatsClient());
-    }
-    return this.connection;
+    this.lease = await this.shared.lease();
+    return this.lease.nc;
   }
 
   /**
@@ -67,24 +60,22 @@ export class SubjectServerNats extends ServerNats {
    * this instance had taken went unanswered, and the NATS server could still route new ones here
    * until it noticed, each waiting for its caller's timeout. Here each subscription is drained
    * first (its UNSUB confirmed by the server, so a queue group's other members take what comes
-   * next), the requests already taken are answered and their answers flushed, then the
-   * connection closes; each wait bounded by CLOSE_GRACE_MS.
+   * next), the requests already taken are answered and their answers flushed, then the shared
+   * connection is given back; each wait bounded by CLOSE_GRACE_MS.
    */
   override async close(): Promise<void> {
-    const connection = this.connection;
-    this.connection = null;
-    if (connection && !connection.isClosed()) {
-      const { subscriptions } = this as unknown as ServerNatsInternals;
-      await withinGrace(Promise.allSettled(subscriptions.map((subscription) => subscription.drain())));
-      if (this.handling > 0) await withinGrace(new Promise<void>((resolve) => (this.idle = resolve)));
-      await withinGrace(connection.flush().catch(() => undefined));
-    }
     const lease = this.lease;
     this.lease = null;
     if (!lease) return super.close();
-    // Nest's close closes the connection it holds: a shared one is given back instead.
-    for (const subscription of (this as unknown as ServerNatsInternals).subscriptions) subscription.unsubscribe();
-    (this as unknown as ServerNatsInternals).natsClient = null;
+    const internals = this as unknown as ServerNatsInternals;
+    if (!lease.nc.isClosed()) {
+      await withinGrace(Promise.allSettled(internals.subscriptions.map((subscription) => subscription.drain())));
+      if (this.handling > 0) await withinGrace(new Promise<void>((resolve) => (this.idle = resolve)));
+      await withinGrace(lease.nc.flush().catch(() => undefined));
+    }
+    // Nest's close closes the connection it holds, which the process's other users still need.
+    for (const subscription of internals.subscriptions) subscription.unsubscribe();
+    internals.natsClient = null;
     await super.close();
     await lease.release();
   }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SubjectServerNats } from './nats-server';
+import { SharedNatsConnection } from './shared-nats-connection';
 
 describe('SubjectServerNats', () => {
-  const server = new SubjectServerNats({ servers: ['nats://127.0.0.1:1'] });
+  const server = new SubjectServerNats({ servers: ['nats://127.0.0.1:1'] }, new SharedNatsConnection('nats://127.0.0.1:1'));
 
   it('routes a plain subject as itself, without trying it as JSON', () => {
     const parse = JSON.parse;

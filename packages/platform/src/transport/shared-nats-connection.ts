@@ -19,16 +19,20 @@ export interface NatsLease {
 export class SharedNatsConnection {
   private connection: Promise<NatsConnection> | null = null;
   private leases = 0;
+  /** The servers of `url`, a comma-separated list. */
+  readonly servers: string[];
 
   constructor(
-    readonly url: string,
+    url: string,
     private readonly name = 'palaver',
-  ) {}
+  ) {
+    this.servers = url.split(',').map((s) => s.trim());
+  }
 
   async lease(): Promise<NatsLease> {
     this.leases += 1;
     this.connection ??= connect({
-      servers: this.url.split(',').map((s) => s.trim()),
+      servers: this.servers,
       name: this.name,
       ...natsConnectionOptions,
     }).then(coalesceWrites);

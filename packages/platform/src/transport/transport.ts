@@ -25,8 +25,7 @@ export const natsTransport = (connection: SharedNatsConnection | string): Servic
   const shared = typeof connection === 'string' ? new SharedNatsConnection(connection) : connection;
   return {
     kind: 'nats',
-    server: (serviceName) =>
-      new SubjectServerNats({ servers: shared.url.split(',').map((s) => s.trim()), queue: serviceName, ...natsConnectionOptions }, shared),
+    server: (serviceName) => new SubjectServerNats({ servers: shared.servers, queue: serviceName, ...natsConnectionOptions }, shared),
     client: () => new NatsServiceRequester(shared),
   };
 };
