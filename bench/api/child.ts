@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '../../packages/launcher/src/node-flags';
+import { builtServer } from './built-servers';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -14,12 +15,15 @@ export interface BenchChild {
 }
 
 /**
- * Runs a bench server (`node` with the services' V8 flags and `--import tsx`, so the pid is the server's own, for memory) and resolves
- * once it sent `ready`. Its output goes to the bench's stderr only when it fails.
+ * Runs a bench server (`node` with the services' V8 flags, so the pid is the server's own, for memory): as built when the bench
+ * built it (built-servers.ts), else from its source with `--import tsx`. Resolves once it sent `ready`. Its output goes to the
+ * bench's stderr only when it fails.
  */
 export const startChild = (script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchChild> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, '--import', 'tsx', join(import.meta.dirname, script)], {
+    const built = builtServer(script);
+    const entry = built === null ? ['--import', 'tsx', join(import.meta.dirname, script)] : [built];
+    const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, ...entry], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -1,10 +1,11 @@
 /**
  * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
- *                 [--mode embedded|distributed|cluster|all] [--soak N] [--preempting-servers]`
+ *                 [--mode embedded|distributed|cluster|all] [--soak N] [--preempting-servers] [--from-sources]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, under
  * SCHED_BATCH unless `--preempting-servers`, see bench-infra.ts), in R rounds of alternating runs
- * (the median round is printed, see rounds.ts).
+ * (the median round is printed, see rounds.ts). Its servers run as built by esbuild, as the
+ * containers run the services (built-servers.ts), or with `--from-sources` through tsx.
  * After each mode's table, the disk's flush that every first delta waits for (disk-flush.ts).
  * Distributed, it then measures the floors under the message and init figures: the same
  * crossings of the bus with nothing else (bus-floor.server.ts, init-floor.server.ts).
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
+import { buildServers } from './built-servers';
 import { measureFloor } from './bus-floor';
 import { startChild } from './child';
 import { capacity, cpuProbe } from './cpu';
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'all' },
     soak: { type: 'string' },
     'preempting-servers': { type: 'boolean', default: false },
+    'from-sources': { type: 'boolean', default: false },
   },
 });
 const duration = Number(values.duration);
@@ -160,6 +163,9 @@ const productCpuMs = (row: Row | undefined, mainThreads = false): number | undef
 };
 
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
+// The servers run as built, as the containers run the services, unless `--from-sources` (through tsx).
+if (!values['from-sources']) await buildServers();
+const serversRun = values['from-sources'] ? 'the servers run from their sources through tsx' : 'the servers built by esbuild';
 
 if (values.soak && modes[0] === 'cluster') {
   console.error('--soak measures one gateway process: use --mode embedded or distributed');
@@ -192,7 +198,7 @@ if (values.soak && modes[0] === 'cluster') {
     if (!infra) continue;
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
-      printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling });
+      printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling, build: serversRun });
       if (mode === 'embedded') {
         const messages = rows.find((row) => row.scenario === 'messages');
         servicesCpuMsPerMessage = productCpuMs(messages);

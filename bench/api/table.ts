@@ -25,8 +25,14 @@ const machine = (): string =>
   `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 
 /** One markdown table: the product, the baseline, and how the product compares (ratio or added latency). */
-export const printRows = (rows: Row[], settings: { duration: number; connections: number; rounds: number; scheduling?: string }): void => {
-  const scheduling = settings.scheduling ? `, ${settings.scheduling}` : '';
+export const printRows = (
+  rows: Row[],
+  settings: { duration: number; connections: number; rounds: number; scheduling?: string; build?: string },
+): void => {
+  const scheduling = [settings.build, settings.scheduling]
+    .filter(Boolean)
+    .map((part) => `, ${part}`)
+    .join('');
   const lines = [
     `pnpm bench:api, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${settings.duration} s per run, ${settings.rounds} rounds (product and baseline in turn; the median round shown, the rounds' range in brackets)${scheduling}`,
     '',

@@ -1,0 +1,3 @@
+import type { Plugin } from 'esbuild';
+
+export declare const workspaceSources: (root: string, options?: { externals?: 'bare' | 'absolute' }) => Plugin;
