@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
-import { buildServers } from './built-servers';
+import { buildServers, builtServer } from './built-servers';
 import { measureFloor } from './bus-floor';
 import { startChild } from './child';
 import { capacity, cpuProbe } from './cpu';
@@ -61,10 +61,12 @@ const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => 
   }
 };
 
+const productScript = (mode: string): string => (mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts');
+
 /** Product and baseline side by side, one scenario at a time. */
 const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: Row[]; shapes: unknown; publishableKey: string }> =>
   withDataDir(async (dataDir) => {
-    const product = await startChild(mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts', {
+    const product = await startChild(productScript(mode), {
       ...env,
       DATA_DIR: dataDir,
       PORT: '0',
@@ -165,7 +167,9 @@ const productCpuMs = (row: Row | undefined, mainThreads = false): number | undef
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
 // The servers run as built, as the containers run the services, unless `--from-sources` (through tsx).
 if (!values['from-sources']) await buildServers();
-const serversRun = values['from-sources'] ? 'the servers run from their sources through tsx' : 'the servers built by esbuild';
+/** How a mode's product ran, for its table (the cluster's services always run from their sources). */
+const productRun = (mode: string): string =>
+  builtServer(productScript(mode)) ? 'the servers built by esbuild' : 'the product run from its sources through tsx';
 
 if (values.soak && modes[0] === 'cluster') {
   console.error('--soak measures one gateway process: use --mode embedded or distributed');
@@ -198,7 +202,7 @@ if (values.soak && modes[0] === 'cluster') {
     if (!infra) continue;
     try {
       const { rows, shapes, publishableKey } = await benchMode(mode, infra);
-      printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling, build: serversRun });
+      printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling, build: productRun(mode) });
       if (mode === 'embedded') {
         const messages = rows.find((row) => row.scenario === 'messages');
         servicesCpuMsPerMessage = productCpuMs(messages);
