@@ -29,6 +29,8 @@ export const buildServers = async (): Promise<void> => {
     target: 'node20',
     format: 'esm',
     plugins: [workspaceSources(ROOT, { externals: 'absolute' })],
+    // For `--profile`, which names our code's modules by it (node runs without it).
+    sourcemap: 'external',
     logLevel: 'warning',
   });
   builtDir = dir;

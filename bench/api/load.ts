@@ -40,6 +40,8 @@ export interface LoadOptions {
   paths?: string[];
   /** Samples the CPU of the processes involved over the counted run. */
   cpu?: CpuProbe | null;
+  /** Called around the counted run (with a probe, until the product is idle again), e.g. to profile it. */
+  counted?: { start(): Promise<void>; stop(): Promise<void> };
 }
 
 /** One autocannon run (after a short warm-up run that is not counted). */
@@ -48,6 +50,7 @@ export const load = async (options: LoadOptions): Promise<LoadResult> => {
   // What the warm-up left (replies still being stored, events still being projected) must not meet the run.
   if (options.cpu) await settle(options.cpu);
   else await sleep(500);
+  await options.counted?.start();
   const before = options.cpu?.sample();
   const mainThreadsBefore = options.cpu?.sampleMainThreads();
   const preemptionsBefore = options.cpu?.samplePreemptions();
@@ -59,6 +62,8 @@ export const load = async (options: LoadOptions): Promise<LoadResult> => {
     result.mainThreadMsPerRequest = perRequest(mainThreadsBefore, options.cpu.sampleMainThreads(), result.answered);
     result.mainThreadPreemptionsPerRequest = countPerRequest(preemptionsBefore, options.cpu.samplePreemptions(), result.answered);
   }
+  // After the CPU samples: what stopping costs (writing a profile) is not the run's.
+  await options.counted?.stop();
   return result;
 };
 

@@ -1,6 +1,6 @@
 /**
  * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
- *                 [--mode embedded|distributed|cluster|all] [--soak N] [--preempting-servers] [--from-sources]`
+ *                 [--mode embedded|distributed|cluster|all] [--soak N] [--profile] [--preempting-servers] [--from-sources]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
  * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, under
  * SCHED_BATCH unless `--preempting-servers`, see bench-infra.ts), in R rounds of alternating runs
@@ -12,6 +12,8 @@
  * `--mode cluster` (not part of `all`) runs the distributed scenarios against every service in a
  * process of its own, as `pnpm start:cluster` does, with each service's CPU per request.
  * `--soak N` instead opens N concurrent reply streams and reports memory per stream.
+ * `--profile` instead profiles the product's main thread in the messages scenario and prints where
+ * it goes, by module of ours and by library (profile.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,9 +29,10 @@ import { checkGoals, describeGoals, type Floors, type Scenario } from './goals';
 import { measureInitFloor } from './init-floor';
 import { load } from './load';
 import { prepareProduct } from './product.setup';
+import { profileMessages } from './profile';
 import { medianRound } from './rounds';
 import { soak } from './soak';
-import { printBusFloor, printDiskFlush, printInitFloor, printRows, printSoak, printStackFloor, type Row } from './table';
+import { printBusFloor, printDiskFlush, printInitFloor, printProfile, printRows, printSoak, printStackFloor, type Row } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     ttft: { type: 'string', default: '200' },
     mode: { type: 'string', default: 'all' },
     soak: { type: 'string' },
+    profile: { type: 'boolean', default: false },
     'preempting-servers': { type: 'boolean', default: false },
     'from-sources': { type: 'boolean', default: false },
   },
@@ -171,9 +175,23 @@ if (!values['from-sources']) await buildServers();
 const productRun = (mode: string): string =>
   builtServer(productScript(mode)) ? 'the servers built by esbuild' : 'the product run from its sources through tsx';
 
-if (values.soak && modes[0] === 'cluster') {
-  console.error('--soak measures one gateway process: use --mode embedded or distributed');
+if ((values.soak || values.profile) && modes.includes('cluster')) {
+  console.error('--soak and --profile measure one product process: use --mode embedded, distributed or all');
   process.exitCode = 2;
+} else if (values.profile) {
+  for (const mode of modes) {
+    const infra = await benchInfra(mode, infraOptions);
+    if (!infra) continue;
+    try {
+      process.stderr.write(`${mode}: messages, profiled\n`);
+      const result = await withDataDir((dataDir) =>
+        profileMessages(mode, { ...infra.env, DATA_DIR: dataDir }, infra.servers, writers, duration),
+      );
+      printProfile(mode, writers, duration, result, productRun(mode));
+    } finally {
+      await infra.release();
+    }
+  }
 } else if (values.soak) {
   const mode = modes[0]!;
   const infra = await benchInfra(mode, infraOptions);

@@ -5,6 +5,8 @@ import type { DiskFlushResult } from './disk-flush';
 import { checkSoakGoal, describeGoals, type Scenario } from './goals';
 import type { InitFloorResult } from './init-floor';
 import type { LoadResult } from './load';
+import type { ProfileResult } from './profile';
+import { foldSmall } from './profile-attribution';
 import type { SoakResult } from './soak';
 import type { TtftResult } from './ttft';
 
@@ -157,6 +159,32 @@ export const printSoak = (mode: string, r: SoakResult): void => {
       '',
       `Then ${r.liveOpened} of ${r.liveStreams} visitor live event streams open at once, idle: the product spent ${r.liveIdleCpuPercent === null ? '-' : r.liveIdleCpuPercent.toFixed(1)} % of a core.`,
       ...goalLines(mode, r),
+    ].join('\n'),
+  );
+};
+
+/** Owners below this share of the profile print as one line each of ours, the libraries' and the runtime's. */
+const PROFILE_MIN_SHARE = 0.01;
+
+export const printProfile = (mode: string, writers: number, durationSeconds: number, r: ProfileResult, build: string): void => {
+  const perMessage = r.mainThreadMsPerMessage;
+  const cost = (share: number) => (perMessage === undefined ? '-' : `${(share * perMessage).toFixed(3)} ms`);
+  const percent = (share: number) => `${(100 * share).toFixed(1)} %`;
+  console.log(
+    [
+      `pnpm bench:api --profile, ${mode}, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${build}`,
+      '',
+      `Where the product's main thread goes: messages, ${writers} conversations in parallel, ${durationSeconds} s profiled (${r.attribution.busySamples} busy samples; under the profiler ${perSecond(r.messagesPerSecond)} messages/s, the main thread ${perMessage === undefined ? '-' : `${perMessage.toFixed(3)} ms`} per message). A sample belongs to the first module of ours on its stack, or to the outermost library that module called.`,
+      '',
+      '| owner | share of the main thread | per message |',
+      '|---|--:|--:|',
+      ...foldSmall(r.attribution.owners, PROFILE_MIN_SHARE).map((o) => `| ${o.owner} | ${percent(o.share)} | ${cost(o.share)} |`),
+      '',
+      '| busiest functions (self) | share |',
+      '|---|--:|',
+      ...r.attribution.functions.map((f) => `| ${f.owner} | ${percent(f.share)} |`),
+      '',
+      `The profile: ${r.path} (Chrome DevTools, Performance, or VS Code opens it).`,
     ].join('\n'),
   );
 };
