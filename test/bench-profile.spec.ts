@@ -45,7 +45,7 @@ describe('the profile attribution of pnpm bench:api --profile', () => {
   it('gives each busy sample to the first module of ours on its stack, or to the outermost library it called', () => {
     const result = attribute(profile, sourceOf);
     expect(result.busySamples).toBe(11);
-    const shares = Object.fromEntries(result.owners.map((o) => [o.owner, Math.round(o.share * 11)]));
+    const shares = Object.fromEntries(result.owners.map((o) => [o.name, Math.round(o.share * 11)]));
     expect(shares).toEqual({
       'packages/platform/storage': 4,
       zod: 2,
@@ -54,12 +54,12 @@ describe('the profile attribution of pnpm bench:api --profile', () => {
       nats: 1,
       '(program)': 1,
     });
-    expect(result.functions[0]).toEqual({ owner: 'append [packages/platform/storage]', share: 4 / 11 });
+    expect(result.functions[0]).toEqual({ name: 'append [packages/platform/storage]', share: 4 / 11 });
   });
 
   it('folds the small owners into the rest of ours, of the libraries and of the runtime', () => {
     const folded = foldSmall(attribute(profile, sourceOf).owners, 0.15);
-    expect(folded.map((o) => o.owner)).toEqual([
+    expect(folded.map((o) => o.name)).toEqual([
       'packages/platform/storage',
       'zod',
       'bullmq',
@@ -87,7 +87,7 @@ describe('pnpm bench:api --profile', () => {
     expect(result.messagesPerSecond).toBeGreaterThan(0);
     expect(result.mainThreadMsPerMessage).toBeGreaterThan(0);
     expect(result.attribution.busySamples).toBeGreaterThan(100);
-    const owners = result.attribution.owners.map((o) => o.owner);
+    const owners = result.attribution.owners.map((o) => o.name);
     expect(owners).toContain('services/conversation');
     expect(owners).toContain('services/gateway');
     expect(owners.filter((o) => o.startsWith('packages/platform/')).length).toBeGreaterThan(2);

@@ -12,7 +12,8 @@ export interface CpuProfile {
 export type SourceOf = (url: string, lineNumber: number, columnNumber: number) => string | null;
 
 export interface Share {
-  owner: string;
+  /** An owner, or a function with its owner in brackets. */
+  name: string;
   /** Of the busy samples (idle ones are left out). */
   share: number;
 }
@@ -97,7 +98,7 @@ export const attribute = (profile: CpuProfile, sourceOf: SourceOf, topFunctions 
     functions.set(name, (functions.get(name) ?? 0) + 1);
   }
   const shares = (counts: Map<string, number>): Share[] =>
-    [...counts].map(([owner, n]) => ({ owner, share: busy === 0 ? 0 : n / busy })).sort((a, b) => b.share - a.share);
+    [...counts].map(([name, n]) => ({ name, share: busy === 0 ? 0 : n / busy })).sort((a, b) => b.share - a.share);
   return { busySamples: busy, owners: shares(owners), functions: shares(functions).slice(0, topFunctions) };
 };
 
@@ -110,12 +111,12 @@ export const foldSmall = (owners: Share[], minShare: number): Share[] => {
   const rest = new Map<string, number>();
   for (const o of owners) {
     if (o.share >= minShare) continue;
-    const kind = /^(packages|services|bench)\//.test(o.owner)
+    const kind = /^(packages|services|bench)\//.test(o.name)
       ? 'the rest of our code'
-      : o.owner.startsWith('(') || o.owner.startsWith('node:')
+      : o.name.startsWith('(') || o.name.startsWith('node:')
         ? 'the rest of the runtime'
         : 'the rest of the libraries';
     rest.set(kind, (rest.get(kind) ?? 0) + o.share);
   }
-  return [...kept, ...[...rest].map(([owner, share]) => ({ owner, share }))];
+  return [...kept, ...[...rest].map(([name, share]) => ({ name, share }))];
 };
