@@ -13,6 +13,8 @@ export interface ProfileResult {
   messagesPerSecond: number;
   /** The product's main thread's CPU per message over the profiled run (the profiler's own cost included). */
   mainThreadMsPerMessage: number | undefined;
+  /** Each process's CPU per message over the same run: the product's, the load generator's, the servers'. */
+  cpuMsPerMessage: Record<string, number> | undefined;
   attribution: Attribution;
   /** The `.cpuprofile` kept for Chrome DevTools or VS Code. */
   path: string;
@@ -95,6 +97,7 @@ export const profileMessages = async (
     return {
       messagesPerSecond: result.rps,
       mainThreadMsPerMessage: result.mainThreadMsPerRequest?.product,
+      cpuMsPerMessage: result.cpuMsPerRequest,
       attribution: attribute(profile, sourceResolver()),
       path,
     };

@@ -175,6 +175,15 @@ export const printProfile = (mode: string, writers: number, durationSeconds: num
       `pnpm bench:api --profile, ${mode}, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${build}`,
       '',
       `Where the product's main thread goes: messages, ${writers} conversations in parallel, ${durationSeconds} s profiled (${r.attribution.busySamples} busy samples; under the profiler ${perSecond(r.messagesPerSecond)} messages/s, the main thread ${perMessage === undefined ? '-' : `${perMessage.toFixed(3)} ms`} per message). A sample belongs to the first module of ours on its stack, or to the outermost library that module called.`,
+      ...(r.cpuMsPerMessage
+        ? [
+            `CPU per message over the same run: ${Object.entries(r.cpuMsPerMessage)
+              .map(([name, cpuMs]) => `${name} ${cpuMs.toFixed(2)} ms`)
+              .join(
+                ', ',
+              )}; in all ${capacity(r.cpuMsPerMessage).cpuMs.toFixed(2)} ms, so at most ${perSecond(capacity(r.cpuMsPerMessage).perSecond)}/s on ${cpus().length} cores.`,
+          ]
+        : []),
       '',
       '| owner | share of the main thread | per message |',
       '|---|--:|--:|',
