@@ -28,7 +28,7 @@ import { measureDiskFlush } from './disk-flush';
 import { checkGoals, describeGoals, type Floors, type Scenario } from './goals';
 import { measureInitFloor } from './init-floor';
 import { load } from './load';
-import { prepareProduct } from './product.setup';
+import { messagesRequest, prepareProduct } from './product.setup';
 import { profileMessages } from './profile';
 import { medianRound } from './rounds';
 import { soak } from './soak';
@@ -116,12 +116,8 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
         rows.push(await both('init', `POST /v2/identity/init (${connections} conn)`, initRequest(fixture.publishableKey)));
         rows.push(
           await both('messages', `messages, ${writers} conversations in parallel`, {
-            method: 'POST',
-            headers: { ...fixture.writer.headers, 'content-type': 'application/json' },
-            body: JSON.stringify({ content: 'What are your opening hours?' }),
-            connections: writers,
+            ...messagesRequest(fixture.writer),
             durationSeconds: duration,
-            paths: fixture.writer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
           }),
         );
         process.stderr.write(`${mode}: time to first text-delta\n`);

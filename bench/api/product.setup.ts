@@ -69,3 +69,12 @@ export const prepareProduct = async (url: string, adminToken: string, writers: n
     streamer: await visitor('bench-streamer', 10),
   };
 };
+
+/** The messages scenario's request: each writer connection posts to a conversation of its own (non-streamed). */
+export const messagesRequest = (writer: Visitor) => ({
+  method: 'POST' as const,
+  headers: { ...writer.headers, 'content-type': 'application/json' },
+  body: JSON.stringify({ content: 'What are your opening hours?' }),
+  connections: writer.conversationIds.length,
+  paths: writer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
+});

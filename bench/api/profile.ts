@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { startChild } from './child';
 import { cpuProbe } from './cpu';
 import { load } from './load';
-import { prepareProduct } from './product.setup';
+import { messagesRequest, prepareProduct } from './product.setup';
 import { type Attribution, attribute, type CpuProfile, type SourceOf } from './profile-attribution';
 
 export interface ProfileResult {
@@ -73,14 +73,7 @@ export const profileMessages = async (
   const path = join(tmpdir(), `palaver-bench-${mode}-messages-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
   try {
     const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
-    const messages = {
-      url: product.url,
-      method: 'POST' as const,
-      headers: { ...fixture.writer.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'What are your opening hours?' }),
-      connections: writers,
-      paths: fixture.writer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
-    };
+    const messages = { url: product.url, ...messagesRequest(fixture.writer) };
     // A product just started spends its first seconds compiling: the bench's table measures its
     // messages after the reads and inits, and the profile after as long a warm-up.
     await load({ ...messages, durationSeconds: warmUpSeconds });

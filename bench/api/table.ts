@@ -166,6 +166,13 @@ export const printSoak = (mode: string, r: SoakResult): void => {
 /** Owners below this share of the profile print as one line each of ours, the libraries' and the runtime's. */
 const PROFILE_MIN_SHARE = 0.01;
 
+/** Each process's CPU per message and, together, the messages/s they allow on this machine's cores. */
+const cpuLine = (cpuMsPerMessage: Record<string, number>): string => {
+  const { cpuMs, perSecond: allowed } = capacity(cpuMsPerMessage);
+  const each = Object.entries(cpuMsPerMessage).map(([name, value]) => `${name} ${value.toFixed(2)} ms`);
+  return `CPU per message over the same run: ${each.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores.`;
+};
+
 export const printProfile = (mode: string, writers: number, durationSeconds: number, r: ProfileResult, build: string): void => {
   const perMessage = r.mainThreadMsPerMessage;
   const cost = (share: number) => (perMessage === undefined ? '-' : `${(share * perMessage).toFixed(3)} ms`);
@@ -175,15 +182,7 @@ export const printProfile = (mode: string, writers: number, durationSeconds: num
       `pnpm bench:api --profile, ${mode}, ${new Date().toISOString().slice(0, 16)}Z, ${machine()}, ${build}`,
       '',
       `Where the product's main thread goes: messages, ${writers} conversations in parallel, ${durationSeconds} s profiled (${r.attribution.busySamples} busy samples; under the profiler ${perSecond(r.messagesPerSecond)} messages/s, the main thread ${perMessage === undefined ? '-' : `${perMessage.toFixed(3)} ms`} per message). A sample belongs to the first module of ours on its stack, or to the outermost library that module called.`,
-      ...(r.cpuMsPerMessage
-        ? [
-            `CPU per message over the same run: ${Object.entries(r.cpuMsPerMessage)
-              .map(([name, cpuMs]) => `${name} ${cpuMs.toFixed(2)} ms`)
-              .join(
-                ', ',
-              )}; in all ${capacity(r.cpuMsPerMessage).cpuMs.toFixed(2)} ms, so at most ${perSecond(capacity(r.cpuMsPerMessage).perSecond)}/s on ${cpus().length} cores.`,
-          ]
-        : []),
+      ...(r.cpuMsPerMessage ? [cpuLine(r.cpuMsPerMessage)] : []),
       '',
       '| owner | share of the main thread | per message |',
       '|---|--:|--:|',
