@@ -27,7 +27,9 @@ export const DEFAULT_MAX_DELIVERIES = 5;
  * `msgId`; a durable consumer resumes after its last acknowledged message across restarts and
  * gets a message again when its handler throws (at-least-once), up to a number of tries: then
  * the message goes to the consumer's dead-letter subject (a `DeadLetter`) and the next one comes,
- * so one poison event cannot block a consumer.
+ * so one poison event cannot block a consumer. Messages are kept for a bounded time (both
+ * adapters: 30 days by default), consumed or not; a consumer behind them goes on from the oldest
+ * one kept, and an expired message's `msgId` may be published again.
  */
 export interface EventStream {
   /** Where `durable`'s dead letters are published (subscribe to it to inspect them). */

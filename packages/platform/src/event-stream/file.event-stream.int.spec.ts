@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -181,5 +181,146 @@ describe('FileEventStream on disk', () => {
     expect(acked.filter((id) => !ids.includes(id))).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
     expect(seen.map((m) => m.seq)).toEqual(seen.map((_, i) => i + 1));
+  });
+});
+
+describe('FileEventStream retention', () => {
+  const DAY = 24 * 3600_000;
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'palaver-stream-'));
+    // Only the clock the stream dates its messages by: its timers and file operations run as usual.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const logLines = async (): Promise<Array<{ seq: number }>> =>
+    (await readFile(join(dir, 'stream.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+
+  /** Polls with the real clock (Date is faked here). */
+  const waitUntil = async (condition: () => Promise<boolean> | boolean): Promise<void> => {
+    const deadline = performance.now() + 5_000;
+    while (!(await condition())) {
+      if (performance.now() > deadline) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  const collect = async (stream: FileEventStream, durable: string): Promise<Array<[number, unknown]>> => {
+    const seen: Array<[number, unknown]> = [];
+    await stream.subscribe(durable, 'a.>', async (m) => {
+      seen.push([m.seq, m.payload]);
+    });
+    return seen;
+  };
+
+  it('lets go of messages older than 30 days, as the JetStream stream does, and rewrites its log without them', async () => {
+    const stream = await FileEventStream.open(dir);
+    await Promise.all(Array.from({ length: 1_200 }, (_, n) => stream.publish('a.n', n, `old-${n}`)));
+    const early = await collect(stream, 'early');
+    await waitUntil(() => early.length === 1_200);
+
+    vi.setSystemTime(Date.now() + 30 * DAY + 1_000);
+    await stream.publish('a.n', 'new', 'new-1');
+    await waitUntil(async () => (await logLines()).length === 1);
+    expect((await logLines()).map((m) => m.seq)).toEqual([1_201]);
+    // An expired message's id is free again, as past JetStream's duplicate window.
+    await stream.publish('a.n', 'again', 'old-0');
+    const late = await collect(stream, 'late');
+    await waitUntil(() => late.length === 2);
+    expect(late).toEqual([
+      [1_201, 'new'],
+      [1_202, 'again'],
+    ]);
+    await waitUntil(() => early.length === 1_202);
+    await stream.close();
+
+    const reopened = await FileEventStream.open(dir);
+    await reopened.publish('a.n', 'after', 'after-1');
+    await reopened.publish('a.n', 'ignored', 'new-1'); // still deduplicated: kept
+    const fresh = await collect(reopened, 'fresh');
+    await waitUntil(() => fresh.length === 3);
+    expect(fresh).toEqual([
+      [1_201, 'new'],
+      [1_202, 'again'],
+      [1_203, 'after'],
+    ]);
+    await reopened.close();
+  });
+
+  it('keeps every message published while its log is rewritten, once each, across a reopen', async () => {
+    const stream = await FileEventStream.open(dir);
+    await Promise.all(Array.from({ length: 1_200 }, (_, n) => stream.publish('a.n', n, `old-${n}`)));
+    vi.setSystemTime(Date.now() + 31 * DAY);
+    // The first starts the rewrite; the others are queued with it, and in the turns while it runs.
+    const published: Array<Promise<void>> = [];
+    for (let turn = 0; turn < 20; turn++) {
+      for (let k = 0; k < 5; k++) published.push(stream.publish('a.n', turn * 5 + k, `new-${turn * 5 + k}`));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(published);
+    await stream.close();
+    const reopened = await FileEventStream.open(dir);
+    const seen = await collect(reopened, 'reader');
+    await waitUntil(() => seen.length === 100);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await reopened.close();
+    expect(seen).toEqual(Array.from({ length: 100 }, (_, n) => [1_201 + n, n]));
+    expect((await logLines()).length).toBeLessThan(1_200);
+  });
+
+  it('keeps a few expired messages in its log until they are worth a rewrite', async () => {
+    const stream = await FileEventStream.open(dir);
+    for (let n = 0; n < 5; n++) await stream.publish('a.n', n, `m${n}`);
+    vi.setSystemTime(Date.now() + 31 * DAY);
+    await stream.publish('a.n', 5, 'm5');
+    const seen = await collect(stream, 'reader');
+    await waitUntil(() => seen.length === 1);
+    expect(seen).toEqual([[6, 5]]);
+    await stream.close();
+    expect((await logLines()).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('dates the messages of a log written before they expired from the time it is opened', async () => {
+    await writeFile(
+      join(dir, 'stream.jsonl'),
+      [1, 2].map((seq) => `${JSON.stringify({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}` })}\n`).join(''),
+    );
+    const stream = await FileEventStream.open(dir, { maxAgeMs: DAY });
+    vi.setSystemTime(Date.now() + DAY / 2);
+    await stream.publish('a.n', 3, 'k3');
+    const before = await collect(stream, 'before');
+    await waitUntil(() => before.length === 3);
+    // A day after the open, not yet a day after the third was published.
+    vi.setSystemTime(Date.now() + (3 * DAY) / 4);
+    await stream.publish('a.n', 4, 'k4');
+    const after = await collect(stream, 'after');
+    await waitUntil(() => after.length === 2);
+    expect(after).toEqual([
+      [3, 3],
+      [4, 4],
+    ]);
+    await stream.close();
+  });
+
+  it('reads a message a rewrite holds twice once, and refuses a log with messages missing', async () => {
+    const line = (seq: number) => `${JSON.stringify({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}`, at: Date.now() })}\n`;
+    await writeFile(join(dir, 'stream.jsonl'), [7, 8, 8, 9].map(line).join(''));
+    const stream = await FileEventStream.open(dir);
+    await stream.publish('a.n', 10, 'k10');
+    const seen = await collect(stream, 'reader');
+    await waitUntil(() => seen.length === 4);
+    expect(seen.map(([seq]) => seq)).toEqual([7, 8, 9, 10]);
+    await stream.close();
+
+    await writeFile(join(dir, 'stream.jsonl'), [1, 3].map(line).join(''));
+    await expect(FileEventStream.open(dir)).rejects.toThrow(/skips from message 1 to 3/);
   });
 });

@@ -15,33 +15,57 @@ import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher
 
 type Handler = (message: StreamMessage) => Promise<void>;
 type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
-type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string };
+/** `at`: when it was published (ms since the epoch); logs written before messages expired have none. */
+type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at?: number };
 
 export interface FileEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
   redeliveryDelayMs?: number;
   /** Tries before a failing message is dead-lettered. Default DEFAULT_MAX_DELIVERIES. */
   maxDeliveries?: number;
+  /**
+   * How long a message is kept: older ones go, whether a consumer has had them or not, as with
+   * the JetStream stream's age limit. Default 30 days, the JetStream adapter's.
+   */
+  maxAgeMs?: number;
 }
 
 const LOG_FILE = 'stream.jsonl';
 /** How long a consumer's new position may wait before it is written (one write covers them all). */
 const ACK_PERSIST_DELAY_MS = 100;
 const CONSUMERS_DIR = 'consumers';
+const DEFAULT_MAX_AGE_MS = 30 * 24 * 3600_000;
+/** Expired messages the log may hold before it is rewritten without them (and at least as many as it keeps). */
+const COMPACT_AFTER_EXPIRED = 1_000;
+const COMPACT_RETRY_MS = 60_000;
 
 /**
  * The embedded durable event stream: messages in an append-only JSONL log in `dir` (fsynced
  * before `publish` resolves), deduplicated by msgId across restarts; each durable consumer's
  * acknowledged position in its own file, replaced atomically in the background at most every
  * ACK_PERSIST_DELAY_MS (each write taking the newest position), so a crash may deliver the
- * messages handled in that time again: at-least-once, as with JetStream.
+ * messages handled in that time again: at-least-once, as with JetStream. Messages older than
+ * `maxAgeMs` go (and their msgIds with them); the log is rewritten without them once they are as
+ * many as the messages it keeps.
  */
 export class FileEventStream implements EventStream {
-  /** messages[i] has seq i + 1. */
-  private readonly messages: LoggedMessage[] = [];
+  /**
+   * The messages queued on the log, durable or not yet, in order: messages[i] has seq offset + i + 1.
+   * Those before `head` have expired; the array lets go of them once they are most of it.
+   */
+  private messages: LoggedMessage[] = [];
+  private offset = 0;
+  private head = 0;
   private readonly msgIds = new Set<string>();
   /** Sequence number of the last message queued on the log (durable or not yet). */
   private lastSeq = 0;
+  /** Sequence number of the last message on disk: consumers see none after it. */
+  private durableSeq = 0;
+  /** Expired messages the log file still holds. */
+  private expiredInLog = 0;
+  private compacting: Promise<void> | null = null;
+  /** After a failed rewrite, when the next may be tried. */
+  private compactNotBefore = 0;
   private readonly consumers = new Map<string, DurableConsumer>();
   private readonly wakers = new Set<() => void>();
   private closed = false;
@@ -51,17 +75,34 @@ export class FileEventStream implements EventStream {
     private readonly log: JsonlLog<LoggedMessage>,
     readonly redeliveryDelayMs: number,
     readonly maxDeliveries: number,
+    private readonly maxAgeMs: number,
   ) {}
 
   static async open(dir: string, options: FileEventStreamOptions = {}): Promise<FileEventStream> {
     await mkdir(join(dir, CONSUMERS_DIR), { recursive: true });
     const { log, records } = await JsonlLog.open<LoggedMessage>(join(dir, LOG_FILE));
-    const stream = new FileEventStream(dir, log, options.redeliveryDelayMs ?? 200, options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES);
+    const stream = new FileEventStream(
+      dir,
+      log,
+      options.redeliveryDelayMs ?? 200,
+      options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
+      options.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
+    );
+    const openedAt = Date.now();
     for (const record of records) {
+      // A rewrite may hold a message that was also appended after it (see `compact`).
+      if (record.seq <= stream.lastSeq) continue;
+      if (stream.messages.length > 0 && record.seq !== stream.lastSeq + 1) {
+        throw new Error(`${join(dir, LOG_FILE)} skips from message ${stream.lastSeq} to ${record.seq}: messages are missing`);
+      }
+      record.at ??= openedAt; // written before messages expired: kept maxAgeMs from now
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
+      stream.lastSeq = record.seq;
     }
-    stream.lastSeq = records.length;
+    stream.offset = stream.lastSeq - stream.messages.length;
+    stream.durableSeq = stream.lastSeq;
+    stream.expire(openedAt);
     return stream;
   }
 
@@ -80,10 +121,14 @@ export class FileEventStream implements EventStream {
     // message only once it is durable, in order.
     if (this.msgIds.has(msgId)) return this.log.durable();
     const copy = payload === undefined ? null : jsonCopy(payload); // before the seq: a payload that is no JSON takes none
-    const message: LoggedMessage = { seq: ++this.lastSeq, subject, payload: copy, msgId };
+    const now = Date.now();
+    const message: LoggedMessage = { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now };
     this.msgIds.add(msgId);
-    await this.log.append([message]);
     this.messages.push(message);
+    this.expire(now);
+    await this.log.append([message]);
+    // Appends are durable in call order, so every message up to this one is.
+    if (message.seq > this.durableSeq) this.durableSeq = message.seq;
     for (const wake of [...this.wakers]) wake();
   }
 
@@ -108,6 +153,7 @@ export class FileEventStream implements EventStream {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.consumers.values()].map((c) => c.stopAll()));
+    await this.compacting;
     await this.log.close();
   }
 
@@ -118,11 +164,63 @@ export class FileEventStream implements EventStream {
   /** The first `max` messages after `seq` whose subjects match (none when there are none yet). */
   messagesAfter(seq: number, matches: (subject: string) => boolean, max: number): LoggedMessage[] {
     const found: LoggedMessage[] = [];
-    for (let i = seq; i < this.messages.length && found.length < max; i++) {
+    const end = this.durableSeq - this.offset;
+    for (let i = Math.max(this.head, seq - this.offset); i < end && found.length < max; i++) {
       const message = this.messages[i]!;
       if (matches(message.subject)) found.push(message);
     }
     return found;
+  }
+
+  /**
+   * Lets go of the messages older than maxAgeMs (a consumer behind them goes on from the first
+   * one kept, as with JetStream), and rewrites the log without them once they are at least
+   * COMPACT_AFTER_EXPIRED and as many as the messages kept.
+   */
+  private expire(now: number): void {
+    const cutoff = now - this.maxAgeMs;
+    let head = this.head;
+    while (head < this.messages.length && this.messages[head]!.at! < cutoff) {
+      this.msgIds.delete(this.messages[head]!.msgId);
+      head += 1;
+    }
+    if (head > this.head) {
+      this.expiredInLog += head - this.head;
+      this.head = head;
+      if (head * 2 > this.messages.length) {
+        this.messages = this.messages.slice(head);
+        this.offset += head;
+        this.head = 0;
+      }
+    }
+    const kept = this.messages.length - this.head;
+    if (this.expiredInLog >= Math.max(COMPACT_AFTER_EXPIRED, kept) && !this.compacting && !this.closed && now >= this.compactNotBefore) {
+      this.compacting = this.compact(now).finally(() => {
+        this.compacting = null;
+      });
+    }
+  }
+
+  /**
+   * Rewrites the log with the messages kept when the rewrite runs: every message queued before it
+   * is among them (messages are held from the moment they are queued), and one queued while it
+   * is written may also be appended after it, which `open` skips.
+   */
+  private async compact(now: number): Promise<void> {
+    const expired = this.expiredInLog;
+    const stream = this;
+    function* kept(): Generator<LoggedMessage> {
+      const { messages, head } = stream;
+      const end = messages.length;
+      for (let i = head; i < end; i++) yield messages[i]!;
+    }
+    try {
+      await this.log.rewrite(kept());
+      this.expiredInLog -= expired;
+    } catch (error) {
+      this.compactNotBefore = now + COMPACT_RETRY_MS;
+      logger.error({ err: error }, 'event stream: could not rewrite its log without the expired messages; it will try again');
+    }
   }
 
   /** Resolves at the next publish or when `wake` is called, whichever is first. */
