@@ -198,7 +198,7 @@ describe('FileEventStream retention', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const logLines = async (): Promise<Array<{ seq: number }>> =>
+  const logLines = async (): Promise<Array<{ seq: number; at?: number }>> =>
     (await readFile(join(dir, 'stream.jsonl'), 'utf8'))
       .split('\n')
       .filter(Boolean)
@@ -293,8 +293,13 @@ describe('FileEventStream retention', () => {
       join(dir, 'stream.jsonl'),
       [1, 2].map((seq) => `${JSON.stringify({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}` })}\n`).join(''),
     );
-    const stream = await FileEventStream.open(dir, { maxAgeMs: DAY });
+    const first = await FileEventStream.open(dir, { maxAgeMs: DAY });
+    await first.close();
+    // Dated on disk, so a restart does not date them again.
+    const openedAt = Date.now();
+    expect(await logLines()).toEqual([1, 2].map((seq) => ({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}`, at: openedAt })));
     vi.setSystemTime(Date.now() + DAY / 2);
+    const stream = await FileEventStream.open(dir, { maxAgeMs: DAY });
     await stream.publish('a.n', 3, 'k3');
     const before = await collect(stream, 'before');
     await waitUntil(() => before.length === 3);

@@ -89,19 +89,26 @@ export class FileEventStream implements EventStream {
       options.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
     );
     const openedAt = Date.now();
+    let undated = 0;
     for (const record of records) {
       // A rewrite may hold a message that was also appended after it (see `compact`).
       if (record.seq <= stream.lastSeq) continue;
       if (stream.messages.length > 0 && record.seq !== stream.lastSeq + 1) {
         throw new Error(`${join(dir, LOG_FILE)} skips from message ${stream.lastSeq} to ${record.seq}: messages are missing`);
       }
-      record.at ??= openedAt; // written before messages expired: kept maxAgeMs from now
+      if (record.at === undefined) {
+        record.at = openedAt;
+        undated += 1;
+      }
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
       stream.lastSeq = record.seq;
     }
     stream.offset = stream.lastSeq - stream.messages.length;
     stream.durableSeq = stream.lastSeq;
+    // Messages written before messages expired are kept maxAgeMs from their first open: dated
+    // on disk once, or each restart would date them again.
+    if (undated > 0) await log.rewrite(stream.messages);
     stream.expire(openedAt);
     return stream;
   }
