@@ -15,7 +15,7 @@ import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher
 
 type Handler = (message: StreamMessage) => Promise<void>;
 type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
-/** `at`: when it was published (ms since the epoch); logs written before messages expired have none. */
+/** `at`: when it was published (ms since the epoch); a log written by an earlier version has none. */
 type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at?: number };
 
 export interface FileEventStreamOptions {
@@ -106,8 +106,8 @@ export class FileEventStream implements EventStream {
     }
     stream.offset = stream.lastSeq - stream.messages.length;
     stream.durableSeq = stream.lastSeq;
-    // Messages written before messages expired are kept maxAgeMs from their first open: dated
-    // on disk once, or each restart would date them again.
+    // An earlier version's messages are kept maxAgeMs from their first open: dated on disk once,
+    // or each restart would date them again.
     if (undated > 0) await log.rewrite(stream.messages);
     stream.expire(openedAt);
     return stream;
@@ -215,19 +215,20 @@ export class FileEventStream implements EventStream {
    */
   private async compact(now: number): Promise<void> {
     const expired = this.expiredInLog;
-    const stream = this;
-    function* kept(): Generator<LoggedMessage> {
-      const { messages, head } = stream;
-      const end = messages.length;
-      for (let i = head; i < end; i++) yield messages[i]!;
-    }
     try {
-      await this.log.rewrite(kept());
+      await this.log.rewrite(this.keptMessages());
       this.expiredInLog -= expired;
     } catch (error) {
       this.compactNotBefore = now + COMPACT_RETRY_MS;
       logger.error({ err: error }, 'event stream: could not rewrite its log without the expired messages; it will try again');
     }
+  }
+
+  /** The messages kept, as they are when the rewrite starts reading them. */
+  private *keptMessages(): Generator<LoggedMessage> {
+    const { messages, head } = this;
+    const end = messages.length;
+    for (let i = head; i < end; i++) yield messages[i]!;
   }
 
   /** Resolves at the next publish or when `wake` is called, whichever is first. */
