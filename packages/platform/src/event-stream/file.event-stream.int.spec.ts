@@ -23,10 +23,11 @@ describeEventStreamContract('file (JSONL)', async () => {
   };
 });
 
-const waitFor = async (condition: () => boolean): Promise<void> => {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
+/** Polls on the monotonic clock, which the retention tests' fake Date leaves alone. */
+const waitFor = async (condition: () => Promise<boolean> | boolean): Promise<void> => {
+  const deadline = performance.now() + 5_000;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 };
@@ -204,15 +205,6 @@ describe('FileEventStream retention', () => {
       .filter(Boolean)
       .map((line) => JSON.parse(line));
 
-  /** Polls with the real clock (Date is faked here). */
-  const waitUntil = async (condition: () => Promise<boolean> | boolean): Promise<void> => {
-    const deadline = performance.now() + 5_000;
-    while (!(await condition())) {
-      if (performance.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-
   const collect = async (stream: FileEventStream, durable: string): Promise<Array<[number, unknown]>> => {
     const seen: Array<[number, unknown]> = [];
     await stream.subscribe(durable, 'a.>', async (m) => {
@@ -225,28 +217,28 @@ describe('FileEventStream retention', () => {
     const stream = await FileEventStream.open(dir);
     await Promise.all(Array.from({ length: 1_200 }, (_, n) => stream.publish('a.n', n, `old-${n}`)));
     const early = await collect(stream, 'early');
-    await waitUntil(() => early.length === 1_200);
+    await waitFor(() => early.length === 1_200);
 
     vi.setSystemTime(Date.now() + 30 * DAY + 1_000);
     await stream.publish('a.n', 'new', 'new-1');
-    await waitUntil(async () => (await logLines()).length === 1);
+    await waitFor(async () => (await logLines()).length === 1);
     expect((await logLines()).map((m) => m.seq)).toEqual([1_201]);
     // An expired message's id is free again, as past JetStream's duplicate window.
     await stream.publish('a.n', 'again', 'old-0');
     const late = await collect(stream, 'late');
-    await waitUntil(() => late.length === 2);
+    await waitFor(() => late.length === 2);
     expect(late).toEqual([
       [1_201, 'new'],
       [1_202, 'again'],
     ]);
-    await waitUntil(() => early.length === 1_202);
+    await waitFor(() => early.length === 1_202);
     await stream.close();
 
     const reopened = await FileEventStream.open(dir);
     await reopened.publish('a.n', 'after', 'after-1');
     await reopened.publish('a.n', 'ignored', 'new-1'); // still deduplicated: kept
     const fresh = await collect(reopened, 'fresh');
-    await waitUntil(() => fresh.length === 3);
+    await waitFor(() => fresh.length === 3);
     expect(fresh).toEqual([
       [1_201, 'new'],
       [1_202, 'again'],
@@ -269,7 +261,7 @@ describe('FileEventStream retention', () => {
     await stream.close();
     const reopened = await FileEventStream.open(dir);
     const seen = await collect(reopened, 'reader');
-    await waitUntil(() => seen.length === 100);
+    await waitFor(() => seen.length === 100);
     await new Promise((resolve) => setTimeout(resolve, 50));
     await reopened.close();
     expect(seen).toEqual(Array.from({ length: 100 }, (_, n) => [1_201 + n, n]));
@@ -282,7 +274,7 @@ describe('FileEventStream retention', () => {
     vi.setSystemTime(Date.now() + 31 * DAY);
     await stream.publish('a.n', 5, 'm5');
     const seen = await collect(stream, 'reader');
-    await waitUntil(() => seen.length === 1);
+    await waitFor(() => seen.length === 1);
     expect(seen).toEqual([[6, 5]]);
     await stream.close();
     expect((await logLines()).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
@@ -302,12 +294,12 @@ describe('FileEventStream retention', () => {
     const stream = await FileEventStream.open(dir, { maxAgeMs: DAY });
     await stream.publish('a.n', 3, 'k3');
     const before = await collect(stream, 'before');
-    await waitUntil(() => before.length === 3);
+    await waitFor(() => before.length === 3);
     // A day after the open, not yet a day after the third was published.
     vi.setSystemTime(Date.now() + (3 * DAY) / 4);
     await stream.publish('a.n', 4, 'k4');
     const after = await collect(stream, 'after');
-    await waitUntil(() => after.length === 2);
+    await waitFor(() => after.length === 2);
     expect(after).toEqual([
       [3, 3],
       [4, 4],
@@ -321,7 +313,7 @@ describe('FileEventStream retention', () => {
     const stream = await FileEventStream.open(dir);
     await stream.publish('a.n', 10, 'k10');
     const seen = await collect(stream, 'reader');
-    await waitUntil(() => seen.length === 4);
+    await waitFor(() => seen.length === 4);
     expect(seen.map(([seq]) => seq)).toEqual([7, 8, 9, 10]);
     await stream.close();
 
