@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
+/** The bare Fastify baseline's name among the processes a probe watches. */
+export const BASELINE_PROCESS = 'bare Fastify';
+
 /** CPU seconds (user + system) each named process has used so far, from /proc (Linux). */
 export type CpuSample = Record<string, number>;
 

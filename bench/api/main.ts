@@ -23,7 +23,7 @@ import { type BenchInfra, benchInfra } from './bench-infra';
 import { buildServers, builtServer } from './built-servers';
 import { measureFloor } from './bus-floor';
 import { startChild } from './child';
-import { capacity, cpuProbe } from './cpu';
+import { BASELINE_PROCESS, capacity, cpuProbe } from './cpu';
 import { measureDiskFlush } from './disk-flush';
 import { checkGoals, describeGoals, type Floors, type Scenario } from './goals';
 import { measureInitFloor } from './init-floor';
@@ -84,13 +84,15 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
         // A cluster's processes are its services (the supervisor only waits).
         const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
         const productCpu = cpuProbe(processes, servers);
+        // Bare Fastify's CPU beside the product's: with the servers' floors, what a request costs before any work of ours.
+        const baselineCpu = cpuProbe({ [BASELINE_PROCESS]: baseline.process.pid! }, {});
         const both = async (scenario: Scenario, name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
           const { round, range } = await medianRound(
             rounds,
             async () => ({
               product: await load({ url: product.url, cpu: productCpu, ...options }),
-              baseline: await load({ url: baseline.url, ...options }),
+              baseline: await load({ url: baseline.url, cpu: baselineCpu, ...options }),
             }),
             ({ product: p, baseline: b }) => (100 * p.rps) / b.rps,
           );

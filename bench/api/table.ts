@@ -1,6 +1,6 @@
 import { cpus, totalmem } from 'node:os';
 import { type BusFloorResult, FLOOR_PROCESS } from './bus-floor';
-import { capacity } from './cpu';
+import { BASELINE_PROCESS, capacity } from './cpu';
 import type { DiskFlushResult } from './disk-flush';
 import { checkSoakGoal, describeGoals, type Scenario } from './goals';
 import type { InitFloorResult } from './init-floor';
@@ -65,7 +65,7 @@ export const printRows = (
   if (costs.length > 0) {
     lines.push(
       '',
-      'CPU per answered request (user + system, over the counted run and until the product was idle again, so work it put off counts; "preempted": the times the main thread was taken off its core while it still had work), and the throughput those costs allow on this machine:',
+      `CPU per answered request (user + system, over the counted run and until the product was idle again, so work it put off counts; "preempted": the times the main thread was taken off its core while it still had work), and the throughput those costs allow on this machine; then bare Fastify's own for the same request:`,
       '',
     );
     for (const { row, cpu, settle } of costs) {
@@ -81,8 +81,14 @@ export const printRows = (
           return `${name} ${value.toFixed(2)} ms${main === undefined ? '' : ` (main thread ${main.toFixed(2)}${times})`}`;
         });
       const after = settle >= 0.5 ? `; the product worked ${settle.toFixed(1)} s past the run` : '';
+      const bare = 'rps' in row.baseline ? row.baseline.cpuMsPerRequest : undefined;
+      const bareCosts = bare
+        ? `; ${Object.entries(bare)
+            .map(([name, value]) => `${name === BASELINE_PROCESS ? name : `its ${name}`} ${value.toFixed(2)} ms`)
+            .join(', ')}, in all ${capacity(bare).cpuMs.toFixed(2)} ms`
+        : '';
       lines.push(
-        `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores${after}`,
+        `- ${row.mode}, ${row.name}: ${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond(allowed)}/s on ${cpus().length} cores${after}${bareCosts}`,
       );
     }
   }
