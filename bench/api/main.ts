@@ -84,7 +84,7 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
         // A cluster's processes are its services (the supervisor only waits).
         const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
         const productCpu = cpuProbe(processes, servers);
-        // Bare Fastify's CPU beside the product's: with the servers' floors, what a request costs before any work of ours.
+        // Bare Fastify's CPU beside the product's: with the stack floor, the least a message costs before any work of ours.
         const baselineCpu = cpuProbe({ [BASELINE_PROCESS]: baseline.process.pid! }, {});
         const both = async (scenario: Scenario, name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
