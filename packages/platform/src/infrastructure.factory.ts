@@ -14,6 +14,7 @@ import type { EventStore } from './event-store/event-store.port';
 import { FileEventStore } from './event-store/file.event-store';
 import type { EventStream } from './event-stream/event-stream.port';
 import { FileEventStream } from './event-stream/file.event-stream';
+import { type HeapWatchOptions, watchHeap } from './health/heap-watch';
 import type { Infrastructure, PortName } from './infrastructure';
 import { InProcessJobQueue } from './job-queue/in-process.job-queue';
 import type { JobQueue } from './job-queue/job-queue.port';
@@ -34,6 +35,8 @@ export interface InfrastructureOptions {
   clock?: Clock;
   /** Open only these ports (a standalone service process); the others throw when used. */
   only?: PortName[];
+  /** How the heap is watched while embedded stores hold their data in it (see watchHeap). */
+  heapWatch?: HeapWatchOptions;
 }
 
 /**
@@ -62,6 +65,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     await mkdir(path, { recursive: true });
     return path;
   };
+  const embeddedStoresOpened = (): boolean => lock !== null;
   const clock = options.clock ?? systemClock;
   const releaseAll = async (): Promise<void> => {
     for (const adapter of opened.reverse()) await adapter.close();
@@ -112,6 +116,8 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
 
     const transport = nats ? natsTransport(nats) : inProcessTransport();
     const services = new ServiceClient(transport.client());
+    // Embedded stores keep their data in this process's heap, which they can fill.
+    const heap = embeddedStoresOpened() ? watchHeap(options.heapWatch) : null;
 
     return {
       config,
@@ -128,6 +134,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
       transport,
       services,
       async close() {
+        heap?.stop();
         await services.close();
         await releaseAll();
       },
