@@ -8,7 +8,7 @@ export interface HeapReading {
 }
 
 export interface HeapWatchOptions {
-  /** The share of the heap limit in use past which a warning is logged (0.7). */
+  /** The share of the old generation's limit in use past which a warning is logged (0.7). */
   warnAtShare?: number;
   /** How often the heap is read after the first reading (60 s). */
   intervalMs?: number;
@@ -48,7 +48,7 @@ const readHeap = (): HeapReading => {
 
 /**
  * Watches the heap of a process whose embedded stores hold their data in memory, which grows with
- * every exchange until the process dies at Node's heap limit (docs/deployment.md, Embedded). It
+ * every exchange until the process dies at its old generation's limit (docs/deployment.md, Embedded). It
  * warns once as the data passes `warnAtShare` of the limit, with the way out, and again only after
  * the heap has had room again. Reads at once, then every `intervalMs`; the timer keeps no process alive.
  */
