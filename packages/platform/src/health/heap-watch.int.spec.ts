@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config/config';
 import type { PortName } from '../infrastructure';
 import { createInfrastructure } from '../infrastructure.factory';
@@ -10,12 +10,13 @@ import type { HeapReading } from './heap-watch';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 
-describe('watchHeap in a process whose heap fills', () => {
-  let dir: string | undefined;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+let dir: string | undefined;
+afterEach(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
 
+describe('watchHeap in a process whose heap fills', () => {
   it("logs its warning through the product's logger before the process runs out of heap", async () => {
     dir = await mkdtemp(join(tmpdir(), 'palaver-heap-'));
     const script = join(dir, 'fill.ts');
@@ -29,7 +30,9 @@ watchHeap({ intervalMs: 20 });
 setInterval(() => { for (let i = 0; i < 500; i++) held.push('x'.repeat(100) + i); }, 5);
 `,
     );
-    const child = spawn(join(ROOT, 'node_modules', '.bin', 'tsx'), [script], {
+    // The node process itself (tsx as a loader, not a wrapper), so that the kill below reaches it.
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: ROOT,
       env: {
         ...process.env,
         VITEST: '',
@@ -46,17 +49,16 @@ setInterval(() => { for (let i = 0; i < 500; i++) held.push('x'.repeat(100) + i)
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const deadline = performance.now() + 20_000;
-    while (!/heapUsedMb.*\n/.test(output) && child.exitCode === null && performance.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const stillRunning = child.exitCode === null;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const running = () => child.exitCode === null && child.signalCode === null;
+    await vi.waitFor(() => expect(/heapUsedMb.*\n/.test(output) || !running()).toBe(true), { timeout: 20_000, interval: 20 });
+    const stillRunning = running();
     child.kill('SIGKILL');
     await exited;
 
     // It warned while the process still ran (the heap not yet full), once.
     expect(stillRunning, output).toBe(true);
+    expect(child.signalCode).toBe('SIGKILL');
     const warnings = output
       .split('\n')
       .filter((line) => line.includes('heapUsedMb'))
@@ -73,11 +75,6 @@ setInterval(() => { for (let i = 0; i < 500; i++) held.push('x'.repeat(100) + i)
 });
 
 describe('the heap watch of an infrastructure', () => {
-  let dir: string | undefined;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
   /** Opens the ports named, over a heap read as 90 % full, and returns the warnings and readings until closed. */
   const openOver = async (only: PortName[]) => {
     dir = await mkdtemp(join(tmpdir(), 'palaver-heap-infra-'));
