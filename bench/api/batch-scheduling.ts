@@ -4,10 +4,9 @@ import { execFileSync } from 'node:child_process';
  * Puts every thread of a process under SCHED_BATCH (`chrt`): it keeps its fair share of the CPU,
  * but waking up no longer lets it preempt the thread running on a core. The bench's NATS and Redis
  * servers share the product's two cores only because the bench runs on one machine, and each of
- * the product's writes that woke one of them could take the product's main thread off its core:
- * 2.0-2.6 times per distributed message, against 1.0-1.4 with the servers as batch, which came
- * out ahead in 7 of 8 alternating pairs of runs, by about 9 % in messages/s (docs/performance.md,
- * 2026-11-28). Returns whether it could (`chrt` may be missing, or not allowed).
+ * the product's writes that woke one of them could take the product's main thread off its core,
+ * which as batch they no longer do (docs/deployment.md, "One process or one per service").
+ * Returns whether it could (`chrt` may be missing, or not allowed).
  */
 export const scheduleAsBatch = (pid: number): boolean => {
   try {

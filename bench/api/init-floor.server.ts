@@ -1,7 +1,7 @@
 /**
  * The bus floor of a distributed `POST /v2/identity/init`, for `pnpm bench:api`: bare Fastify
  * answering the init shape after the crossings the product's init makes (docs/architecture.md,
- * "The hot paths"): a request over NATS to a service (through the product's own transport and
+ * "Hot-path techniques"): a request over NATS to a service (through the product's own transport and
  * Nest server), which writes a session to Redis with a TTL (the product's key-value adapter) and
  * answers. No CORS, no validation, no key lookup, no visitor: what it answers per second is a
  * ceiling the product's distributed init cannot pass on this machine.

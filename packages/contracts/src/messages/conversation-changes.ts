@@ -4,7 +4,7 @@ import { Uuid } from '../common';
 /**
  * Pub/sub channel on which the conversation service announces, once a command's read models are
  * written, whose conversations changed. Every gateway drops its cached reads of that visitor, so a
- * read after a write's answer sees the write (see docs/architecture.md, "The hot paths").
+ * read after a write's answer sees the write (see docs/architecture.md, "Decisions, and why").
  */
 export const CONVERSATION_CHANGES_CHANNEL = 'conversation.changes.v1';
 

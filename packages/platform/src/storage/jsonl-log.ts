@@ -18,8 +18,8 @@ const DURABLE_APPEND_FLAGS =
 
 /**
  * Writes to the page cache on the calling thread. A deferred-sync append waits for no disk, and a
- * write through the thread pool costs the event loop about 50 us of hand-offs against 4 us for
- * the system call itself (a read model's log is written several times per chat message). Loops
+ * write through the thread pool costs the event loop more in hand-offs than the system call
+ * itself (a read model's log is written several times per chat message). Loops
  * over short writes, which a regular file only makes on a full disk or a signal.
  */
 const writeAll = (fd: number, text: string): void => {

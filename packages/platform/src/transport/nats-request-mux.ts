@@ -15,8 +15,7 @@ const NO_RESPONDERS = 503;
  * Requests on one connection, every answer arriving on one wildcard inbox subscription (as the
  * client's own muxed `request` does). The client's version, once a request is answered, also
  * rejects its already settled promise with a fresh NatsError, whose stack trace cost about as much
- * as the rest of the request: 3 % of a distributed chat message's CPU over its requests and
- * JetStream publications.
+ * as the rest of the request.
  */
 export class NatsRequestMux {
   private readonly prefix = `${createInbox()}.`;

@@ -53,8 +53,7 @@ export interface MessageOwner {
  */
 export const applyToMessage = (doc: MessageDoc | null, event: StoredConversationEvent, owner: MessageOwner): MessageDoc | null => {
   if (doc && (event.version <= doc.version || messageIdOf(event) !== doc._id)) return doc;
-  // Listed, not spread: V8 (Node 20) adds keys after a spread of another object about a
-  // microsecond each, which made this the projection's costliest line.
+  // Listed, not spread: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
   const created = (fields: Pick<MessageDoc, '_id' | 'role' | 'parts' | 'status' | 'metadata' | 'assistantId'>): MessageDoc =>
     doc ?? {
       _id: fields._id,

@@ -53,7 +53,7 @@ export async function* toUiMessageChunks(
  * Writes the chunks to `response` as the AI SDK's UI message stream over SSE: its headers (ours
  * win), one `data: <json>` event per chunk, then `data: [DONE]`, minding backpressure; a client
  * that goes away stops the chunks. This is what the SDK's `pipeUIMessageStreamToResponse` writes,
- * without its chain of four web streams, which held about 10 KB per open reply.
+ * without its chain of four web streams, whose state was most of an open reply's memory.
  */
 export const pipeUiMessageStream = (
   response: ServerResponse,
