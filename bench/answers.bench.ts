@@ -12,6 +12,7 @@ import { RETRIEVAL_LIMITS } from '@palaver/contracts';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from '../packages/launcher/src/demo.content';
 import { groundedAnswer } from '../packages/platform/src/chat-model/grounded-answer';
 import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
+import { BIKE_SHOP_CASES, BIKE_SHOP_DOCUMENTS } from '../test/support/bike-shop.content';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
 import { formatTable, type Table } from './retrieval.bench';
 import { newProjectId, startSearchServiceUnderTest } from './search-service';
@@ -26,14 +27,31 @@ interface Outcome {
 const expectedKey = (from: AnswerCase['from']): string | null =>
   from === null ? null : 'qna' in from ? `qna:${from.qna}` : `document:${from.document}`;
 
-export const answerOutcomes = async (): Promise<Outcome[]> => {
+interface AnswerSet {
+  name: string;
+  qnas: typeof DEMO_QNAS;
+  documents: typeof DEMO_DOCUMENTS;
+  cases: AnswerCase[];
+}
+
+const DEMO_SET: AnswerSet = { name: 'the demo content', qnas: DEMO_QNAS, documents: DEMO_DOCUMENTS, cases: ANSWER_CASES };
+
+/** Held out from tuning: a bike shop's pages written as the HTML import writes them. */
+const BIKE_SHOP_SET: AnswerSet = {
+  name: "a bike shop's imported pages (held out)",
+  qnas: [],
+  documents: BIKE_SHOP_DOCUMENTS,
+  cases: BIKE_SHOP_CASES.map(({ question, from }) => ({ question, from: from && { document: from.document } })),
+};
+
+export const answerOutcomes = async (set: AnswerSet = DEMO_SET): Promise<Outcome[]> => {
   const service = await startSearchServiceUnderTest();
   try {
     const projectId = newProjectId();
-    for (const body of DEMO_QNAS) await service.qnas.create(projectId, body);
-    for (const body of DEMO_DOCUMENTS) await service.documents.create(projectId, body);
+    for (const body of set.qnas) await service.qnas.create(projectId, body);
+    for (const body of set.documents) await service.documents.create(projectId, body);
     const outcomes: Outcome[] = [];
-    for (const kase of ANSWER_CASES) {
+    for (const kase of set.cases) {
       const retrieval = await service.search.retrieve(projectId, kase.question, RETRIEVAL_LIMITS.qnaLimit, RETRIEVAL_LIMITS.chunkLimit);
       const { knowledge } = buildPrompt({
         instructions: '',
@@ -53,8 +71,8 @@ export const answerOutcomes = async (): Promise<Outcome[]> => {
   }
 };
 
-export const runAnswersBench = async (): Promise<Table> => {
-  const outcomes = await answerOutcomes();
+export const runAnswersBench = async (set: AnswerSet = DEMO_SET): Promise<Table> => {
+  const outcomes = await answerOutcomes(set);
   const answerable = outcomes.filter((o) => o.kase.from !== null);
   const unanswerable = outcomes.filter((o) => o.kase.from === null);
   const hits = answerable.filter((o) => o.answeredFrom === expectedKey(o.kase.from));
@@ -63,7 +81,7 @@ export const runAnswersBench = async (): Promise<Table> => {
   const falseAnswers = unanswerable.filter((o) => o.answeredFrom !== null);
   const rate = (n: number, of: number) => `${n}/${of} (${((100 * n) / of).toFixed(0)}%)`;
   return {
-    title: `Local responder on the demo content (${answerable.length} answerable paraphrases, ${unanswerable.length} unanswerable questions)`,
+    title: `Local responder on ${set.name} (${answerable.length} answerable paraphrases, ${unanswerable.length} unanswerable questions)`,
     columns: ['measure', 'value'],
     rows: [
       ['answer hit rate (right Q&A entry or document)', rate(hits.length, answerable.length)],
@@ -79,7 +97,7 @@ export const runAnswersBench = async (): Promise<Table> => {
 };
 
 export const printAnswersBench = async (): Promise<void> => {
-  console.log(`${formatTable(await runAnswersBench())}\n`);
+  for (const set of [DEMO_SET, BIKE_SHOP_SET]) console.log(`${formatTable(await runAnswersBench(set))}\n`);
 };
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

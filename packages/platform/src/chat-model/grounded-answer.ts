@@ -1,5 +1,6 @@
 import type { ReplySource, Retrieval, RetrievedChunk } from '@palaver/contracts';
-import { contentStems, overlap, questionStems, sentences, words } from './text-relevance';
+import { answeringSentences } from './answering-sentences';
+import { contentStems, questionStems, words } from './text-relevance';
 
 export interface GroundedAnswerOptions {
   /** A Q&A entry at least this similar to the question is answered with verbatim. */
@@ -124,7 +125,18 @@ const passageAnswer = (
   const coverage = (p: Passage): number => {
     const wanted = p.product || focus.size === 0 ? asked : focus;
     let held = 0;
-    for (const t of wanted) if (p.about.has(t) || p.body.has(t)) held++;
+    let subjects = 0;
+    let subjectsHeld = 0;
+    for (const t of wanted) {
+      const has = p.about.has(t) || p.body.has(t);
+      if (has) held++;
+      if (!TRADE_TERMS.has(t)) {
+        subjects++;
+        if (has) subjectsHeld++;
+      }
+    }
+    // "Do you sell skateboards?" is about skateboards: a page that shares only the verb is about something else.
+    if (subjects > 0 && subjectsHeld === 0) return 0;
     return held / wanted.size;
   };
   const best = passages
@@ -134,30 +146,14 @@ const passageAnswer = (
   if (!best) return null;
   const { p } = best;
   if (p.kind === 'qna') return { text: p.answer, chunk: null };
-  return {
-    text: `${chunkSentences(p.chunk.content, focus.size > 0 ? focus : asked, options)}\n\nSource: ${sourceOf(p.chunk)}`,
-    chunk: p.chunk,
-  };
+  // The page is cited once, in the reply's sources (its metadata), not again in the text.
+  return { text: answeringSentences(p.chunk, focus.size > 0 ? focus : asked, options.maxSentences), chunk: p.chunk };
 };
 
 /**
- * The chunk's sentences that hold most of the question's words, in their original order; its
- * first sentences when none does (the chunk matched by its title).
+ * The verbs of trade: what a shop does, not what a question is about. A passage that holds only
+ * these of a question's terms shares its verb, not its subject.
  */
-const chunkSentences = (content: string, asked: ReadonlySet<string>, options: GroundedAnswerOptions): string => {
-  const all = sentences(content).map((text, index) => ({ text, index, relevance: overlap(asked, text) }));
-  const relevant = all.filter((s) => s.relevance > 0);
-  const chosen = relevant.length > 0 ? relevant.sort((a, b) => b.relevance - a.relevance || a.index - b.index) : all;
-  return chosen
-    .slice(0, options.maxSentences)
-    .sort((a, b) => a.index - b.index)
-    .map((s) => s.text)
-    .join(' ');
-};
-
-const sourceOf = (chunk: RetrievedChunk): string => {
-  const title = chunk.title.trim();
-  const url = chunk.url.trim();
-  if (title && url) return `${title} (${url})`;
-  return title || url || 'our documentation';
-};
+const TRADE_TERMS: ReadonlySet<string> = contentStems(
+  'sell sells sold selling ship buy offer offers offered provide provides carry carries stock',
+);

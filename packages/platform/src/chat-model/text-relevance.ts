@@ -15,11 +15,11 @@ export const words = (text: string): string[] => [...text.matchAll(WORD)].map((m
 export const contentStems = (text: string): Set<string> => new Set(analyzeText(text).map(({ term }) => term));
 
 /**
- * The terms a question asks about: its content terms, without the word that makes "how long",
+ * The terms a question asks about: its content terms, without the word that makes "how long", "how fast",
  * "how much", "how many"... a question of quantity (an answer gives a number, not that word).
  */
 export const questionStems = (question: string): Set<string> =>
-  contentStems(question.replace(/\bhow\s+(?:long|much|many|often|far|soon|big|old)\b/giu, ' '));
+  contentStems(question.replace(/\bhow\s+(?:long|much|many|often|far|soon|big|old|fast|quick(?:ly)?)\b/giu, ' '));
 
 /** Sentences of a text, with their original spelling; line breaks end a sentence too. */
 export const sentences = (text: string): string[] =>
