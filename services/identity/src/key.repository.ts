@@ -4,14 +4,16 @@ import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
 import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 /**
- * A key at rest: the listed record plus the SHA-256 of the full key (never the key itself) and
- * the normalized origin entries the CORS preflight looks up (see `originMatchEntries`).
+ * A key at rest: the listed record plus the SHA-256 of the full key and the normalized origin
+ * entries the CORS preflight looks up (see `originMatchEntries`). Only a publishable key's
+ * record holds the key itself (`key`); a private key is never stored.
  */
 export type KeyDocument = Stored<KeyRecord> & { hash: string; originMatch: string[] };
 
 const toRecord = (doc: KeyDocument): KeyRecord => {
-  const { hash: _hash, originMatch: _originMatch, ...record } = doc;
-  return fromDocument<KeyRecord>(record);
+  const { hash: _hash, originMatch: _originMatch, key, ...record } = doc;
+  // Only a publishable key is ever listed whole, whatever a document holds.
+  return fromDocument<KeyRecord>(doc.type === 'publishable' && key ? { ...record, key } : record);
 };
 
 @Injectable()

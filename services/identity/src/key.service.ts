@@ -35,7 +35,11 @@ export class KeyService {
     @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
   ) {}
 
-  /** The only time the full key exists outside the caller: it is stored as its SHA-256. */
+  /**
+   * A key is looked up by its SHA-256. A private key exists outside the caller only in this
+   * answer; a publishable key is public by design (every page with the widget shows it), so it
+   * is also kept whole, for the key list and the dashboard's embed snippet.
+   */
   async create(projectId: string, body: CreateKeyBody): Promise<CreatedKey> {
     await this.projects.get(projectId);
     if (body.type === 'publishable') await this.assistants.get(projectId, body.assistantId);
@@ -51,6 +55,7 @@ export class KeyService {
       hint: keyHint(key),
       createdAt: this.clock.now().toISOString(),
       revokedAt: null,
+      ...(body.type === 'publishable' ? { key } : {}),
     };
     await this.keys.insert(record, hashSecret(key), body.type === 'publishable' ? originMatchEntries(allowedOrigins) : []);
     await this.changes.announce({ kind: 'key-created', projectId, keyId: record.id });

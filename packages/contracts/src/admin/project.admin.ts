@@ -96,7 +96,11 @@ export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBody>;
 export const KeyType = z.enum(['publishable', 'private']);
 export type KeyType = z.infer<typeof KeyType>;
 
-/** A key as listed: never the secret, only its last characters. */
+/**
+ * A key as listed: a private key only by its last characters. A publishable key is public by
+ * design (it sits in every page that embeds the widget), so it is listed whole in `key`; keys
+ * created before publishable keys were kept have only their `hint`.
+ */
 export const KeyRecord = z.object({
   id: Uuid,
   projectId: Uuid,
@@ -107,6 +111,10 @@ export const KeyRecord = z.object({
   hint: z.string(),
   createdAt: Timestamp,
   revokedAt: Timestamp.nullable(),
+  key: z
+    .string()
+    .optional()
+    .describe('The full publishable key (never for a private key; absent for publishable keys created before it was kept)'),
 });
 export type KeyRecord = z.infer<typeof KeyRecord>;
 

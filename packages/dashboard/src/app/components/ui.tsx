@@ -111,7 +111,7 @@ export const Button = ({
 );
 
 /** Copies `text`, then says so for two seconds. */
-export const CopyButton = ({ text, label = 'Copy' }: { text: string; label?: string }) => {
+export const CopyButton = ({ text, label = 'Copy', ariaLabel }: { text: string; label?: string; ariaLabel?: string }) => {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -129,7 +129,13 @@ export const CopyButton = ({ text, label = 'Copy' }: { text: string; label?: str
     setTimeout(() => setCopied(false), 2000);
   };
   return (
-    <Button variant="secondary" class="button-small" onClick={copy} aria-live="polite">
+    <Button
+      variant="secondary"
+      class="button-small"
+      onClick={copy}
+      aria-live="polite"
+      aria-label={copied || !ariaLabel ? undefined : ariaLabel}
+    >
       {copied ? 'Copied' : label}
     </Button>
   );

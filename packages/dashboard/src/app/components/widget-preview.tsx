@@ -1,7 +1,13 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { loadRealWidget, type WidgetHandle } from '../lib/real-widget';
+import { httpUrl } from '../lib/safe-url';
 import type { ChatWidgetConfig, ProjectRecord } from '../lib/types';
+
+/** The widget's own bounds for its width and side offset (packages/widget's styles.ts). */
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, Number(value) || min));
+const panelWidth = (config: ChatWidgetConfig) => clamp(config.width, 280, 720);
+const sideOffset = (config: ChatWidgetConfig) => clamp(config.offset.x, 0, 200);
 
 /** Only colours reach inline styles; anything else falls back to the default. */
 const safeColour = (value: string | undefined, fallback: string): string =>
@@ -41,6 +47,8 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
   const button = safeColour(config.chatButtonColor, brand);
   const { x, y } = config.offset;
   const radius = `${config.bubbleRadius}px`;
+  const avatar = httpUrl(config.assistantAvatar);
+  const icon = httpUrl(config.chatButtonIcon);
   return (
     <div class={`stage ${dark ? 'dark' : ''}`} style={{ fontSize: `${config.baseFontSize}px` }}>
       <style>{PREVIEW_CSS}</style>
@@ -50,12 +58,12 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
         data-testid="preview-panel"
         style={{
           ...corner(config.position, x * scale, y * scale, 64),
-          width: `${config.width * scale}px`,
+          width: `${panelWidth(config) * scale}px`,
           height: `${Math.min(config.maxHeight, 560) * scale}px`,
         }}
       >
         <div class="header" style={{ background: brand }}>
-          {config.assistantAvatar ? <img class="avatar" src={config.assistantAvatar} alt="" /> : <span class="avatar" />}
+          {avatar ? <img class="avatar" src={avatar} alt="" /> : <span class="avatar" />}
           {config.displayName}
         </div>
         <div class="messages">
@@ -80,8 +88,8 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
         </div>
       </div>
       <div class="launcher" style={{ ...corner(config.position, x * scale, y * scale), background: button }} aria-hidden="true">
-        {config.chatButtonIcon ? (
-          <img src={config.chatButtonIcon} alt="" />
+        {icon ? (
+          <img src={icon} alt="" />
         ) : (
           <svg
             aria-hidden="true"
@@ -112,7 +120,8 @@ const FaithfulPreview = (props: { config: ChatWidgetConfig; dark: boolean; promp
     const el = host.current;
     if (!el) return;
     const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
-    render(<Preview {...props} scale={0.75} />, root);
+    // Full size: a smaller picture would wrap and cut what the real widget shows.
+    render(<Preview {...props} scale={1} />, root);
   });
   useEffect(
     () => () => {
@@ -143,6 +152,9 @@ const LivePreview = ({
   return <div ref={target} class="preview-stage" />;
 };
 
+/** The dashed border of `.widget-preview` (styles.css), both sides. */
+const PREVIEW_BORDER = 2;
+
 /** The real widget when this server serves /widget.js, else the faithful picture. */
 export const WidgetPreview = ({ config, quickPrompts }: { config: ChatWidgetConfig; quickPrompts: ProjectRecord['quickPrompts'] }) => {
   const [dark, setDark] = useState(false);
@@ -166,9 +178,12 @@ export const WidgetPreview = ({ config, quickPrompts }: { config: ChatWidgetConf
           </label>
         ) : null}
       </p>
+      {/* A group, not an image: the real widget in it has buttons and a text box. Its width is the
+          widget's own plus the side offset on both sides, so the panel is drawn at its real width. */}
       <div
         class="widget-preview"
-        role="img"
+        role="group"
+        style={{ width: `${panelWidth(config) + 2 * sideOffset(config) + PREVIEW_BORDER}px` }}
         aria-label={`Preview of the widget “${config.displayName}”`}
         data-testid="widget-preview"
         data-mode={mode}

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ExternalLink } from '../components/external-link';
 import {
   Button,
   Card,
@@ -28,10 +29,12 @@ const DocumentForm = ({
   initial,
   submitLabel,
   onSubmit,
+  onCancel,
 }: {
   initial: DocumentFields;
   submitLabel: string;
   onSubmit: (body: DocumentFields) => Promise<void>;
+  onCancel: () => void;
 }) => {
   const [fields, setFields] = useState(initial);
   const set = (key: keyof DocumentFields) => (e: { currentTarget: { value: string } }) =>
@@ -55,7 +58,10 @@ const DocumentForm = ({
         <textarea name="content" required rows={10} value={fields.content} onInput={set('content')} />
       </Field>
       <ErrorNotice error={submit.error} />
-      <div>
+      <div class="dialog-actions">
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
         <Button type="submit" busy={submit.busy}>
           {submitLabel}
         </Button>
@@ -209,9 +215,7 @@ export const DocumentsPage = () => {
                   <tr key={doc.id}>
                     <td>{doc.title}</td>
                     <td class="truncate">
-                      <a href={doc.url} target="_blank" rel="noreferrer noopener">
-                        {doc.url}
-                      </a>
+                      <ExternalLink url={doc.url} />
                     </td>
                     <td>{doc.chunkCount}</td>
                     <td>{formatDate(doc.updatedAt)}</td>
@@ -236,6 +240,7 @@ export const DocumentsPage = () => {
           <DocumentForm
             initial={editing === 'new' ? { title: '', url: '', content: '' } : editing}
             submitLabel={editing === 'new' ? 'Create document' : 'Save'}
+            onCancel={() => setEditing(null)}
             onSubmit={async ({ title, url, content }) => {
               const body = { title, url, content };
               if (editing === 'new') await api(`/projects/${project.id}/documents`, { body });

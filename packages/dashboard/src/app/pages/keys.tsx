@@ -24,6 +24,32 @@ const originsOf = (text: string): string[] =>
     .map((o) => o.trim())
     .filter(Boolean);
 
+/**
+ * A publishable key whole (it is public: every page with the widget shows it), a private key
+ * by its last characters. A publishable key made before keys were kept has only its hint.
+ */
+const KeyValue = ({ record }: { record: KeyRecord }) => {
+  const prefix = record.type === 'publishable' ? 'pk_' : 'sk_';
+  if (record.type === 'publishable' && record.key) {
+    return (
+      <span class="key-cell">
+        <code class="key-full">{record.key}</code>
+        {record.revokedAt ? null : <CopyButton text={record.key} label="Copy" ariaLabel={`Copy the key ${record.name}`} />}
+      </span>
+    );
+  }
+  return (
+    <span class="key-cell">
+      <code>
+        {prefix}…{record.hint}
+      </code>
+      {record.type === 'publishable' && !record.revokedAt ? (
+        <span class="field-hint">Created before keys were kept whole: create a new key to get a copyable snippet.</span>
+      ) : null}
+    </span>
+  );
+};
+
 export const KeysPage = () => {
   const { project } = useProject();
   const keys = useAsync((signal) => api<{ data: KeyRecord[] }>(`/projects/${project.id}/keys`, { signal }), [project.id]);
@@ -58,7 +84,9 @@ export const KeysPage = () => {
         <Notice tone="warning">
           <div class="created-key">
             <strong>
-              Copy the new {created.type} key “{created.name}” now: it is shown only once.
+              {created.type === 'private'
+                ? `Copy the new private key “${created.name}” now: it is shown only once.`
+                : `The new publishable key “${created.name}”: it is public, listed below and in the widget’s embed snippet.`}
             </strong>
             <div class="key-row">
               <code class="key-value" data-testid="created-key">
@@ -167,7 +195,7 @@ export const KeysPage = () => {
                       <span class="badge">{key.type}</span>
                     </td>
                     <td>
-                      <code>…{key.hint}</code>
+                      <KeyValue record={key} />
                     </td>
                     <td>{key.type === 'publishable' ? assistantName(key.assistantId) : '—'}</td>
                     <td>{key.type === 'private' ? '—' : key.allowedOrigins.length ? key.allowedOrigins.join(', ') : 'any'}</td>

@@ -25,10 +25,13 @@ const QnaForm = ({
   initial,
   submitLabel,
   onSubmit,
+  onCancel,
 }: {
   initial: { question: string; answer: string };
   submitLabel: string;
   onSubmit: (body: { question: string; answer: string }) => Promise<void>;
+  /** In a dialog: closes it without saving. */
+  onCancel?: () => void;
 }) => {
   const [question, setQuestion] = useState(initial.question);
   const [answer, setAnswer] = useState(initial.answer);
@@ -54,7 +57,12 @@ const QnaForm = ({
         <textarea name="answer" required rows={4} maxLength={20000} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} />
       </Field>
       <ErrorNotice error={submit.error} />
-      <div>
+      <div class={onCancel ? 'dialog-actions' : undefined}>
+        {onCancel ? (
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
         <Button type="submit" busy={submit.busy} disabled={!question.trim() || !answer.trim()}>
           {submitLabel}
         </Button>
@@ -139,6 +147,7 @@ export const QnaPage = () => {
           <QnaForm
             initial={editing}
             submitLabel="Save"
+            onCancel={() => setEditing(null)}
             onSubmit={async (body) => {
               await api(`/projects/${project.id}/qnas/${editing.id}`, { method: 'PATCH', body });
               setEditing(null);

@@ -2,9 +2,11 @@ import { useState } from 'preact/hooks';
 import { Button, Card, CopyButton, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
 import { WidgetPreview } from '../components/widget-preview';
 import { api } from '../lib/api';
+import { contrastWarning, GRAPHIC_CONTRAST, TEXT_CONTRAST } from '../lib/contrast';
 import { useProject } from '../lib/project-context';
 import type { ChatWidgetConfig, KeyRecord, ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
+import { useUnsavedGuard } from '../lib/use-unsaved-guard';
 
 type TextField = 'welcomeMessage' | 'inputPlaceholder' | 'displayName';
 type ColourField = 'brandColor' | 'brandColorDark' | 'userMessageBubbleColor' | 'userMessageBubbleColorDark';
@@ -22,6 +24,12 @@ const COLOUR_FIELDS: [ColourField, string][] = [
   ['userMessageBubbleColor', 'Visitor bubble colour'],
   ['userMessageBubbleColorDark', 'Visitor bubble colour (dark mode)'],
 ];
+// The widget draws white on each of these colours (its styles.ts): text on the brand colour
+// (header) and the visitor's bubbles, an icon on the chat button.
+const WHITE_TEXT = { colour: '#ffffff', name: 'White', what: 'text' };
+const WHITE_ICON = { colour: '#ffffff', name: 'The white', what: 'icon' };
+const colourWarning = (field: ColourField | 'chatButtonColor', value: string): string | null =>
+  field === 'chatButtonColor' ? contrastWarning(value, WHITE_ICON, GRAPHIC_CONTRAST) : contrastWarning(value, WHITE_TEXT, TEXT_CONTRAST);
 const NUMBER_FIELDS: [NumberField, string, string][] = [
   ['width', 'Width', 'px'],
   ['maxHeight', 'Maximum height', 'px'],
@@ -31,32 +39,50 @@ const NUMBER_FIELDS: [NumberField, string, string][] = [
 ];
 const POSITIONS: ChatWidgetConfig['position'][] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 
-/** A colour picker with its text value beside it (either can be edited). */
+/** A colour picker with its text value beside it (either can be edited), and a warning when white on it is hard to read. */
 const ColourInput = ({
   label,
   name,
   value,
   fallback = '#000000',
+  warning,
   onChange,
 }: {
   label: string;
   name: string;
   value: string;
   fallback?: string;
+  warning: string | null;
   onChange: (v: string) => void;
-}) => (
-  <Field label={label}>
-    <span class="colour-input">
-      <input
-        type="color"
-        aria-label={`${label} picker`}
-        value={/^#[0-9a-f]{6}$/i.test(value) ? value : fallback}
-        onInput={(e) => onChange(e.currentTarget.value)}
-      />
-      <input name={name} value={value} onInput={(e) => onChange(e.currentTarget.value)} />
-    </span>
-  </Field>
-);
+}) => {
+  const warningId = `contrast-warning-${name}`;
+  return (
+    <div class="field">
+      <Field label={label}>
+        <span class="colour-input">
+          <input
+            type="color"
+            aria-label={`${label} picker`}
+            value={/^#[0-9a-f]{6}$/i.test(value) ? value : fallback}
+            onInput={(e) => onChange(e.currentTarget.value)}
+          />
+          <input
+            name={name}
+            value={value}
+            aria-describedby={warning ? warningId : undefined}
+            aria-invalid={warning ? true : undefined}
+            onInput={(e) => onChange(e.currentTarget.value)}
+          />
+        </span>
+      </Field>
+      {warning ? (
+        <p class="field-warning" id={warningId} data-testid={`contrast-${name}`}>
+          {warning}
+        </p>
+      ) : null}
+    </div>
+  );
+};
 
 export const embedSnippet = (origin: string, key: string): string => `<script src="${origin}/widget.js" data-key="${key}" async></script>`;
 
@@ -64,6 +90,9 @@ export const WidgetPage = () => {
   const { project, setProject } = useProject();
   const [config, setConfig] = useState<ChatWidgetConfig>(project.chatWidgetConfig);
   const [saved, setSaved] = useState(false);
+  // Edited since the page opened or was last saved.
+  const [dirty, setDirty] = useState(false);
+  useUnsavedGuard(dirty, 'The widget has unsaved changes. Leave this page and lose them?');
   const keys = useAsync((signal) => api<{ data: KeyRecord[] }>(`/projects/${project.id}/keys`, { signal }), [project.id]);
   const publishable = (keys.data?.data ?? []).filter((k) => k.type === 'publishable' && !k.revokedAt);
   const [keyId, setKeyId] = useState('');
@@ -71,6 +100,7 @@ export const WidgetPage = () => {
 
   const set = <K extends keyof ChatWidgetConfig>(field: K, value: ChatWidgetConfig[K]) => {
     setSaved(false);
+    setDirty(true);
     setConfig((c) => ({ ...c, [field]: value }));
   };
   const save = useSubmit(async () => {
@@ -86,8 +116,10 @@ export const WidgetPage = () => {
     setProject(updated);
     setConfig(updated.chatWidgetConfig);
     setSaved(true);
+    setDirty(false);
   });
-  const snippet = chosen ? embedSnippet(location.origin, `pk_…${chosen.hint}`) : '';
+  // Only a key known whole makes a snippet that works; a masked one would be copied broken.
+  const snippet = chosen?.key ? embedSnippet(location.origin, chosen.key) : '';
 
   return (
     <>
@@ -115,13 +147,21 @@ export const WidgetPage = () => {
           <Card title="Colours">
             <div class="form-grid form-grid-2">
               {COLOUR_FIELDS.map(([field, label]) => (
-                <ColourInput key={field} name={field} label={label} value={config[field]} onChange={(v) => set(field, v)} />
+                <ColourInput
+                  key={field}
+                  name={field}
+                  label={label}
+                  value={config[field]}
+                  warning={colourWarning(field, config[field])}
+                  onChange={(v) => set(field, v)}
+                />
               ))}
               <ColourInput
                 name="chatButtonColor"
                 label="Chat button colour (optional)"
                 value={config.chatButtonColor ?? ''}
                 fallback={config.brandColor}
+                warning={config.chatButtonColor ? colourWarning('chatButtonColor', config.chatButtonColor) : null}
                 onChange={(v) => set('chatButtonColor', v)}
               />
             </div>
@@ -219,7 +259,7 @@ export const WidgetPage = () => {
             ) : (
               <>
                 <Field label="Key">
-                  <select value={chosen?.id} onChange={(e) => setKeyId(e.currentTarget.value)}>
+                  <select name="embedKey" value={chosen?.id} onChange={(e) => setKeyId(e.currentTarget.value)}>
                     {publishable.map((k) => (
                       <option key={k.id} value={k.id}>
                         {k.name} (…{k.hint})
@@ -227,13 +267,20 @@ export const WidgetPage = () => {
                     ))}
                   </select>
                 </Field>
-                <p class="muted small">
-                  Paste before &lt;/body&gt;, with the full key in place of pk_…{chosen?.hint} (shown when the key was created).
-                </p>
-                <pre class="snippet">
-                  <code>{snippet}</code>
-                </pre>
-                <CopyButton text={snippet} label="Copy snippet" />
+                {snippet ? (
+                  <>
+                    <p class="muted small">Paste it before &lt;/body&gt; on every page that shows the widget.</p>
+                    <pre class="snippet">
+                      <code>{snippet}</code>
+                    </pre>
+                    <CopyButton text={snippet} label="Copy snippet" />
+                  </>
+                ) : (
+                  <Notice tone="warning">
+                    “{chosen?.name}” (pk_…{chosen?.hint}) was created before publishable keys were kept whole, so the dashboard cannot show
+                    it: create a new key to get a copyable snippet.
+                  </Notice>
+                )}
               </>
             )}
           </Card>
