@@ -40,6 +40,18 @@ describe('verifyUserToken', () => {
     });
   });
 
+  it("accepts the token of docs/widget.md's backend example", async () => {
+    const secret = new TextEncoder().encode(SECRET);
+    const user = { id: 42, name: 'Ann', email: 'ann@example.com' };
+    const token = await new SignJWT({ name: user.name, email: user.email })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(user.id))
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
+    expect(await verifyUserToken(token, [SECRET], new Date())).toMatchObject({ sub: '42', name: 'Ann', email: 'ann@example.com' });
+  });
+
   it('accepts a token signed with a later secret in the list (the previous one after a rotation)', async () => {
     const token = await sign({ sub: 'user-42' }, { secret: OTHER });
     expect((await verifyUserToken(token, [SECRET, OTHER], now)).sub).toBe('user-42');
