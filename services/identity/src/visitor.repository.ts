@@ -47,6 +47,11 @@ export class VisitorRepository {
     ]);
   }
 
+  /** The project's anonymous visitor of this device. */
+  async findAnonymous(projectId: string, saVid: string): Promise<VisitorDocument | null> {
+    return this.visitors.findOne(anonymous(projectId, saVid));
+  }
+
   /** The project's identified visitor with this external id (surface B's appUserId). */
   async findIdentified(projectId: string, externalId: string): Promise<VisitorDocument | null> {
     return this.visitors.findOne(identified(projectId, externalId));

@@ -39,7 +39,12 @@ export class VisitorService {
    * to an identified visitor.
    */
   async init(key: KeyInfo, saVid: string, userToken: string | null): Promise<{ created: boolean; sessionToken: string; visitor: Visitor }> {
-    const verification = await this.projects.findVerification(key.projectId);
+    // A returning device's visitor is read alongside the project (one round trip, not two); a
+    // new one is inserted only once the project is known to admit anonymous visitors.
+    const [verification, returning] = await Promise.all([
+      this.projects.findVerification(key.projectId),
+      userToken ? null : this.visitors.findAnonymous(key.projectId, saVid),
+    ]);
     if (!verification) throw projectNotFound(key.projectId);
     let found: Found;
     if (userToken) {
@@ -48,6 +53,8 @@ export class VisitorService {
       found = await this.identified(key.projectId, claims);
     } else if (verification.required) {
       throw new AppError('USER_TOKEN_REQUIRED', 'this project requires a user token to start a session');
+    } else if (returning) {
+      found = { visitor: returning, created: false };
     } else {
       found = await this.visitors.findOrInsertAnonymous(key.projectId, saVid, () =>
         newAnonymousVisitor(randomUUID(), key.projectId, saVid, this.clock.now().toISOString()),
