@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, startE2eApp } from './support/e2e-app';
 import { RecordingChatModel } from './support/recording-chat-model';
+import { epochSeconds, signUserToken } from './support/user-token';
 
 describe('surface B (x-service-key)', () => {
   let e2e: E2eApp;
@@ -56,6 +57,18 @@ describe('surface B (x-service-key)', () => {
     expect((await call(`/customers/${'x'.repeat(101)}`, { body: {} })).status).toBe(400);
   });
 
+  it('POST /customers/{appUserId}: at most 100 attributes once merged (422 beyond, nothing stored)', async () => {
+    const batch = (n: number) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${n}-${i}`, 'x'.repeat(1000)]));
+    expect((await call('/customers/user-big', { body: { attributes: batch(1) } })).status).toBe(200);
+    expect((await call('/customers/user-big', { body: { attributes: batch(2) } })).status).toBe(200);
+    const third = await call('/customers/user-big', { body: { attributes: batch(3) } });
+    expect(third.status).toBe(422);
+    expect(third.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'attributes' } });
+    const stored = await call('/customers/user-big', { body: { attributes: { 'k1-0': 'changed' } } });
+    expect(Object.keys(stored.body.attributes)).toHaveLength(100);
+    expect(stored.body.attributes['k1-0']).toBe('changed');
+  });
+
   it('chats: streamed and JSON replies, created with the caller id, listed and read; one history with v2', async () => {
     const chatId = randomUUID();
     const streamed = await call(`/customers/user-2/chats/${chatId}/chat`, {
@@ -84,8 +97,11 @@ describe('surface B (x-service-key)', () => {
     ]);
     expect((await call('/customers/user-2/chats?filter=closed')).body).toMatchObject({ data: [], totalPages: 0, pageSize: 10 });
 
-    // The same person on v2: the appUserId as the device id opens a session on the same history.
-    const visitor = await newVisitor(e2e.url, keys.publishableKey, 'user-2');
+    // The same person on v2: a user token whose sub is the appUserId opens a session on the same history.
+    const secret = (await e2e.admin.call('POST', `/projects/${keys.project.id}/identity-secret`)).secret;
+    const userToken = signUserToken({ sub: 'user-2', exp: epochSeconds(600) }, secret);
+    const init = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: keys.publishableKey, saVid: 'some-device', userToken } });
+    const visitor = { token: init.body.sessionToken as string, visitor: init.body.visitor };
     expect(visitor.visitor).toMatchObject({ type: 'identified', externalId: 'user-2', id: chat.customerId });
     const onV2 = (await http(`${e2e.url}/v2/conversations/${chatId}`, { token: visitor.token })).body;
     expect(onV2.messages).toHaveLength(4);

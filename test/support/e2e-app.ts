@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedApp, startEmbeddedApp } from '@palaver/launcher';
-import { type ChatModel, type Config, createInfrastructure, loadConfig } from '@palaver/platform';
+import { type ChatModel, type Clock, type Config, createInfrastructure, loadConfig } from '@palaver/platform';
 
 export interface E2eApp {
   app: EmbeddedApp;
@@ -16,12 +16,12 @@ export interface E2eApp {
 /** The whole product, started in this process on a free port with a fresh DATA_DIR. */
 export const startE2eApp = async (
   overrides: Partial<Record<keyof Config, string>> = {},
-  options: { dataDir?: string; chatModel?: ChatModel } = {},
+  options: { dataDir?: string; chatModel?: ChatModel; clock?: Clock } = {},
 ): Promise<E2eApp> => {
   const dataDir = options.dataDir;
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'palaver-e2e-')));
   const config = loadConfig({ PORT: '0', DATA_DIR: dir, SEED_DEMO: 'false', ADMIN_TOKEN: 'test-admin-token', ...overrides });
-  const infra = await createInfrastructure(config);
+  const infra = await createInfrastructure(config, options.clock ? { clock: options.clock } : {});
   const app = await startEmbeddedApp(config, options.chatModel ? { ...infra, chatModel: options.chatModel } : infra);
   return {
     app,

@@ -1,6 +1,7 @@
 import { readUIMessageStream, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, startE2eApp } from '../../../test/support/e2e-app';
+import { epochSeconds, signUserToken } from '../../../test/support/user-token';
 import { PalaverClient } from './client';
 import { PalaverApiError } from './errors';
 import { palaverTransport } from './transport';
@@ -79,6 +80,38 @@ describe('PalaverClient and palaverTransport against the running app', () => {
     await visitor.closeConversation(id);
     const conflict = await visitor.streamMessage(id, { content: 'still there?' }).catch((caught: unknown) => caught);
     expect(conflict).toMatchObject({ status: 409, code: 'CONFLICT' });
+  });
+
+  it('with the userToken option, starts sessions on the identified user, asking the function again on renewal', async () => {
+    const { secret } = await e2e.admin.call('POST', `/projects/${projectId}/identity-secret`);
+    let signed = 0;
+    const userToken = () => {
+      signed += 1;
+      return signUserToken({ sub: 'client-user-1', name: 'Ann', exp: epochSeconds(600) }, secret);
+    };
+    const client = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-7', userToken });
+    const { id } = await client.createConversation();
+    expect(client.currentVisitor).toMatchObject({ type: 'identified', externalId: 'client-user-1', name: 'Ann' });
+    expect(await client.me()).toMatchObject({ type: 'identified', externalId: 'client-user-1' });
+    (client as unknown as { sessionToken: string }).sessionToken = 'st_expired';
+    expect((await client.getConversation(id)).id).toBe(id);
+    expect(signed).toBe(2);
+
+    // The same person from another client (a fixed token); identify(null) goes back to the device's anonymous visitor.
+    const other = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-8', userToken: userToken() });
+    expect((await other.listConversations()).data.map((c) => c.id)).toEqual([id]);
+    expect((await other.identify(null)).visitor.type).toBe('anonymous');
+    expect((await other.listConversations()).data).toEqual([]);
+    const back = await other.identify(userToken());
+    expect(back.visitor.id).toBe(client.currentVisitor?.id);
+
+    const forged = new PalaverClient({
+      baseUrl: e2e.url,
+      apiKey,
+      deviceId: 'd',
+      userToken: signUserToken({ sub: 'x', exp: epochSeconds(60) }, 'wrong'),
+    });
+    expect(await forged.me().catch((caught: unknown) => caught)).toMatchObject({ status: 401, code: 'INVALID_USER_TOKEN' });
   });
 
   it('renews an expired session once with the same device id', async () => {

@@ -23,6 +23,12 @@ export interface PalaverClientOptions {
   apiKey: string;
   /** The device id sent as `saVid`; a function is called when a session is needed. */
   deviceId?: string | (() => string);
+  /**
+   * A user token (a JWT your backend signs with the project's identity secret; docs/widget.md):
+   * sessions are then on that identified user, not on the device's anonymous visitor. A function
+   * is called each time a session starts, so it can hand a fresh token once one has expired.
+   */
+  userToken?: string | null | (() => string | null | Promise<string | null>);
   fetch?: typeof fetch;
 }
 
@@ -55,8 +61,10 @@ export class PalaverClient {
   private sessionToken: string | null = null;
   private visitor: Visitor | null = null;
   private pendingInit: Promise<InitIdentityResponse> | null = null;
+  private userTokenSource: PalaverClientOptions['userToken'];
 
   constructor(private readonly options: PalaverClientOptions) {
+    this.userTokenSource = options.userToken;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '').replace(/\/v2$/, '');
   }
 
@@ -68,13 +76,30 @@ export class PalaverClient {
     return this.visitor;
   }
 
-  /** Creates or fetches the anonymous visitor of this device and starts a session. */
+  /**
+   * Starts a session: on the identified user of the `userToken` option when there is one, else on
+   * the anonymous visitor of this device (created on first sight).
+   */
   async init(deviceId?: string): Promise<InitIdentityResponse> {
     const saVid = deviceId ?? this.deviceId();
-    const result = await this.json<InitIdentityResponse>('POST', '/v2/identity/init', { body: { apiKey: this.apiKey, saVid } });
+    const userToken = await this.userToken();
+    const result = await this.json<InitIdentityResponse>('POST', '/v2/identity/init', {
+      body: userToken ? { apiKey: this.apiKey, saVid, userToken } : { apiKey: this.apiKey, saVid },
+    });
     this.sessionToken = result.sessionToken;
     this.visitor = result.visitor;
     return result;
+  }
+
+  /**
+   * Switches to the user of this token (null: back to the device's anonymous visitor) and starts
+   * their session. Conversations of the previous visitor are not theirs: start a new one.
+   */
+  identify(userToken: string | null): Promise<InitIdentityResponse> {
+    this.userTokenSource = userToken;
+    this.sessionToken = null;
+    this.visitor = null;
+    return this.init();
   }
 
   me(): Promise<Visitor> {
@@ -151,6 +176,11 @@ export class PalaverClient {
 
   private messagesPath(conversationId: string): string {
     return `/v2/conversations/${encodeURIComponent(conversationId)}/messages`;
+  }
+
+  private async userToken(): Promise<string | null> {
+    const source = this.userTokenSource;
+    return (typeof source === 'function' ? await source() : source) ?? null;
   }
 
   private deviceId(): string {

@@ -19,6 +19,8 @@ export interface MountOptions {
   target?: HTMLElement;
   /** Open the panel at once. */
   open?: boolean;
+  /** A user token your backend signed (docs/widget.md): the visitor is that identified user. */
+  userToken?: string | null;
 }
 
 export interface WidgetHandle {
@@ -27,6 +29,8 @@ export interface WidgetHandle {
   /** Applies new config fields at once (live preview). */
   update(config: Partial<ChatWidgetConfig>, quickPrompts?: QuickPrompt[]): void;
   destroy(): void;
+  /** Starts a session as the user of this token (null: the device's anonymous visitor), on a new conversation. */
+  identify(userToken: string | null): Promise<void>;
   /** The host element; the widget lives in its shadow root. */
   readonly element: HTMLElement;
 }
@@ -53,7 +57,12 @@ export const mount = (options: MountOptions): WidgetHandle => {
   const page = trackPageContext(host);
   const client =
     options.apiKey && options.baseUrl
-      ? new PalaverClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, deviceId: () => storedDeviceId(safeStorage()) })
+      ? new PalaverClient({
+          baseUrl: options.baseUrl,
+          apiKey: options.apiKey,
+          deviceId: () => storedDeviceId(safeStorage()),
+          userToken: options.userToken ?? null,
+        })
       : null;
   const session = new ChatSession({ client, storage: safeStorage(), pageContext: page.read });
 
@@ -83,6 +92,12 @@ export const mount = (options: MountOptions): WidgetHandle => {
     open: () => announce(true),
     close: () => announce(false),
     update: (config, quickPrompts) => session.setConfig(config, quickPrompts),
+    async identify(userToken) {
+      if (!client) return;
+      // Another visitor: the conversation on screen was the previous one's.
+      session.newConversation();
+      await client.identify(userToken);
+    },
     destroy() {
       render(null, container);
       unsubscribe();

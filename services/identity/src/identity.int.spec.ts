@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { AppError, IdentityMessages as M, type ProjectRecord, type RequestOf, type ServiceMessage } from '@palaver/contracts';
 import { createTestInfrastructure, ManualClock, type RunningService } from '@palaver/platform';
+import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';
+import type { VisitorDocument } from './visitor.repository';
 
 const IDLE_TTL_SECONDS = 60;
 
@@ -424,5 +426,93 @@ describe('identity service: visitors and sessions', () => {
     expect(err.code).toBe('FORBIDDEN');
     // A refused origin does not end the session for the allowed one.
     expect((await send(M.resolveSession, { token, origin: 'https://shop.example.com' })).keyId).toBe(pk.id);
+  });
+});
+
+describe('identity service: identified visitors are apart from devices', () => {
+  const token = (secret: string, claims: Record<string, unknown>) =>
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(Math.floor(clock.now().getTime() / 1000) + 600)
+      .sign(new TextEncoder().encode(secret));
+  const initWithToken = async (apiKey: string, saVid: string, userToken: string) => {
+    const key = await send(M.resolveKey, { key: apiKey, origin: null, type: 'publishable' });
+    return send(M.initVisitor, { key: { ...key, type: 'publishable' }, saVid, userToken });
+  };
+
+  it("a device whose id is a customer's appUserId gets its own anonymous visitor", async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const customer = await send(M.upsertCustomer, { projectId: project.id, appUserId: 'user-42', body: { name: 'Ann' } });
+    const device = await initVisitor(pk.key, 'user-42', null);
+    expect(device.visitor).toMatchObject({ type: 'anonymous', externalId: null, name: null });
+    expect(device.visitor.id).not.toBe(customer.id);
+    expect(await send(M.getCustomer, { projectId: project.id, appUserId: 'user-42' })).toMatchObject({ id: customer.id, name: 'Ann' });
+  });
+
+  it('an anonymous device is never taken for a customer of the same id', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const device = await initVisitor(pk.key, 'user-9', null);
+    expect((await rejection(send(M.getCustomer, { projectId: project.id, appUserId: 'user-9' }))).code).toBe('NOT_FOUND');
+    const customer = await send(M.upsertCustomer, { projectId: project.id, appUserId: 'user-9', body: {} });
+    expect(customer.id).not.toBe(device.visitor.id);
+    expect((await initVisitor(pk.key, 'user-9', null)).visitor).toMatchObject({ id: device.visitor.id, type: 'anonymous' });
+  });
+
+  it('keeps reading customers stored before verification (their device id was the appUserId)', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const legacyId = '99999999-9999-4999-8999-999999999999';
+    await infra.documents.collection<VisitorDocument>('visitors').insertOne({
+      _id: legacyId,
+      projectId: project.id,
+      saVid: 'user-1',
+      type: 'identified',
+      externalId: 'user-1',
+      name: 'Old',
+      avatarUrl: null,
+      createdAt: clock.now().toISOString(),
+      email: null,
+      attributes: {},
+    });
+    expect((await send(M.getCustomer, { projectId: project.id, appUserId: 'user-1' })).id).toBe(legacyId);
+    const device = await initVisitor(pk.key, 'user-1', null);
+    expect(device.created).toBe(true);
+    expect(device.visitor).toMatchObject({ type: 'anonymous' });
+    const { secret } = await send(M.rotateIdentitySecret, { projectId: project.id });
+    expect((await initWithToken(pk.key, 'any', await token(secret, { sub: 'user-1' }))).visitor.id).toBe(legacyId);
+  });
+
+  it('concurrent first inits with tokens for one user make one identified visitor, updated from the token', async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const { secret } = await send(M.rotateIdentitySecret, { projectId: project.id });
+    const userToken = await token(secret, { sub: 'user-5', name: 'Eve', avatarUrl: 'https://example.com/eve.png' });
+    const results = await Promise.all(['a', 'b', 'c'].map((saVid) => initWithToken(pk.key, saVid, userToken)));
+    expect(new Set(results.map((r) => r.visitor.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(results[0]!.visitor).toMatchObject({
+      type: 'identified',
+      externalId: 'user-5',
+      name: 'Eve',
+      avatarUrl: 'https://example.com/eve.png',
+    });
+    const renamed = await initWithToken(pk.key, 'a', await token(secret, { sub: 'user-5', name: 'Eve B' }));
+    expect(renamed.visitor).toMatchObject({ id: results[0]!.visitor.id, name: 'Eve B', avatarUrl: 'https://example.com/eve.png' });
+    expect((await send(M.getCustomer, { projectId: project.id, appUserId: 'user-5' })).name).toBe('Eve B');
+  });
+
+  it('bounds the merged attributes of a customer', async () => {
+    const project = await newProject();
+    const fifty = (prefix: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${prefix}${i}`, 'v']));
+    await send(M.upsertCustomer, { projectId: project.id, appUserId: 'u', body: { attributes: fifty('a') } });
+    await send(M.upsertCustomer, { projectId: project.id, appUserId: 'u', body: { attributes: fifty('b') } });
+    // Replacing existing keys stays within the bound.
+    await send(M.upsertCustomer, { projectId: project.id, appUserId: 'u', body: { attributes: fifty('a') } });
+    const err = await rejection(send(M.upsertCustomer, { projectId: project.id, appUserId: 'u', body: { attributes: { c: 'v' } } }));
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.details).toMatchObject({ field: 'attributes' });
+    expect(Object.keys((await send(M.getCustomer, { projectId: project.id, appUserId: 'u' })).attributes)).toHaveLength(100);
   });
 });

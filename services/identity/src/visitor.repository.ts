@@ -1,12 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Visitor } from '@palaver/contracts';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 
-/** A visitor at rest: the v2 fields, its project and the device id it was created for. */
+/**
+ * A visitor at rest: the v2 fields and its project. Two kinds that never meet: an anonymous
+ * visitor is found by its device id (`saVid`, `externalId` null); an identified visitor (surface
+ * B's customer, or a verified user token's `sub`) by its `externalId` (`saVid` null, or the
+ * appUserId on visitors stored before identity verification, which no anonymous lookup reads).
+ */
 export interface VisitorDocument {
   _id: string;
   projectId: string;
-  saVid: string;
+  saVid: string | null;
   type: Visitor['type'];
   externalId: string | null;
   name: string | null;
@@ -26,17 +31,30 @@ export const toVisitor = (doc: VisitorDocument): Visitor => ({
   avatarUrl: doc.avatarUrl,
 });
 
+const anonymous = (projectId: string, saVid: string): Filter => ({ projectId, saVid, type: 'anonymous' });
+const identified = (projectId: string, externalId: string): Filter => ({ projectId, externalId, type: 'identified' });
+
 @Injectable()
 export class VisitorRepository {
   private readonly visitors: Collection<VisitorDocument>;
 
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
-    this.visitors = documents.collection<VisitorDocument>('visitors', [{ keys: { projectId: 1, saVid: 1 }, unique: true }]);
+    // One unique index holds both kinds apart: an anonymous visitor is (project, device, null), an
+    // identified one (project, null, externalId), so neither can take the other's place.
+    this.visitors = documents.collection<VisitorDocument>('visitors', [
+      { keys: { projectId: 1, saVid: 1, externalId: 1 }, unique: true },
+      { keys: { projectId: 1, externalId: 1 } },
+    ]);
   }
 
-  /** The project's visitor with this device id (a customer's appUserId is its device id). */
-  async findBySaVid(projectId: string, saVid: string): Promise<VisitorDocument | null> {
-    return this.visitors.findOne({ projectId, saVid });
+  /** The project's anonymous visitor of this device. */
+  async findAnonymous(projectId: string, saVid: string): Promise<VisitorDocument | null> {
+    return this.visitors.findOne(anonymous(projectId, saVid));
+  }
+
+  /** The project's identified visitor with this external id (surface B's appUserId). */
+  async findIdentified(projectId: string, externalId: string): Promise<VisitorDocument | null> {
+    return this.visitors.findOne(identified(projectId, externalId));
   }
 
   /** Sets fields of a visitor; the document after the change. */
@@ -49,17 +67,23 @@ export class VisitorRepository {
     return this.visitors.findOne({ _id: visitorId, projectId });
   }
 
+  /** The anonymous visitor of this device, inserting the one `create` makes when there is none. */
+  findOrInsertAnonymous(projectId: string, saVid: string, create: () => VisitorDocument) {
+    return this.findOrInsert(anonymous(projectId, saVid), create);
+  }
+
+  /** The identified visitor with this external id, inserting the one `create` makes when there is none. */
+  findOrInsertIdentified(projectId: string, externalId: string, create: () => VisitorDocument) {
+    return this.findOrInsert(identified(projectId, externalId), create);
+  }
+
   /**
-   * The project's visitor for this device, inserting the one `create` makes when there is none
-   * (made only then: most inits are a returning device's). Two concurrent first visits race on
-   * the unique (projectId, saVid) index: the loser reads the winner's.
+   * The visitor `filter` finds, inserting the one `create` makes when there is none (made only
+   * then: most inits are a returning visitor's). Two concurrent first visits race on the unique
+   * index: the loser reads the winner's.
    */
-  async findOrInsert(
-    projectId: string,
-    saVid: string,
-    create: () => VisitorDocument,
-  ): Promise<{ visitor: VisitorDocument; created: boolean }> {
-    const existing = await this.visitors.findOne({ projectId, saVid });
+  private async findOrInsert(filter: Filter, create: () => VisitorDocument): Promise<{ visitor: VisitorDocument; created: boolean }> {
+    const existing = await this.visitors.findOne(filter);
     if (existing) return { visitor: existing, created: false };
     const candidate = create();
     try {
@@ -67,9 +91,35 @@ export class VisitorRepository {
       return { visitor: candidate, created: true };
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      const winner = await this.visitors.findOne({ projectId, saVid });
+      const winner = await this.visitors.findOne(filter);
       if (!winner) throw err;
       return { visitor: winner, created: false };
     }
   }
 }
+
+/** A new anonymous visitor of a device. */
+export const newAnonymousVisitor = (id: string, projectId: string, saVid: string, createdAt: string): VisitorDocument => ({
+  _id: id,
+  projectId,
+  saVid,
+  type: 'anonymous',
+  externalId: null,
+  name: null,
+  avatarUrl: null,
+  createdAt,
+});
+
+/** A new identified visitor (a customer): no device id, found by its external id only. */
+export const newIdentifiedVisitor = (id: string, projectId: string, externalId: string, createdAt: string): VisitorDocument => ({
+  _id: id,
+  projectId,
+  saVid: null,
+  type: 'identified',
+  externalId,
+  name: null,
+  avatarUrl: null,
+  createdAt,
+  email: null,
+  attributes: {},
+});

@@ -23,6 +23,27 @@ export const HandoffSettings = z.object({
 export type HandoffSettings = z.infer<typeof HandoffSettings>;
 export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [] };
 
+/**
+ * Identity verification of the widget's visitors: the site's backend signs a user token (HS256
+ * JWT) with the project's identity secret. `required`: an init without a user token is refused.
+ */
+export const IdentityVerificationSettings = z.object({ required: z.boolean() });
+export type IdentityVerificationSettings = z.infer<typeof IdentityVerificationSettings>;
+
+/** The project's identity verification as listed: never the secret, only when it was made. */
+export const IdentityVerification = IdentityVerificationSettings.extend({ secretCreatedAt: Timestamp.nullable() });
+export type IdentityVerification = z.infer<typeof IdentityVerification>;
+export const DEFAULT_IDENTITY_VERIFICATION: IdentityVerification = { required: false, secretCreatedAt: null };
+
+/** The identity secret, in the answer of the call that creates or rotates it only. */
+export const CreatedIdentitySecret = z.object({
+  secret: z.string(),
+  createdAt: Timestamp,
+  /** Until when the secret it replaced still verifies tokens (null on the first one). */
+  previousSecretValidUntil: Timestamp.nullable(),
+});
+export type CreatedIdentitySecret = z.infer<typeof CreatedIdentitySecret>;
+
 /** The whole project as the dashboard and the other services see it. */
 export const ProjectRecord = z.object({
   id: Uuid,
@@ -34,6 +55,8 @@ export const ProjectRecord = z.object({
   quickPrompts: z.array(QuickPrompt),
   /** Absent on projects stored before the setting existed: off. */
   handoff: HandoffSettings.default(DEFAULT_HANDOFF_SETTINGS),
+  /** Absent on projects stored before the setting existed: not required, no secret. */
+  identityVerification: IdentityVerification.default(DEFAULT_IDENTITY_VERIFICATION),
   defaultAssistantId: Uuid.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -62,6 +85,7 @@ export const CreateProjectBody = z.object({
   quickPrompts: z.array(QuickPromptInput).max(20).optional(),
   limits: LimitsInput.optional(),
   handoff: HandoffSettings.optional(),
+  identityVerification: IdentityVerificationSettings.optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AssistantRecord,
   CreateAssistantBody,
+  CreatedIdentitySecret,
   CreatedKey,
   CreateKeyBody,
   CreateProjectBody,
@@ -14,7 +15,7 @@ import {
 import { AgentInfo, AgentRecord, CreateAgentBody, CreatedAgent } from '../agents/agent';
 import { Uuid } from '../common';
 import { AppUserId, Customer, UpsertCustomerBody } from '../surface-b/surface-b';
-import { Visitor } from '../v2/visitor';
+import { MAX_USER_TOKEN, Visitor } from '../v2/visitor';
 import { Ack, defineMessage } from './define';
 
 /** Origin header of the browser request, when there was one; keys with allowed origins check it. */
@@ -33,13 +34,19 @@ export type KeyInfo = z.infer<typeof KeyInfo>;
 
 export const IdentityMessages = {
   /**
-   * The device's visitor in the key's project, with a new session. The caller has resolved the
-   * publishable key (`resolveKey`, which checks it is live and admits the origin): the gateway
-   * through its cache, so an init costs no second key lookup.
+   * The device's anonymous visitor in the key's project, or with a user token the identified
+   * visitor it names, with a new session. The caller has resolved the publishable key
+   * (`resolveKey`, which checks it is live and admits the origin): the gateway through its
+   * cache, so an init costs no second key lookup. INVALID_USER_TOKEN for a token that does not
+   * verify; USER_TOKEN_REQUIRED without one when the project requires identity verification.
    */
   initVisitor: defineMessage(
     'identity.cmd.init-visitor.v2',
-    z.object({ key: KeyInfo.extend({ type: z.literal('publishable') }), saVid: z.string() }),
+    z.object({
+      key: KeyInfo.extend({ type: z.literal('publishable') }),
+      saVid: z.string(),
+      userToken: z.string().max(MAX_USER_TOKEN).nullable().optional(),
+    }),
     z.object({ created: z.boolean(), sessionToken: z.string(), visitor: Visitor }),
   ),
   /** Resolves a session token and extends its idle timeout. UNAUTHORIZED when unknown, expired or its key revoked. */
@@ -78,6 +85,8 @@ export const IdentityMessages = {
     z.object({ projectId: Uuid, assistantId: Uuid, patch: UpdateAssistantBody }),
     AssistantRecord,
   ),
+  /** Creates the project's identity secret, or replaces it (the previous one verifies tokens 24 h more). */
+  rotateIdentitySecret: defineMessage('identity.cmd.rotate-identity-secret.v1', z.object({ projectId: Uuid }), CreatedIdentitySecret),
   createKey: defineMessage('identity.cmd.create-key.v1', z.object({ projectId: Uuid, body: CreateKeyBody }), CreatedKey),
   listKeys: defineMessage('identity.qry.list-keys.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(KeyRecord) })),
   revokeKey: defineMessage('identity.cmd.revoke-key.v1', z.object({ projectId: Uuid, keyId: Uuid }), KeyRecord),
@@ -86,13 +95,13 @@ export const IdentityMessages = {
   revokeAgent: defineMessage('identity.cmd.revoke-agent.v1', z.object({ projectId: Uuid, agentId: Uuid }), AgentRecord),
   /** UNAUTHORIZED for a malformed, unknown or revoked agent token. */
   resolveAgent: defineMessage('identity.qry.resolve-agent.v1', z.object({ token: z.string().max(200) }), AgentInfo),
-  /** Surface B: creates or updates the identified visitor with this appUserId. */
+  /** Surface B: creates or updates the identified visitor with this appUserId (VALIDATION_ERROR past the attribute bound). */
   upsertCustomer: defineMessage(
     'identity.cmd.upsert-customer.v1',
     z.object({ projectId: Uuid, appUserId: AppUserId, body: UpsertCustomerBody }),
     Customer,
   ),
-  /** NOT_FOUND when the project has no visitor with this appUserId. */
+  /** NOT_FOUND when the project has no identified visitor with this appUserId. */
   getCustomer: defineMessage('identity.qry.get-customer.v1', z.object({ projectId: Uuid, appUserId: AppUserId }), Customer),
   health: defineMessage('identity.qry.health.v1', z.object({}), Ack),
 } as const;

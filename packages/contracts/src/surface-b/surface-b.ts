@@ -6,8 +6,12 @@ import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 /** Surface B page sizes: default 10, 1 to 100 (the spec leaves them open). */
 export const SURFACE_B_PAGE_SIZE = { default: 10, min: 1, max: 100 } as const;
 
-/** A customer's id in the caller's app; it doubles as the visitor's device id (saVid) on v2. */
+/** A customer's id in the caller's app: the identified visitor's externalId (a user token's `sub`). */
 export const AppUserId = z.string().min(1).max(100);
+
+/** Attributes per call, and in all once merged with the stored ones. */
+export const MAX_CUSTOMER_ATTRIBUTES_PER_CALL = 50;
+export const MAX_CUSTOMER_ATTRIBUTES = 100;
 
 /**
  * `page` and `pageSize` arrive as strings: a non-number is 400, a number out of bounds 422
@@ -30,9 +34,11 @@ export const SurfaceBProject = z.object({
 });
 export type SurfaceBProject = z.infer<typeof SurfaceBProject>;
 
-export const CustomerAttributes = z.record(z.string().max(100), z.string().max(1000)).refine((a) => Object.keys(a).length <= 50, {
-  message: 'at most 50 attributes',
-});
+export const CustomerAttributes = z
+  .record(z.string().max(100), z.string().max(1000))
+  .refine((a) => Object.keys(a).length <= MAX_CUSTOMER_ATTRIBUTES_PER_CALL, {
+    message: `at most ${MAX_CUSTOMER_ATTRIBUTES_PER_CALL} attributes`,
+  });
 
 export const UpsertCustomerBody = z.object({
   name: z.string().max(200).nullable().optional(),

@@ -11,9 +11,15 @@ export const Visitor = z.object({
 });
 export type Visitor = z.infer<typeof Visitor>;
 
+/** A user token (a JWT) is a few hundred characters; this leaves room for long names and URLs. */
+export const MAX_USER_TOKEN = 4096;
+
 export const InitIdentityBody = z.object({
   apiKey: z.string().min(1).max(MAX_KEY),
+  /** The device id of an anonymous visitor; never a way to reach an identified one. */
   saVid: z.string().min(1).max(100),
+  /** A JWT the site's backend signed with the project's identity secret: the session is on that identified visitor. */
+  userToken: z.string().min(1).max(MAX_USER_TOKEN).nullable().optional(),
 });
 export type InitIdentityBody = z.infer<typeof InitIdentityBody>;
 

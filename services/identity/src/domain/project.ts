@@ -36,6 +36,7 @@ export const newProject = (
   chatWidgetConfig: initialWidgetConfig(input.chatWidgetConfig),
   quickPrompts: withIds(input.quickPrompts ?? [], ids.newId),
   handoff: input.handoff ?? DEFAULT_HANDOFF_SETTINGS,
+  identityVerification: { required: input.identityVerification?.required ?? false, secretCreatedAt: null },
   defaultAssistantId: ids.defaultAssistantId,
   createdAt: now,
   updatedAt: now,
@@ -65,5 +66,6 @@ export const projectPatchUpdate = (
   if (patch.limits?.monthlyMessages !== undefined) set['limits.monthlyMessages'] = patch.limits.monthlyMessages;
   if (patch.quickPrompts !== undefined) set.quickPrompts = withIds(patch.quickPrompts, newId);
   if (patch.handoff !== undefined) set.handoff = patch.handoff;
+  if (patch.identityVerification !== undefined) set['identityVerification.required'] = patch.identityVerification.required;
   return Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set };
 };

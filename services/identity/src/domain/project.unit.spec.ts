@@ -28,6 +28,7 @@ describe('newProject', () => {
       chatWidgetConfig: DEFAULT_CHAT_WIDGET_CONFIG,
       quickPrompts: [],
       handoff: { enabled: false, triggerPhrases: [] },
+      identityVerification: { required: false, secretCreatedAt: null },
       defaultAssistantId: A,
       createdAt: NOW,
       updatedAt: NOW,
@@ -69,6 +70,7 @@ describe('projectPatchUpdate', () => {
           limits: { messagesPerMinute: null },
           chatWidgetConfig: { position: 'top-left', offset: { x: 5, y: 6 } },
           quickPrompts: [{ title: 't', prompt: 'p' }],
+          identityVerification: { required: true },
         },
         ids(Q1),
         NOW,
@@ -83,6 +85,8 @@ describe('projectPatchUpdate', () => {
         'chatWidgetConfig.offset.x': 5,
         'chatWidgetConfig.offset.y': 6,
         quickPrompts: [{ id: Q1, title: 't', prompt: 'p' }],
+        // By path: the secret's creation time, beside it, is not the patch's to overwrite.
+        'identityVerification.required': true,
       },
     });
   });

@@ -24,7 +24,7 @@ export class IdentityHandler {
 
   @MessagePattern(M.initVisitor.subject)
   initVisitor(@Payload() raw: unknown) {
-    return handle(M.initVisitor, raw, (req) => this.visitors.init(req.key, req.saVid));
+    return handle(M.initVisitor, raw, (req) => this.visitors.init(req.key, req.saVid, req.userToken ?? null));
   }
 
   @MessagePattern(M.resolveSession.subject)
@@ -65,6 +65,11 @@ export class IdentityHandler {
   @MessagePattern(M.updateProject.subject)
   updateProject(@Payload() raw: unknown) {
     return handle(M.updateProject, raw, (req) => this.projects.update(req.projectId, req.patch));
+  }
+
+  @MessagePattern(M.rotateIdentitySecret.subject)
+  rotateIdentitySecret(@Payload() raw: unknown) {
+    return handle(M.rotateIdentitySecret, raw, (req) => this.projects.rotateIdentitySecret(req.projectId));
   }
 
   @MessagePattern(M.getAssistant.subject)

@@ -1,6 +1,7 @@
 import {
   AssistantRecord,
   CreateAssistantBody,
+  CreatedIdentitySecret,
   CreatedKey,
   CreateKeyBody,
   CreateProjectBody,
@@ -74,6 +75,23 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
       const project = await services.send(IdentityMessages.updateProject, { ...params, patch: body });
       identity.apply({ kind: 'project-changed', projectId: params.projectId });
       return project;
+    },
+  );
+
+  routes.add(
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/projects/:projectId/identity-secret',
+      summary:
+        'Create or rotate the identity secret that signs user tokens: shown in this answer only; the previous one verifies tokens 24 h more',
+      params: ProjectPath,
+      responses: { 201: { description: 'The new secret', schema: CreatedIdentitySecret } },
+    },
+    async ({ params, reply }) => {
+      const created = await services.send(IdentityMessages.rotateIdentitySecret, params);
+      identity.apply({ kind: 'project-changed', projectId: params.projectId });
+      return reply.status(201).send(created);
     },
   );
 

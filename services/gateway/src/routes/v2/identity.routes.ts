@@ -1,4 +1,4 @@
-import { IdentityMessages, InitIdentityBody, InitIdentityResponse, Visitor } from '@palaver/contracts';
+import { ErrorBody, IdentityMessages, InitIdentityBody, InitIdentityResponse, Visitor } from '@palaver/contracts';
 import { originOf } from '../../auth/bearer';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
@@ -9,18 +9,27 @@ export const identityRoutes = (routes: Routes, deps: GatewayDeps, identity: Iden
     {
       method: 'POST',
       url: '/v2/identity/init',
-      summary: 'Exchange a device id for a session token (publishable key in the body)',
+      summary:
+        "Start a session: on the device's anonymous visitor, or with a userToken signed by the site's backend on that identified visitor",
       tag: 'identity',
       auth: 'none',
       body: InitIdentityBody,
       responses: {
         201: { description: 'New visitor', schema: InitIdentityResponse },
         200: { description: 'Existing visitor, new session token', schema: InitIdentityResponse },
+        401: {
+          description: 'UNAUTHORIZED (the key), INVALID_USER_TOKEN, or USER_TOKEN_REQUIRED when the project requires verification',
+          schema: ErrorBody,
+        },
       },
     },
     async ({ body, request, reply }) => {
       const key = await identity.key(body.apiKey, originOf(request), 'publishable');
-      const result = await deps.services.send(IdentityMessages.initVisitor, { key: { ...key, type: 'publishable' }, saVid: body.saVid });
+      const result = await deps.services.send(IdentityMessages.initVisitor, {
+        key: { ...key, type: 'publishable' },
+        saVid: body.saVid,
+        userToken: body.userToken ?? null,
+      });
       return reply.status(result.created ? 201 : 200).send({ sessionToken: result.sessionToken, visitor: result.visitor });
     },
   );
