@@ -83,7 +83,8 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
   font-size: var(--palaver-font); line-height: 1.45; color: var(--palaver-fg); text-align: left;
   -webkit-font-smoothing: antialiased;
 }
-.palaver-root button, .palaver-root textarea, .palaver-root input { font: inherit; color: inherit; }
+/* No specificity: a control's own colour (the chat button, the send button) wins over this reset. */
+:where(.palaver-root button, .palaver-root textarea, .palaver-root input) { font: inherit; color: inherit; }
 .palaver-root :focus-visible { outline: 2px solid var(--palaver-accent); outline-offset: 2px; }
 .palaver-header :focus-visible { outline-color: currentColor; }
 .palaver-launcher {
