@@ -121,6 +121,30 @@ describe.runIf(available)(
       expect(await replies(page).count()).toBe(1);
     });
 
+    it('draws one assistant message with 300 ms of latency and a throttled download on every request (CDP)', async () => {
+      const page = await freshPage();
+      const cdp = await context.newCDPSession(page);
+      await page.goto(`${site.origin}/shop`);
+      await launcher(page).click();
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 300,
+        downloadThroughput: 20 * 1024,
+        uploadThroughput: 20 * 1024,
+      });
+      const input = panel(page).getByRole('textbox', { name: 'Message' });
+      await input.fill('Is there parking?');
+      await input.press('Enter');
+      await gate.started();
+      gate.release('Yes, **behind the shop**.');
+      await replies(page).locator('strong').first().waitFor({ timeout: 10_000 });
+      await input.fill('Thanks');
+      await expect.poll(() => panel(page).getByRole('button', { name: 'Send message' }).isEnabled(), { timeout: 10_000 }).toBe(true);
+      expect(await replies(page).count()).toBe(1);
+      expect(await panel(page).locator('.palaver-message--user').count()).toBe(1);
+    });
+
     it('shows the visitor’s message and the typing dots at once, before the reply stream answers', async () => {
       const page = await freshPage();
       const posted = signal();
