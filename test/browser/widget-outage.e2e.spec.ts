@@ -37,7 +37,7 @@ const killApp = async (app: ChildApp) => {
 
 describe.runIf(available)(
   browserSuiteTitle('the widget while its chat service is down (kill -9 of `pnpm start`)', available),
-  { timeout: 120_000 },
+  { timeout: 180_000 },
   () => {
     let dataDir: string;
     let env: Record<string, string>;
