@@ -29,7 +29,7 @@ export interface WidgetMessage {
 }
 
 export interface SessionState {
-  /** `disabled`: the key was refused on this page (origin not allowed, invalid or revoked): nothing is shown. */
+  /** `disabled`: nothing is shown, the configuration could not be had (mostly a refused key: origin not allowed, invalid or revoked). */
   phase: 'loading' | 'ready' | 'disabled';
   config: ChatWidgetConfig | null;
   quickPrompts: QuickPrompt[];
