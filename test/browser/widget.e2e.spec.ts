@@ -53,15 +53,8 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
       chatWidgetConfig: WIDGET_CONFIG,
       quickPrompts: [{ title: 'Opening hours', prompt: 'What are your opening hours?' }],
     });
-    const elsewhere = await e2e.admin.call('POST', `/projects/${projectId}/keys`, {
-      type: 'publishable',
-      name: 'another site',
-      assistantId: project.defaultAssistantId,
-      allowedOrigins: ['https://elsewhere.example'],
-    });
     pages['/shop'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey) };
     pages['/hostile'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey, HOSTILE_CSS) };
-    pages['/blocked'] = { type: 'text/html', body: hostPage(e2e.url, elsewhere.key) };
     pages['/preview'] = {
       type: 'text/html',
       body: `<!doctype html><html><head><meta charset="utf-8"><title>Preview</title></head><body>
@@ -179,18 +172,6 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     await panel(page).getByRole('alertdialog').getByRole('button', { name: 'End conversation' }).click();
     expect(JSON.parse((await closing).postData()!)).toEqual({ closeReason: 'My question was answered' });
     await panel(page).getByText('This conversation has ended.').waitFor();
-    await page.close();
-  });
-
-  it('tells the visitor when the key does not allow this website', async () => {
-    const page = await context.newPage();
-    await page.goto(`${site.origin}/blocked`);
-    await launcher(page).click();
-    const alert = panel(page).getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toContain('not enabled on this website');
-    expect(await panel(page).getByRole('textbox', { name: 'Message' }).isDisabled()).toBe(true);
-    await page.screenshot({ path: await artifactPath('widget-blocked-origin.png') });
     await page.close();
   });
 

@@ -10,6 +10,8 @@ import type {
   QuickPrompt,
 } from '@palaver/contracts';
 import { type Notice, noticeFor } from './error-notice';
+import { retryDelay, waitToRetry, worthRetrying } from './retry-wait';
+import { keyRefused, warnSiteOwner } from './site-owner-warning';
 
 export type Role = Message['role'];
 
@@ -27,7 +29,8 @@ export interface WidgetMessage {
 }
 
 export interface SessionState {
-  phase: 'loading' | 'ready' | 'failed';
+  /** `disabled`: nothing is shown, the configuration could not be had (mostly a refused key: origin not allowed, invalid or revoked). */
+  phase: 'loading' | 'ready' | 'disabled';
   config: ChatWidgetConfig | null;
   quickPrompts: QuickPrompt[];
   conversationId: string | null;
@@ -67,6 +70,18 @@ const merged = (stored: Message, known: WidgetMessage): WidgetMessage => {
 let localKeys = 0;
 const localKey = () => `local-${++localKeys}`;
 
+/** The reply on its way, drawn from the moment the visitor sends: typing dots until its first text. */
+const placeholder = (key: string): WidgetMessage => ({
+  key,
+  id: null,
+  role: 'assistant',
+  text: '',
+  status: 'streaming',
+  feedback: null,
+  agent: null,
+  sources: [],
+});
+
 /**
  * The widget's state and every call it makes, apart from rendering: session, the stored last
  * conversation, sending with a streamed reply, feedback, closing, and agent messages.
@@ -89,6 +104,9 @@ export class ChatSession {
   private live: AbortController | null = null;
   private liveUnavailable = false;
   private isOpen = false;
+  /** Aborted by dispose(): ends the waits between tries. */
+  private readonly lifetime = new AbortController();
+  private reconnecting = false;
   private readonly storageKey: string;
   /**
    * Feedback the visitor gave, by message id, until the server shows it: a snapshot taken before
@@ -114,20 +132,32 @@ export class ChatSession {
     this.set({ messages: this.state.messages.map((message) => (message.key === key ? { ...message, ...patch } : message)) });
   }
 
-  /** Loads the project's widget configuration (an explicit one, in preview, wins). */
+  /**
+   * Loads the project's widget configuration (an explicit one, in preview, wins). Nothing is shown
+   * until it is loaded: while the service cannot be reached it tries again, and a refused key
+   * (origin not allowed, invalid or revoked) leaves the page without a chat and warns the site owner.
+   */
   async load(override?: { config?: Partial<ChatWidgetConfig>; quickPrompts?: QuickPrompt[] }, defaults?: ChatWidgetConfig): Promise<void> {
     const { client } = this.options;
-    try {
-      const project = client ? await client.getProject() : null;
-      const base = project?.chatWidgetConfig ?? defaults;
-      if (!base) throw new Error('no configuration');
-      this.set({
-        phase: 'ready',
-        config: { ...base, ...override?.config },
-        quickPrompts: override?.quickPrompts ?? project?.quickPrompts ?? [],
-      });
-    } catch (error) {
-      this.set({ phase: 'failed', config: defaults ? { ...defaults, ...override?.config } : null, notice: noticeFor(error) });
+    for (let attempt = 0; !this.lifetime.signal.aborted; attempt += 1) {
+      try {
+        const project = client ? await client.getProject() : null;
+        const base = project?.chatWidgetConfig ?? defaults;
+        if (!base) throw new Error('no configuration');
+        this.set({
+          phase: 'ready',
+          config: { ...base, ...override?.config },
+          quickPrompts: override?.quickPrompts ?? project?.quickPrompts ?? [],
+        });
+        return;
+      } catch (error) {
+        if (!worthRetrying(error)) {
+          if (error instanceof PalaverApiError) warnSiteOwner(error);
+          this.set({ phase: 'disabled', config: null });
+          return;
+        }
+        await waitToRetry(retryDelay(attempt), this.lifetime.signal);
+      }
     }
   }
 
@@ -146,8 +176,8 @@ export class ChatSession {
         try {
           this.applyConversation(await this.options.client.getConversation(stored));
         } catch (error) {
-          if (error instanceof PalaverApiError && (error.status === 404 || error.status === 403)) this.forget();
-          else this.set({ notice: noticeFor(error) });
+          if (error instanceof PalaverApiError && (error.status === 404 || error.status === 403) && !keyRefused(error)) this.forget();
+          else this.report(error);
         }
       }
     }
@@ -172,7 +202,7 @@ export class ChatSession {
       await this.options.client.closeConversation(conversationId, reason || undefined);
       this.set({ closed: true, notice: null });
     } catch (error) {
-      this.set({ notice: noticeFor(error) });
+      this.report(error);
     }
   }
 
@@ -180,7 +210,11 @@ export class ChatSession {
     if (!this.state.notice?.fatal) this.set({ notice: null });
   }
 
-  /** Sends a visitor message and streams the reply into a new assistant message. */
+  /**
+   * Sends a visitor message and streams the reply. The message and the reply's typing dots show
+   * at once. The reply is one message whichever comes first, this stream or the conversation's
+   * live events: both name it by its stored id, and the second updates what the first drew.
+   */
   async send(content: string): Promise<boolean> {
     const text = content.trim();
     const { client } = this.options;
@@ -188,7 +222,7 @@ export class ChatSession {
     if (!text || !client || this.state.sending || this.state.phase !== 'ready') return false;
     if (notice?.retryAt && notice.retryAt > Date.now()) return false;
     const userKey = localKey();
-    const replyKey = localKey();
+    let replyKey = localKey();
     const pending: WidgetMessage = {
       key: userKey,
       id: null,
@@ -199,55 +233,106 @@ export class ChatSession {
       agent: null,
       sources: [],
     };
-    this.set({ sending: true, notice: null, messages: [...this.state.messages, pending] });
+    // A human agent answers a conversation they handle: no assistant reply to wait for.
+    const drafts = this.state.humanAgent ? [pending] : [pending, placeholder(replyKey)];
+    this.set({ sending: true, notice: null, messages: [...this.state.messages, ...drafts] });
+    let accepted = false;
     try {
       const conversationId = await this.ensureConversation();
       const reply = await client.streamMessage(conversationId, { content: text, pageContext: this.options.pageContext() });
+      accepted = true;
       if (reply.type === 'queued') {
         this.set({
+          messages: this.state.messages.filter((message) => message.key !== replyKey),
           humanAgent: this.state.humanAgent ?? { name: null, image: null },
           notice: { text: 'A team member will answer here.', info: true },
         });
         return true;
       }
-      this.set({
-        messages: [
-          ...this.state.messages,
-          { key: replyKey, id: null, role: 'assistant', text: '', status: 'streaming', feedback: null, agent: null, sources: [] },
-        ],
-      });
+      /** The stream names its stored message: if the live events drew it already, write there. */
+      const named = (id: string) => {
+        const drawn = this.state.messages.find((message) => message.id === id && message.key !== replyKey);
+        if (!drawn) return this.updateMessage(replyKey, { id });
+        this.set({ messages: this.state.messages.filter((message) => message.key !== replyKey) });
+        replyKey = drawn.key;
+      };
+      /** The stream writes only while the reply is still streaming (a stored, finished one wins). */
+      const streaming = () => this.state.messages.find((message) => message.key === replyKey)?.status === 'streaming';
       let answer = '';
       for await (const chunk of reply.chunks as unknown as AsyncIterable<PalaverUiChunk>) {
-        if (chunk.type === 'text-start') {
+        if (chunk.type === 'start' && typeof chunk.messageId === 'string') named(chunk.messageId);
+        else if (chunk.type === 'text-start') {
+          const id = storedMessageId(chunk);
+          if (id) named(id);
           const palaver = (chunk.providerMetadata as { palaver?: { sources?: PalaverSource[] } } | undefined)?.palaver;
-          this.updateMessage(replyKey, {
-            id: storedMessageId(chunk) ?? null,
-            sources: Array.isArray(palaver?.sources) ? palaver.sources : [],
-          });
+          if (Array.isArray(palaver?.sources) && palaver.sources.length > 0) this.updateMessage(replyKey, { sources: palaver.sources });
         } else if (chunk.type === 'text-delta') {
           answer += String(chunk.delta);
-          this.updateMessage(replyKey, { text: answer });
+          if (streaming()) this.updateMessage(replyKey, { text: answer });
         } else if (chunk.type === 'error') {
-          this.updateMessage(replyKey, { status: 'error' });
+          if (streaming()) this.updateMessage(replyKey, { status: 'error' });
           this.set({ notice: { text: 'The assistant could not finish this answer. Please try again.' } });
         }
       }
-      const current = this.state.messages.find((message) => message.key === replyKey);
-      if (current?.status === 'streaming') this.updateMessage(replyKey, { status: 'complete' });
+      if (streaming()) this.updateMessage(replyKey, { status: 'complete' });
       return true;
     } catch (error) {
+      if (accepted) {
+        // The message was stored and its reply cut off: both stay (the live events bring what
+        // the server kept), and the visitor learns why it stopped.
+        const current = this.state.messages.find((message) => message.key === replyKey);
+        if (current?.status === 'streaming')
+          this.set({
+            messages:
+              current.text === ''
+                ? this.state.messages.filter((message) => message.key !== replyKey)
+                : this.state.messages.map((message) => (message.key === replyKey ? { ...message, status: 'error' } : message)),
+          });
+        this.report(error);
+        return true;
+      }
       // The message was not accepted: take it back (the composer keeps the text) and say why.
-      this.set({
-        sending: false,
-        messages: this.state.messages.filter((message) => message.key !== userKey && message.key !== replyKey),
-        notice: noticeFor(error),
-      });
+      this.set({ sending: false, messages: this.state.messages.filter((message) => message.key !== userKey && message.key !== replyKey) });
+      this.report(error);
       // A conflict means the server knows better (a reply still streaming, or the conversation ended).
       if (error instanceof PalaverApiError && error.status === 409) await this.refresh();
       return false;
     } finally {
       if (this.state.sending) this.set({ sending: false });
     }
+  }
+
+  /**
+   * Shows a failure to the visitor. A refused key also tells the site owner (console); a service
+   * that could not be reached is tried again until it answers, and then the notice goes.
+   */
+  private report(error: unknown): void {
+    const notice = noticeFor(error);
+    this.set({ notice });
+    if (notice.fatal && error instanceof PalaverApiError) warnSiteOwner(error);
+    if (notice.reconnect) void this.reconnect();
+  }
+
+  /** Tries the service (its cheapest call) again and again, until it answers. */
+  private async reconnect(): Promise<void> {
+    const { client } = this.options;
+    if (!client || this.reconnecting) return;
+    this.reconnecting = true;
+    try {
+      for (let attempt = 0; !this.lifetime.signal.aborted; attempt += 1) {
+        await waitToRetry(retryDelay(attempt), this.lifetime.signal);
+        try {
+          await client.getProject();
+          break;
+        } catch (error) {
+          if (!worthRetrying(error)) return this.report(error);
+        }
+      }
+    } finally {
+      this.reconnecting = false;
+    }
+    // Only a notice of the outage goes: another failure's stays.
+    if (this.state.notice?.reconnect && !this.lifetime.signal.aborted) this.set({ notice: null });
   }
 
   async feedback(message: WidgetMessage, value: Feedback): Promise<void> {
@@ -260,7 +345,7 @@ export class ChatSession {
     } catch (error) {
       this.ownFeedback.delete(message.id);
       this.updateMessage(message.key, { feedback: message.feedback });
-      this.set({ notice: noticeFor(error) });
+      this.report(error);
     }
   }
 
@@ -269,7 +354,8 @@ export class ChatSession {
     const pageUrl = /^https?:/.test(location.href) ? location.href : undefined;
     const conversation = await this.options.client!.createConversation(pageUrl ? { pageUrl } : undefined);
     this.write(conversation.id);
-    const earlier = this.state.closed ? [] : this.state.messages;
+    // After an ended conversation only what is being sent (not stored yet) moves to the new one.
+    const earlier = this.state.closed ? this.state.messages.filter((message) => message.id === null) : this.state.messages;
     this.unfollow();
     this.set({ conversationId: conversation.id, closed: false, humanAgent: null, messages: earlier });
     this.follow();
@@ -366,8 +452,9 @@ export class ChatSession {
       const pending = messages.findIndex(
         (known) => known.id === null && known.role === message.role && message.role === 'user' && known.text === fromStored(message).text,
       );
-      // The reply this widget is streaming, before its first fragment named it: the live event
-      // can come first (another connection), and the stream keeps writing the text.
+      // The reply this widget waits for (its typing dots), before its stream named it: the live
+      // event can come first (another connection). A finished reply fills it, and the stream,
+      // when it comes, leaves the stored text as it is.
       const ownReply =
         message.role === 'assistant'
           ? messages.findIndex((known) => known.id === null && known.role === 'assistant' && known.status === 'streaming')
@@ -375,7 +462,11 @@ export class ChatSession {
       const streaming = messages.some((known) => known.id === message.id && known.status === 'streaming');
       if (byId >= 0 && !streaming) messages[byId] = this.withOwnFeedback(merged(message, messages[byId]!));
       else if (byId < 0 && pending >= 0) messages[pending] = this.withOwnFeedback(merged(message, messages[pending]!));
-      else if (byId < 0 && ownReply >= 0) messages[ownReply] = { ...messages[ownReply]!, id: message.id };
+      else if (byId < 0 && ownReply >= 0)
+        messages[ownReply] =
+          message.status === 'streaming'
+            ? { ...messages[ownReply]!, id: message.id }
+            : this.withOwnFeedback(merged(message, messages[ownReply]!));
       else if (byId < 0 && !(message.role === 'assistant' && message.status === 'streaming'))
         messages.push(this.withOwnFeedback(fromStored(message)));
       patch.messages = messages;
@@ -402,6 +493,7 @@ export class ChatSession {
   }
 
   dispose(): void {
+    this.lifetime.abort();
     this.unfollow();
     this.listeners.clear();
   }

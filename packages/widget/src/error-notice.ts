@@ -8,9 +8,22 @@ export interface Notice {
   fatal?: boolean;
   /** Information, not a failure. */
   info?: boolean;
+  /** The service could not be reached: the widget tries again and takes the notice back once it answers. */
+  reconnect?: boolean;
 }
 
 const isOffline = (): boolean => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/** A 403 about the page's origin (the key does not allow this website), not about a conversation. */
+export const isOriginRefusal = (error: PalaverApiError): boolean =>
+  error.status === 403 && (error.details.origin !== undefined || /origin/i.test(error.message));
+
+/**
+ * No answer at all: the client's network error, or a fetch (or a stream being read) failing with
+ * a TypeError. Whether the visitor is offline or the service is down, the browser only says so
+ * through navigator.onLine.
+ */
+const isNetworkFailure = (error: unknown): boolean => error instanceof PalaverNetworkError || error instanceof TypeError;
 
 /** A message a visitor understands, for any failure of a call. */
 export const noticeFor = (error: unknown, now = Date.now()): Notice => {
@@ -19,7 +32,7 @@ export const noticeFor = (error: unknown, now = Date.now()): Notice => {
       case 401:
         return { text: 'This chat is not available right now (its key is invalid or was revoked).', fatal: true };
       case 403:
-        return error.details.origin !== undefined || /origin/i.test(error.message)
+        return isOriginRefusal(error)
           ? { text: 'This chat is not enabled on this website.', fatal: true }
           : { text: 'You do not have access to this conversation. Start a new one.' };
       case 409:
@@ -36,8 +49,8 @@ export const noticeFor = (error: unknown, now = Date.now()): Notice => {
         return { text: error.status >= 500 ? 'Something went wrong on our side. Please try again.' : error.message };
     }
   }
-  if (error instanceof PalaverNetworkError || isOffline())
-    return { text: 'You appear to be offline. Check your connection and try again.' };
+  if (isOffline()) return { text: 'You appear to be offline. Check your connection and try again.', reconnect: true };
+  if (isNetworkFailure(error)) return { text: "Can't reach the chat service, retrying…", reconnect: true };
   return { text: 'Something went wrong. Please try again.' };
 };
 

@@ -1,5 +1,5 @@
 import { PalaverApiError, PalaverNetworkError } from '@palaver/client';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { noticeFor, noticeText } from './error-notice';
 
 const api = (status: number, message = 'x', details: Record<string, unknown> = {}) => new PalaverApiError(status, 'CODE', message, details);
@@ -14,7 +14,26 @@ describe('noticeFor', () => {
     expect(noticeFor(api(403, 'You do not have access to this conversation')).fatal).toBeUndefined();
     expect(noticeFor(api(409)).text).toContain('wait for the current reply');
     expect(noticeFor(api(502)).text).toContain('could not answer');
-    expect(noticeFor(new PalaverNetworkError('refused')).text).toContain('offline');
+  });
+
+  describe('without an answer', () => {
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('says the service cannot be reached while the browser is online', () => {
+      vi.stubGlobal('navigator', { onLine: true });
+      const expected = { text: "Can't reach the chat service, retrying…", reconnect: true };
+      expect(noticeFor(new PalaverNetworkError('could not reach http://127.0.0.1:1: fetch failed'))).toEqual(expected);
+      // A stream cut off while it was read fails with the fetch's TypeError.
+      expect(noticeFor(new TypeError('network error'))).toEqual(expected);
+    });
+
+    it('says the visitor is offline when the browser is', () => {
+      vi.stubGlobal('navigator', { onLine: false });
+      expect(noticeFor(new PalaverNetworkError('refused'))).toEqual({
+        text: 'You appear to be offline. Check your connection and try again.',
+        reconnect: true,
+      });
+    });
   });
 
   it('counts down the wait of a 429', () => {

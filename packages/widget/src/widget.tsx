@@ -96,12 +96,14 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
     const timer = setTimeout(() => setOpen(true), delay);
     return () => clearTimeout(timer);
   }, [delay]);
+  // Opened before the configuration loaded (data-open): the history comes once it has.
+  const ready = state.phase === 'ready';
   useEffect(() => {
     if (open) {
       void session.opened();
       input.current?.focus();
     } else session.closed();
-  }, [open]);
+  }, [open, ready]);
 
   if (!config) return null;
   const waiting = !!state.notice?.retryAt && state.notice.retryAt > Date.now();
