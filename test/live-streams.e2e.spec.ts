@@ -151,6 +151,21 @@ describe('live streams follow their credential', () => {
     expect(reopened.status).toBe(200);
   });
 
+  it('ends its live streams when a gateway closes, so the close does not wait on them', async () => {
+    const { project, publishableKey } = await e2e.admin.createProject();
+    const ada = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Ada' });
+    const gateway = await startSecondGateway(e2e, {});
+    const { token } = await newVisitor(gateway.url, publishableKey);
+    const conversationId = (await http(`${gateway.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    const streams = [
+      await open(`${gateway.url}/v2/conversations/${conversationId}/events`, bearer(token)),
+      await open(`${gateway.url}/agent/v1/events`, bearer(ada.token)),
+    ];
+    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+    await within(3_000, gateway.close(), 'the gateway closed');
+    await allEnded(streams, 1_000, 'the streams of the closed gateway ended');
+  });
+
   it("releases what a revoked agent holds: another agent may take it, and the visitor's messages get AI replies again", async () => {
     const { project, publishableKey } = await e2e.admin.createProject();
     await e2e.admin.call('PATCH', `/projects/${project.id}`, { handoff: { enabled: true } });
@@ -198,7 +213,7 @@ describe('live streams follow their credential', () => {
 describe('a live stream of a session that lapses', () => {
   let e2e: E2eApp;
   beforeAll(async () => {
-    e2e = await startE2eApp({ SESSION_IDLE_TTL_SECONDS: '2' });
+    e2e = await startE2eApp({ SESSION_IDLE_TTL_SECONDS: '3' });
   });
   afterAll(() => e2e.stop());
 
@@ -214,8 +229,8 @@ describe('a live stream of a session that lapses', () => {
     const idle = await SseClient.open(events, bearer(token));
     expect(idle.status).toBe(200);
     try {
-      await within(4_000, idle.ended, 'the stream of the idle session ended');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+      await within(5_000, idle.ended, 'the stream of the idle session ended');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_500);
       await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/messages`, { content: 'after expiry' });
       expect(agentMessages(idle, 'after expiry')).toEqual([]);
       expect((await http(`${e2e.url}/v2/conversations/${conversationId}`, { token })).status).toBe(401);
@@ -232,14 +247,14 @@ describe('a live stream of a session that lapses', () => {
     const stream = await SseClient.open(`${e2e.url}/v2/conversations/${usedConversation}/events`, bearer(used.token));
     try {
       const opened = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      await new Promise((resolve) => setTimeout(resolve, 1_800));
       expect((await http(`${e2e.url}/v2/conversations/${usedConversation}`, { token: used.token })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1_300));
-      // Past the first expiry (2 s after opening): still live, it receives a message.
+      await new Promise((resolve) => setTimeout(resolve, 1_700));
+      // Past the first expiry (3 s after opening): still live, it receives a message.
       await e2e.admin.call('POST', `/projects/${project.id}/conversations/${usedConversation}/messages`, { content: 'still here' });
       await stream.until((e) => e.event === 'message.created' && e.data.message.parts[0].text === 'still here');
-      expect(Date.now() - opened).toBeGreaterThan(2_000);
-      await within(3_000, stream.ended, 'the stream of the extended session ended');
+      expect(Date.now() - opened).toBeGreaterThan(3_000);
+      await within(4_000, stream.ended, 'the stream of the extended session ended');
     } finally {
       stream.close();
     }
