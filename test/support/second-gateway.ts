@@ -19,7 +19,7 @@ const pubsubVariants = [
   },
 ];
 
-interface SecondGateway {
+export interface SecondGateway {
   url: string;
   /**
    * Holds back what Redis delivers to this gateway's pub/sub for `ms` (a loaded or distant
@@ -33,7 +33,7 @@ interface SecondGateway {
  * Another gateway in front of the app's services, with a pub/sub connection of its own (Redis),
  * or the app's in-process one (there is one process).
  */
-const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Promise<SecondGateway> => {
+export const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Promise<SecondGateway> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-gw2-'));
   const infra = await createInfrastructure(loadConfig({ DATA_DIR: dir, ...env }), { only: ['pubsub'] });
   const pubsub = env.REDIS_URL ? infra.pubsub : e2e.app.infra.pubsub;

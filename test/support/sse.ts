@@ -15,15 +15,32 @@ export class SseClient {
   private readonly controller = new AbortController();
 
   status = 0;
+  headers: Headers = new Headers();
   /** The JSON error body when the stream did not open. */
   error: any = null;
+  /** Until the stream has ended (the server closed it, or `close`), or did not open. */
+  open = false;
+  private endedAt: (() => void) | null = null;
+  /** Resolves once the stream has ended: the server ended it, or `close` aborted it. */
+  readonly ended = new Promise<void>((resolve) => {
+    this.endedAt = resolve;
+  });
 
   static async open(url: string, headers: Record<string, string>): Promise<SseClient> {
     const client = new SseClient();
     const response = await fetch(url, { headers, signal: client.controller.signal });
     client.status = response.status;
-    if (response.ok && response.body) void client.pump(response.body);
-    else client.error = JSON.parse((await response.text()) || 'null');
+    client.headers = response.headers;
+    if (response.ok && response.body) {
+      client.open = true;
+      void client.pump(response.body).finally(() => {
+        client.open = false;
+        client.endedAt?.();
+      });
+    } else {
+      client.error = JSON.parse((await response.text()) || 'null');
+      client.endedAt?.();
+    }
     return client;
   }
 

@@ -343,6 +343,31 @@ describe('conversation service', () => {
     expect(early.code).toBe('CONFLICT');
   });
 
+  it("releases every open conversation an agent holds, and only those (a revoked agent's)", async () => {
+    const ada = { id: randomUUID(), name: 'Ada', image: null };
+    const grace = { id: randomUUID(), name: 'Grace', image: null };
+    const conversations = await Promise.all([1, 2, 3, 4].map(() => create()));
+    const [heldA, heldB, closed, graces] = conversations.map((c) => c.id) as [string, string, string, string];
+    for (const id of [heldA, heldB, closed]) await send(M.claim, { projectId, conversationId: id, humanAgent: ada, mode: 'take' });
+    await send(M.claim, { projectId, conversationId: graces, humanAgent: grace, mode: 'take' });
+    await send(M.close, { ...scope(), conversationId: closed, closeReason: null });
+    const otherProject = randomUUID();
+    const elsewhere = await create(null, { projectId: otherProject });
+    await send(M.claim, { projectId: otherProject, conversationId: elsewhere.id, humanAgent: ada, mode: 'take' });
+
+    const { released } = await send(M.releaseHeld, { projectId, humanAgentId: ada.id });
+    expect(released.sort()).toEqual([heldA, heldB].sort());
+    for (const id of [heldA, heldB]) {
+      expect(await send(M.agentConversation, { projectId, conversationId: id })).toMatchObject({ handoff: 'none', humanAgent: null });
+      expect(await post(id, 'anyone?')).toMatchObject({ kind: 'reply' });
+    }
+    expect(await send(M.agentConversation, { projectId, conversationId: graces })).toMatchObject({ handoff: 'claimed', humanAgent: grace });
+    expect(await send(M.agentConversation, { projectId: otherProject, conversationId: elsewhere.id })).toMatchObject({
+      handoff: 'claimed',
+    });
+    expect(await send(M.releaseHeld, { projectId, humanAgentId: ada.id })).toEqual({ released: [] });
+  });
+
   it('keeps conversations to their owner: another project does not find them, another visitor is forbidden', async () => {
     const { id } = await create();
     const otherProject = { projectId: randomUUID() };

@@ -21,6 +21,8 @@ type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof Convers
 /** Candidates read per round of `claimNext`, and rounds before it gives up on a churning queue. */
 const CLAIM_PAGE = 10;
 const CLAIM_ROUNDS = 5;
+/** Held conversations read per round of `releaseHeld`. */
+const RELEASE_PAGE = 100;
 
 /**
  * The human side of conversations: the queue, claims, releases and the agents' feed. Every
@@ -48,6 +50,27 @@ export class HandoffService {
   async release(req: Req<'release'>): Promise<AgentConversation> {
     await this.executor.execute({ type: 'Release', ...req });
     return this.agentConversation(req);
+  }
+
+  /**
+   * Hands back to the assistant every open conversation the agent holds (its token was revoked),
+   * each by the same command as the agent's own release, so one taken or closed meanwhile is
+   * left as it is. Read page by page in id order: a release takes a conversation out of the query.
+   */
+  async releaseHeld(req: Req<'releaseHeld'>): Promise<{ released: string[] }> {
+    const released: string[] = [];
+    let after = '';
+    for (;;) {
+      const held = await this.readModel.conversations.find(
+        { projectId: req.projectId, handoffStatus: 'claimed', status: 'open', 'humanAgent.id': req.humanAgentId, _id: { $gt: after } },
+        { sort: { _id: 1 }, limit: RELEASE_PAGE },
+      );
+      for (const doc of held) {
+        if (await this.tryRelease(req.projectId, doc._id, req.humanAgentId)) released.push(doc._id);
+      }
+      if (held.length < RELEASE_PAGE) return { released };
+      after = held.at(-1)!._id;
+    }
   }
 
   /** The oldest waiting conversation the caller manages to claim; one lost to a faster agent is skipped. */
@@ -124,6 +147,18 @@ export class HandoffService {
       return true;
     } catch (err) {
       if (err instanceof AppError && err.code === 'CONFLICT') return false;
+      throw err;
+    }
+  }
+
+  /** False when the conversation moved on first (another holder, closed): nothing of the agent's to release. */
+  private async tryRelease(projectId: string, conversationId: string, humanAgentId: string): Promise<boolean> {
+    try {
+      await this.executor.execute({ type: 'Release', projectId, conversationId, humanAgentId });
+      return true;
+    } catch (err) {
+      const field = err instanceof AppError && err.code === 'CONFLICT' ? err.details?.conflictingField : undefined;
+      if (field === 'humanAgent' || field === 'status') return false;
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-import { AppError } from '@palaver/contracts';
+import { AppError, IdentityMessages } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { requireAdmin } from './auth/admin-token';
 import { Authenticator } from './auth/authenticator';
@@ -8,6 +8,7 @@ import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors';
 import { registerJsonBodyParser } from './http/json-body';
+import { LiveStreamRegistry } from './http/live-stream-registry';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
@@ -63,8 +64,17 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     ...DEFAULT_IDENTITY_CACHE,
     sessionIdleTtlSeconds: deps.config.SESSION_IDLE_TTL_SECONDS,
   });
+  // Following identity before listening to it: a revocation ends the credential's live streams.
+  const live = new LiveStreamRegistry({
+    perSession: deps.config.LIVE_STREAMS_PER_SESSION,
+    perAgent: deps.config.LIVE_STREAMS_PER_AGENT,
+    sessionExpiresInMs: async (token) => (await deps.services.send(IdentityMessages.sessionExpiry, { token })).expiresInMs,
+  });
+  identity.follow((change) => live.apply(change));
   await identity.start(deps.pubsub);
   app.addHook('onClose', () => identity.stop());
+  // Before Fastify waits for the requests in flight: a live stream would otherwise hold it open.
+  app.addHook('preClose', async () => live.closeAll());
   await registerCors(app, identity);
   const changes = { visitors: visitorChanges(), agentFeeds: agentFeedChanges() };
   for (const announcements of Object.values(changes)) {
@@ -87,8 +97,8 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   searchRoutes(routes, deps);
   conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
   completionRoutes(routes, deps, limits, identity, replies);
-  conversationEventRoutes(routes, deps, changes.visitors);
-  agentRoutes(routes, deps, changes.agentFeeds);
+  conversationEventRoutes(routes, deps, changes.visitors, live);
+  agentRoutes(routes, deps, changes.agentFeeds, live);
   surfaceBRoutes(routes, deps, limits, identity, replies);
   widgetRoutes(app, deps);
 
@@ -103,7 +113,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
-    agentAdminRoutes(adminRoutes, deps);
+    agentAdminRoutes(adminRoutes, deps, identity);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
 

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type AgentInfo, type AgentRecord, AppError, type CreateAgentBody, type CreatedAgent } from '@palaver/contracts';
-import { type Clock, Ports } from '@palaver/platform';
+import {
+  type AgentInfo,
+  type AgentRecord,
+  AppError,
+  ConversationMessages,
+  type CreateAgentBody,
+  type CreatedAgent,
+} from '@palaver/contracts';
+import { type Clock, Ports, type ServiceClient } from '@palaver/platform';
 import { AgentRepository } from './agent.repository';
 import { AGENT_TOKEN_RANDOM_BYTES, formatAgentToken, isAgentToken } from './domain/agent-token';
 import { keyHint } from './domain/api-key';
 import { hashSecret } from './domain/secret-hash';
+import { IdentityChangesPublisher } from './identity-changes.publisher';
 import { ProjectService } from './project.service';
 import { secureRandomBytes } from './random-bytes';
 
@@ -18,6 +26,8 @@ export class AgentService {
     @Inject(AgentRepository) private readonly agents: AgentRepository,
     @Inject(ProjectService) private readonly projects: ProjectService,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
+    @Inject(Ports.services) private readonly services: ServiceClient,
   ) {}
 
   /** The only time the token exists outside the caller: it is stored as its SHA-256. */
@@ -43,11 +53,18 @@ export class AgentService {
     return this.agents.listByProject(projectId);
   }
 
-  /** Idempotent: revoking a revoked agent answers it with its first revocation time. */
+  /**
+   * Idempotent: revoking a revoked agent answers it with its first revocation time. Answers once
+   * every gateway has ended the agent's live feeds and the conversation service has handed what
+   * the agent held back to the assistant (a revoked agent can no longer answer, and nobody else
+   * could take them). When either fails so does the call, and revoking again finishes the job.
+   */
   async revoke(projectId: string, agentId: string): Promise<AgentRecord> {
     const revoked =
       (await this.agents.revoke(projectId, agentId, this.clock.now().toISOString())) ?? (await this.agents.findById(projectId, agentId));
     if (!revoked) throw new AppError('NOT_FOUND', `agent ${agentId} not found`, { resource: 'agent', agentId });
+    await this.changes.announce({ kind: 'agent-revoked', projectId, agentId });
+    await this.services.send(ConversationMessages.releaseHeld, { projectId, humanAgentId: agentId });
     return revoked;
   }
 

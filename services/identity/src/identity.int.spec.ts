@@ -1,5 +1,13 @@
-import { createHash } from 'node:crypto';
-import { AppError, IdentityMessages as M, type ProjectRecord, type RequestOf, type ServiceMessage } from '@palaver/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  AppError,
+  ConversationMessages,
+  IDENTITY_CHANGES_CHANNEL,
+  IdentityMessages as M,
+  type ProjectRecord,
+  type RequestOf,
+  type ServiceMessage,
+} from '@palaver/contracts';
 import { createTestInfrastructure, ManualClock, type RunningService } from '@palaver/platform';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -396,6 +404,27 @@ describe('identity service: visitors and sessions', () => {
     expect((await rejection(resolve())).code).toBe('UNAUTHORIZED');
   });
 
+  it("tells how long a session has left without extending it (a live stream's expiry)", async () => {
+    const project = await newProject();
+    const pk = await publishableKey(project);
+    const { sessionToken: token } = await initVisitor(pk.key, 'd', null);
+    const expiry = () => send(M.sessionExpiry, { token });
+
+    clock.advance(IDLE_TTL_SECONDS * 500);
+    expect(await expiry()).toEqual({ expiresInMs: IDLE_TTL_SECONDS * 500 });
+    clock.advance(IDLE_TTL_SECONDS * 400);
+    expect(await expiry()).toEqual({ expiresInMs: IDLE_TTL_SECONDS * 100 }); // asking did not extend it
+    await send(M.resolveSession, { token, origin: null }); // a use does
+    expect(await expiry()).toEqual({ expiresInMs: IDLE_TTL_SECONDS * 1000 });
+    clock.advance(IDLE_TTL_SECONDS * 1000);
+    expect((await rejection(expiry())).code).toBe('UNAUTHORIZED');
+
+    const { sessionToken: revoked } = await initVisitor(pk.key, 'other', null);
+    await send(M.revokeKey, { projectId: project.id, keyId: pk.id });
+    expect((await rejection(send(M.sessionExpiry, { token: revoked }))).code).toBe('UNAUTHORIZED');
+    expect((await rejection(send(M.sessionExpiry, { token: 'garbage' }))).code).toBe('UNAUTHORIZED');
+  });
+
   it('rejects unknown and malformed session tokens', async () => {
     for (const token of [`st_${'C'.repeat(43)}`, 'st_x', 'garbage', '']) {
       expect((await rejection(send(M.resolveSession, { token, origin: null }))).code).toBe('UNAUTHORIZED');
@@ -514,5 +543,37 @@ describe('identity service: identified visitors are apart from devices', () => {
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toMatchObject({ field: 'attributes' });
     expect(Object.keys((await send(M.getCustomer, { projectId: project.id, appUserId: 'u' })).attributes)).toHaveLength(100);
+  });
+});
+
+describe('identity service: agents', () => {
+  /** What the conversation service is asked to release, answered as it would when nothing is held. */
+  const releases = () => {
+    const send = infra.services.send.bind(infra.services);
+    const asked: unknown[] = [];
+    vi.spyOn(infra.services, 'send').mockImplementation(((message: ServiceMessage, request: unknown) => {
+      if (message !== ConversationMessages.releaseHeld) return send(message as never, request as never);
+      asked.push(request);
+      return Promise.resolve({ released: [] });
+    }) as never);
+    return asked;
+  };
+
+  it('revokes an agent: its token stops, every gateway is told, and what it held is released (again on a repeat)', async () => {
+    const project = await newProject();
+    const ada = await send(M.createAgent, { projectId: project.id, body: { name: 'Ada' } });
+    const announced: unknown[] = [];
+    await infra.pubsub.subscribe(IDENTITY_CHANGES_CHANNEL, (change) => announced.push(change));
+    const asked = releases();
+
+    const revoked = await send(M.revokeAgent, { projectId: project.id, agentId: ada.id });
+    expect(revoked.revokedAt).not.toBeNull();
+    expect((await rejection(send(M.resolveAgent, { token: ada.token }))).code).toBe('UNAUTHORIZED');
+    expect(announced).toEqual([{ kind: 'agent-revoked', projectId: project.id, agentId: ada.id }]);
+    expect(asked).toEqual([{ projectId: project.id, humanAgentId: ada.id }]);
+
+    expect(await send(M.revokeAgent, { projectId: project.id, agentId: ada.id })).toEqual(revoked);
+    expect(asked).toHaveLength(2);
+    expect((await rejection(send(M.revokeAgent, { projectId: project.id, agentId: randomUUID() }))).code).toBe('NOT_FOUND');
   });
 });

@@ -23,7 +23,7 @@ export class IdentityModule {
       module: IdentityModule,
       controllers: [IdentityHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'kv', 'pubsub', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'kv', 'pubsub', 'clock', 'config', 'services'),
         IdentityChangesPublisher,
         ProjectRepository,
         AssistantRepository,

@@ -55,6 +55,19 @@ export class SessionService {
     return info;
   }
 
+  /**
+   * How long until the session lapses unless used, without extending it: a live stream asks this
+   * to end when the session does, and holding a stream open is not a use.
+   */
+  async expiry(token: string): Promise<{ expiresInMs: number }> {
+    if (!isWellFormedSessionToken(token)) throw invalidSession();
+    const session = await this.sessions.load(hashSecret(token));
+    const now = this.clock.now().getTime();
+    if (!session || isLapsed(session, now)) throw invalidSession();
+    await this.keys.assertSessionKey(session.projectId, session.keyId, null);
+    return { expiresInMs: session.expiresAt - now };
+  }
+
   private async store(tokenHash: string, info: SessionInfo): Promise<void> {
     const ttl = this.config.SESSION_IDLE_TTL_SECONDS;
     await this.sessions.save(tokenHash, withIdleExpiry(info, this.clock.now().getTime(), ttl), ttl);

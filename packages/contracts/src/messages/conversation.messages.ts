@@ -142,6 +142,15 @@ export const ConversationMessages = {
     z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable() }),
     AgentConversation,
   ),
+  /**
+   * Hands back to the assistant every open conversation the agent holds (its token was revoked);
+   * answers the conversations released. One taken by someone else meanwhile is left alone.
+   */
+  releaseHeld: defineMessage(
+    'conversation.cmd.release-held.v1',
+    z.object({ projectId: Uuid, humanAgentId: Uuid }),
+    z.object({ released: z.array(Uuid) }),
+  ),
   /** humanAgentId null (admin): posts as whoever holds it. */
   postAgentMessage: defineMessage(
     'conversation.cmd.post-agent-message.v1',

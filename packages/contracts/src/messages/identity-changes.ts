@@ -5,7 +5,7 @@ import { Uuid } from '../common';
  * Pub/sub channel on which identity announces the changes that make a cached credential or project
  * stale. Every gateway and inference instance listens and drops what a change touches, so
  * revocation stays immediate while sessions, keys, projects and assistants are cached (see
- * docs/architecture.md).
+ * docs/architecture.md); the gateways also end the live streams of a revoked credential.
  */
 export const IDENTITY_CHANGES_CHANNEL = 'identity.changes.v1';
 
@@ -18,5 +18,7 @@ export const IdentityChange = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('project-changed'), projectId: Uuid }),
   /** An assistant's instructions or model changed (inference caches assistants). */
   z.object({ kind: z.literal('assistant-changed'), projectId: Uuid, assistantId: Uuid }),
+  /** An agent's token stops: the gateways end the agent's live feeds. */
+  z.object({ kind: z.literal('agent-revoked'), projectId: Uuid, agentId: Uuid }),
 ]);
 export type IdentityChange = z.infer<typeof IdentityChange>;

@@ -51,6 +51,15 @@ export const IdentityMessages = {
   ),
   /** Resolves a session token and extends its idle timeout. UNAUTHORIZED when unknown, expired or its key revoked. */
   resolveSession: defineMessage('identity.qry.resolve-session.v1', z.object({ token: z.string(), origin: Origin }), SessionInfo),
+  /**
+   * How long until the session lapses unless used, without extending it (what a live stream's
+   * expiry is scheduled by: a stream open is not a use). UNAUTHORIZED when unknown, expired or its key revoked.
+   */
+  sessionExpiry: defineMessage(
+    'identity.qry.session-expiry.v1',
+    z.object({ token: z.string() }),
+    z.object({ expiresInMs: z.number().int().min(0) }),
+  ),
   /** UNAUTHORIZED for an unknown or revoked key; FORBIDDEN for the wrong type or a disallowed origin. */
   resolveKey: defineMessage('identity.qry.resolve-key.v1', z.object({ key: z.string(), origin: Origin, type: KeyType }), KeyInfo),
   /** For CORS preflight: is this origin allowed by any live publishable key (or by the given key)? */
@@ -92,6 +101,7 @@ export const IdentityMessages = {
   revokeKey: defineMessage('identity.cmd.revoke-key.v1', z.object({ projectId: Uuid, keyId: Uuid }), KeyRecord),
   createAgent: defineMessage('identity.cmd.create-agent.v1', z.object({ projectId: Uuid, body: CreateAgentBody }), CreatedAgent),
   listAgents: defineMessage('identity.qry.list-agents.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(AgentRecord) })),
+  /** Also hands back to the assistant every open conversation the agent holds (answers once done; idempotent). */
   revokeAgent: defineMessage('identity.cmd.revoke-agent.v1', z.object({ projectId: Uuid, agentId: Uuid }), AgentRecord),
   /** UNAUTHORIZED for a malformed, unknown or revoked agent token. */
   resolveAgent: defineMessage('identity.qry.resolve-agent.v1', z.object({ token: z.string().max(200) }), AgentInfo),

@@ -28,6 +28,10 @@ export const ConfigSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** A connection silent this long is closed (event streams excepted). */
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Live event streams one session may hold open on one gateway instance; the next is 429. */
+  LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).default(5),
+  /** Live feeds (`/agent/v1/events`) one agent may hold open on one gateway instance; the next is 429. */
+  LIVE_STREAMS_PER_AGENT: z.coerce.number().int().min(1).default(10),
   NATS_URL: optionalUrl,
   REDIS_URL: optionalUrl,
   MONGODB_URL: optionalUrl,

@@ -99,6 +99,11 @@ export class ConversationHandler {
     return handle(M.release, raw, (req) => this.handoffs.release(req));
   }
 
+  @MessagePattern(M.releaseHeld.subject)
+  releaseHeld(@Payload() raw: unknown) {
+    return handle(M.releaseHeld, raw, (req) => this.handoffs.releaseHeld(req));
+  }
+
   @MessagePattern(M.queue.subject)
   queue(@Payload() raw: unknown) {
     return handle(M.queue, raw, (req) => this.handoffs.queue(req));

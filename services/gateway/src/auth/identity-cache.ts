@@ -27,9 +27,10 @@ export const DEFAULT_IDENTITY_CACHE: Omit<IdentityCacheOptions, 'sessionIdleTtlS
  * verdicts, so a request costs no identity call while nothing changed. Only successes are kept.
  *
  * Freshness: identity announces every change that makes an answer stale on the pub/sub port
- * (`IDENTITY_CHANGES_CHANNEL`: a key revoked or created, a project changed); every gateway drops
- * what it touches, and the call that made the change answers once all have (identity waits for
- * their confirmations), so revocation is immediate on every instance. An answer being fetched
+ * (`IDENTITY_CHANGES_CHANNEL`: a key revoked or created, a project changed, an agent revoked);
+ * every gateway drops what it touches (and its followers, the live streams, end what it stops),
+ * and the call that made the change answers once all have (identity waits for their
+ * confirmations), so revocation is immediate on every instance. An answer being fetched
  * while a change arrives is returned but not kept (the generation check). Entries also expire
  * after `ttlMs`, which bounds staleness should an announcement be lost (a pub/sub reconnect).
  *
@@ -44,6 +45,7 @@ export class IdentityCache {
   private readonly origins: LRUCache<string, boolean>;
   private generation = 0;
   private unsubscribe: (() => Promise<void>) | null = null;
+  private readonly followers = new Set<(change: IdentityChange) => void>();
 
   constructor(
     private readonly services: ServiceClient,
@@ -93,8 +95,28 @@ export class IdentityCache {
     });
   }
 
+  /**
+   * Calls `onChange` with every change, after the cache has dropped what it touches (before the
+   * announcement is confirmed to identity), until the returned function is called.
+   */
+  follow(onChange: (change: IdentityChange) => void): () => void {
+    this.followers.add(onChange);
+    return () => this.followers.delete(onChange);
+  }
+
   /** Drops what a change makes stale (also called directly by the instance that made the change). */
   apply(change: IdentityChange): void {
+    this.drop(change);
+    for (const onChange of this.followers) {
+      try {
+        onChange(change);
+      } catch (err) {
+        logger.error({ err, change }, 'a follower of identity changes failed');
+      }
+    }
+  }
+
+  private drop(change: IdentityChange): void {
     this.generation += 1;
     switch (change.kind) {
       case 'key-revoked':
@@ -109,6 +131,7 @@ export class IdentityCache {
         this.projects.delete(change.projectId);
         return;
       case 'assistant-changed': // the gateway keeps no assistants
+      case 'agent-revoked': // nor agents (their tokens are checked on every call)
         return;
       default: {
         const unknown: never = change;

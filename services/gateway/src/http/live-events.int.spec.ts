@@ -1,3 +1,4 @@
+import { AppError } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LiveEvent, serveLiveEvents } from './live-events';
@@ -6,10 +7,12 @@ import { type LiveEvent, serveLiveEvents } from './live-events';
  * A live stream over `feed` (its index is the cursor), woken by `notify` and never polled in
  * between; it answers at most `page` events per ask.
  */
-const start = async (page = 100) => {
+const start = async (page = 100, until?: AbortSignal) => {
   const feed: LiveEvent[] = [];
   const listeners = new Set<() => void>();
   let asked = 0;
+  /** While set, an ask waits for it before it reads the feed. */
+  const hold: { until: Promise<void> | null } = { until: null };
   const app = Fastify({ forceCloseConnections: true });
   app.get('/events', async (request, reply) => {
     await serveLiveEvents(
@@ -18,6 +21,7 @@ const start = async (page = 100) => {
       0,
       async (cursor) => {
         asked += 1;
+        if (hold.until) await hold.until;
         const events = feed.slice(cursor, cursor + page);
         return { events, cursor: cursor + events.length, more: cursor + events.length < feed.length };
       },
@@ -27,6 +31,7 @@ const start = async (page = 100) => {
           return () => listeners.delete(notify);
         },
         fallbackMs: 60_000,
+        until,
       },
     );
   });
@@ -35,7 +40,7 @@ const start = async (page = 100) => {
     feed.push({ id, type: 'news', data: { id } });
     for (const notify of listeners) notify();
   };
-  return { app, url, push, listeners, asked: () => asked };
+  return { app, url, push, listeners, hold, asked: () => asked };
 };
 
 /** Reads the stream's text until it contains `text` (bounded). */
@@ -98,5 +103,31 @@ describe('serveLiveEvents with a wake-up', () => {
     expect(seen.text.match(/^id: /gm)).toHaveLength(5);
     expect(served.asked()).toBe(3);
     controller.abort();
+  });
+
+  it('ends at once when told to (a revoked credential), writing nothing more, not even the page being fetched', async () => {
+    const credential = new AbortController();
+    const served = await start(100, credential.signal);
+    app = served.app;
+    const response = await fetch(`${served.url}/events`);
+    const reader = response.body!.getReader();
+    const seen = await readUntil(reader, ': live');
+    const answered: Array<() => void> = [];
+    served.hold.until = new Promise<void>((resolve) => answered.push(resolve));
+    const answer = () => answered[0]!();
+    served.push('1');
+    await until(() => served.asked() === 2); // the ask woken by the push waits on the feed
+
+    credential.abort(new AppError('UNAUTHORIZED', 'this agent token has been revoked'));
+    answer();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen.text += decoder.decode(value, { stream: true });
+    }
+    expect(seen.text).toContain(': closed: this agent token has been revoked\n\n');
+    expect(seen.text).not.toContain('id: 1');
+    await until(() => served.listeners.size === 0);
   });
 });

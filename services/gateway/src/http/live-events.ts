@@ -27,6 +27,12 @@ export interface LiveEventsOptions {
   wake: (notify: () => void) => () => void;
   /** How often it asks unwoken (KEEP_ALIVE_MS). */
   fallbackMs?: number;
+  /**
+   * Ends the stream at once when aborted (its credential was revoked or lapsed): nothing more is
+   * written, not even an answer already being fetched. Aborted before the stream starts, the
+   * request answers with the reason (an AppError) as JSON.
+   */
+  until?: AbortSignal;
 }
 
 /** The cursor to start from: Last-Event-ID wins over the `after` query parameter; null when neither is a cursor. */
@@ -48,7 +54,7 @@ export const serveLiveEvents = async (
   reply: FastifyReply,
   start: number,
   next: (cursor: number) => Promise<LivePage>,
-  { wake, fallbackMs = KEEP_ALIVE_MS }: LiveEventsOptions,
+  { wake, fallbackMs = KEEP_ALIVE_MS, until }: LiveEventsOptions,
 ): Promise<void> => {
   let cursor = start;
   let open = true;
@@ -63,6 +69,7 @@ export const serveLiveEvents = async (
   let first: LivePage;
   try {
     first = await next(cursor);
+    until?.throwIfAborted();
   } catch (err) {
     stopWaking();
     throw err;
@@ -88,10 +95,12 @@ export const serveLiveEvents = async (
         resolve();
       };
     });
-  request.raw.on('close', () => {
+  const stop = () => {
     open = false;
     endPause?.();
-  });
+  };
+  request.raw.on('close', stop);
+  until?.addEventListener('abort', stop, { once: true });
   const write = (page: LivePage) => {
     for (const event of page.events) {
       raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
@@ -107,6 +116,7 @@ export const serveLiveEvents = async (
       if (!open) break;
       woken = false;
       const page = await next(cursor);
+      if (!open) break;
       write(page);
       if (page.events.length > 0) {
         lastWrite = Date.now();
@@ -120,6 +130,12 @@ export const serveLiveEvents = async (
       raw.write(`event: error\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : 'live events failed' })}\n\n`);
   } finally {
     stopWaking();
+    until?.removeEventListener('abort', stop);
+    // A comment (clients skip it) saying why the server ended the stream; reconnecting then
+    // answers 401 with the error.
+    if (until?.aborted && !raw.writableEnded && !raw.destroyed) raw.write(`: closed: ${reasonOf(until.reason)}\n\n`);
     raw.end();
   }
 };
+
+const reasonOf = (reason: unknown): string => (reason instanceof Error ? reason.message : 'the stream was ended').replace(/[\r\n]+/g, ' ');

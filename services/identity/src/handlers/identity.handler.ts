@@ -32,6 +32,11 @@ export class IdentityHandler {
     return handle(M.resolveSession, raw, (req) => this.sessions.resolve(req.token, req.origin));
   }
 
+  @MessagePattern(M.sessionExpiry.subject)
+  sessionExpiry(@Payload() raw: unknown) {
+    return handle(M.sessionExpiry, raw, (req) => this.sessions.expiry(req.token));
+  }
+
   @MessagePattern(M.resolveKey.subject)
   resolveKey(@Payload() raw: unknown) {
     return handle(M.resolveKey, raw, (req) => this.keys.resolve(req.key, req.origin, req.type));

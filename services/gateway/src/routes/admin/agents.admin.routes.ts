@@ -1,5 +1,6 @@
 import { AgentRecord, CreateAgentBody, CreatedAgent, IdentityMessages, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
+import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
@@ -7,7 +8,7 @@ const ProjectPath = z.object({ projectId: Uuid });
 const AgentPath = z.object({ projectId: Uuid, agentId: Uuid });
 
 /** The project's human agents: each gets an `ak_…` token for the agents' API, shown once. */
-export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
+export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, identity: IdentityCache): void => {
   const admin = { auth: 'admin', tag: 'admin: human agents' } as const;
 
   routes.add(
@@ -40,10 +41,15 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
       ...admin,
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/agents/:agentId',
-      summary: 'Revoke an agent: its token stops working at once (idempotent)',
+      summary: 'Revoke an agent: its token and live feeds stop at once, what it held goes back to the assistant (idempotent)',
       params: AgentPath,
       responses: { 200: { description: 'The revoked agent', schema: AgentRecord } },
     },
-    async ({ params }) => services.send(IdentityMessages.revokeAgent, params),
+    async ({ params }) => {
+      const agent = await services.send(IdentityMessages.revokeAgent, params);
+      // Identity announces it to every gateway; this one applies it before answering, whatever the pub/sub latency.
+      identity.apply({ kind: 'agent-revoked', ...params });
+      return agent;
+    },
   );
 };

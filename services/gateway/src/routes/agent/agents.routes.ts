@@ -5,6 +5,7 @@ import {
   AgentInfo,
   AgentMessageBody,
   ConversationMessages,
+  ErrorBody,
   HeldConversations,
   ListMessagesQuery,
   Message,
@@ -16,6 +17,7 @@ import {
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
+import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
 import type { Announcements } from '../../reads/announcements';
 
@@ -24,7 +26,12 @@ const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
 const FEED_PAGE = 100;
 
 /** The agents' API: a person of the project works the handoff queue with an `ak_…` token. */
-export const agentRoutes = (routes: Routes, { services }: GatewayDeps, feedChanges: Announcements<AgentFeedChange>): void => {
+export const agentRoutes = (
+  routes: Routes,
+  { services }: GatewayDeps,
+  feedChanges: Announcements<AgentFeedChange>,
+  live: LiveStreamRegistry,
+): void => {
   const agentAuth = { auth: 'agent', tag: 'agents' } as const;
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
 
@@ -172,26 +179,33 @@ export const agentRoutes = (routes: Routes, { services }: GatewayDeps, feedChang
       query: EventsQuery,
       responses: {
         200: { description: 'text/event-stream of AgentEvent (event name = type)', schema: AgentEvent, mediaType: 'text/event-stream' },
+        429: { description: 'The agent already holds LIVE_STREAMS_PER_AGENT feeds (RATE_LIMIT_EXCEEDED, Retry-After)', schema: ErrorBody },
       },
     },
     async ({ agent, query, request, reply }) => {
-      // Asked again when the conversation service announces a new entry of the project's feed.
-      await serveLiveEvents(
-        request,
-        reply,
-        resumeCursor(request, query.after),
-        async (after) => {
-          const { data } = await services.send(ConversationMessages.agentEvents, { projectId: agent.projectId, after, limit: FEED_PAGE });
-          // Visitor messages go to the agent holding the conversation; queue changes to every agent.
-          const mine = data.filter((event) => event.type !== 'message.visitor' || event.humanAgentId === agent.agentId);
-          return {
-            events: mine.map((event) => ({ id: event.id, type: event.type, data: event })),
-            cursor: data.length > 0 ? Number(data.at(-1)!.id) : after,
-            more: data.length === FEED_PAGE,
-          };
-        },
-        { wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify) },
-      );
+      // Counted against the agent's cap, and ended when the agent is revoked.
+      const stream = live.open({ kind: 'agent', agent });
+      try {
+        // Asked again when the conversation service announces a new entry of the project's feed.
+        await serveLiveEvents(
+          request,
+          reply,
+          resumeCursor(request, query.after),
+          async (after) => {
+            const { data } = await services.send(ConversationMessages.agentEvents, { projectId: agent.projectId, after, limit: FEED_PAGE });
+            // Visitor messages go to the agent holding the conversation; queue changes to every agent.
+            const mine = data.filter((event) => event.type !== 'message.visitor' || event.humanAgentId === agent.agentId);
+            return {
+              events: mine.map((event) => ({ id: event.id, type: event.type, data: event })),
+              cursor: data.length > 0 ? Number(data.at(-1)!.id) : after,
+              more: data.length === FEED_PAGE,
+            };
+          },
+          { wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify), until: stream.signal },
+        );
+      } finally {
+        stream.release();
+      }
     },
   );
 };

@@ -1,7 +1,9 @@
-import { type ConversationChange, ConversationLiveEvent, ConversationMessages, queryInt, Uuid } from '@palaver/contracts';
+import { type ConversationChange, ConversationLiveEvent, ConversationMessages, ErrorBody, queryInt, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
+import { bearerOf } from '../../auth/bearer';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
+import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
 import type { Announcements } from '../../reads/announcements';
 
@@ -13,12 +15,14 @@ export const conversationEventRoutes = (
   routes: Routes,
   { services }: GatewayDeps,
   visitorChanges: Announcements<ConversationChange>,
+  live: LiveStreamRegistry,
 ): void => {
   routes.add(
     {
       method: 'GET',
       url: '/v2/conversations/:conversationId/events',
-      summary: 'Live events of one conversation (SSE; Last-Event-ID or ?after resumes). Extension, see docs/api.md',
+      summary:
+        'Live events of one conversation (SSE; Last-Event-ID or ?after resumes; at most LIVE_STREAMS_PER_SESSION per session, 429 beyond). Extension, see docs/api.md',
       tag: 'conversations',
       auth: 'session',
       params: ConversationPath,
@@ -29,21 +33,31 @@ export const conversationEventRoutes = (
           schema: ConversationLiveEvent,
           mediaType: 'text/event-stream',
         },
+        429: {
+          description: 'The session already holds LIVE_STREAMS_PER_SESSION streams (RATE_LIMIT_EXCEEDED, Retry-After)',
+          schema: ErrorBody,
+        },
       },
     },
     async ({ session, params, query, request, reply }) => {
       const scope = { projectId: session.projectId, visitorId: session.visitorId, conversationId: params.conversationId };
-      // Asked again when the conversation service announces a change of this visitor's conversations.
-      await serveLiveEvents(
-        request,
-        reply,
-        resumeCursor(request, query.after),
-        async (after) => {
-          const { data, cursor } = await services.send(ConversationMessages.events, { ...scope, after });
-          return { events: data.map((event) => ({ id: event.id, type: event.type, data: event })), cursor };
-        },
-        { wake: (notify) => visitorChanges.listen(session, notify) },
-      );
+      // Counted against the session's cap, and ended when the session lapses or its key is revoked.
+      const stream = live.open({ kind: 'session', token: bearerOf(request), session });
+      try {
+        // Asked again when the conversation service announces a change of this visitor's conversations.
+        await serveLiveEvents(
+          request,
+          reply,
+          resumeCursor(request, query.after),
+          async (after) => {
+            const { data, cursor } = await services.send(ConversationMessages.events, { ...scope, after });
+            return { events: data.map((event) => ({ id: event.id, type: event.type, data: event })), cursor };
+          },
+          { wake: (notify) => visitorChanges.listen(session, notify), until: stream.signal },
+        );
+      } finally {
+        stream.release();
+      }
     },
   );
 };
