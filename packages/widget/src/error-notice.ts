@@ -30,6 +30,8 @@ export const noticeFor = (error: unknown, now = Date.now()): Notice => {
   if (error instanceof PalaverApiError) {
     switch (error.status) {
       case 401:
+        if (error.code === 'INVALID_USER_TOKEN') return { text: 'Your sign-in has expired. Reload the page to chat again.', fatal: true };
+        if (error.code === 'USER_TOKEN_REQUIRED') return { text: 'Please sign in to chat with us.', fatal: true };
         return { text: 'This chat is not available right now (its key is invalid or was revoked).', fatal: true };
       case 403:
         return isOriginRefusal(error)

@@ -7,6 +7,12 @@ const api = (status: number, message = 'x', details: Record<string, unknown> = {
 describe('noticeFor', () => {
   it('words each status for a visitor', () => {
     expect(noticeFor(api(401))).toMatchObject({ fatal: true, text: expect.stringContaining('key') });
+    const refusedToken = (code: string) => new PalaverApiError(401, code, 'x', {});
+    expect(noticeFor(refusedToken('INVALID_USER_TOKEN'))).toMatchObject({
+      fatal: true,
+      text: expect.stringContaining('sign-in has expired'),
+    });
+    expect(noticeFor(refusedToken('USER_TOKEN_REQUIRED'))).toMatchObject({ fatal: true, text: expect.stringContaining('sign in') });
     expect(noticeFor(api(403, 'origin https://a.example is not allowed for this key', { origin: 'https://a.example' }))).toMatchObject({
       fatal: true,
       text: 'This chat is not enabled on this website.',
