@@ -3,8 +3,10 @@ import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
 import { utf8 } from './utf8';
+import { WORKING_HEARTBEAT_MS, workingHeaders } from './working-heartbeat';
 
 const decoder = new TextDecoder();
+const EMPTY = new Uint8Array(0);
 
 /** A request as NatsServiceRequester (and Nest's ClientNats) sends it. */
 interface NestRequest {
@@ -36,6 +38,9 @@ export class SubjectServerNats extends ServerNats {
   /** Requests being handled, and who waits for there to be none. */
   private handling = 0;
   private idle: (() => void) | null = null;
+  /** Requests being handled that await an answer, each told every WORKING_HEARTBEAT_MS that it is still handled. */
+  private readonly working = new Set<Msg>();
+  private heartbeat: NodeJS.Timeout | null = null;
 
   override getRouteFromPattern(pattern: string): string {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
@@ -64,6 +69,8 @@ export class SubjectServerNats extends ServerNats {
    * connection is given back; each wait bounded by CLOSE_GRACE_MS.
    */
   override async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     const lease = this.lease;
     this.lease = null;
     if (!lease) return super.close();
@@ -82,12 +89,35 @@ export class SubjectServerNats extends ServerNats {
 
   override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {
     this.handling += 1;
+    if (natsMsg.reply) this.startWorking(natsMsg);
     try {
       await this.answer(channel, natsMsg);
     } finally {
+      this.working.delete(natsMsg);
       this.handling -= 1;
       if (this.handling === 0) this.idle?.();
     }
+  }
+
+  /**
+   * Working heartbeats: while a request is handled, its requester hears every WORKING_HEARTBEAT_MS
+   * that it is (NatsServiceRequester), so that it can tell a slow answer from one that will never
+   * come because this process died or is stopped with the request. One timer for all of them, and
+   * a request answered within a beat costs a Set entry only.
+   */
+  private startWorking(natsMsg: Msg): void {
+    this.working.add(natsMsg);
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => {
+      const nc = this.lease?.nc;
+      if (this.working.size === 0 || !nc || nc.isClosed()) {
+        clearInterval(this.heartbeat!);
+        this.heartbeat = null;
+        return;
+      }
+      for (const msg of this.working) nc.publish(msg.reply!, EMPTY, { headers: workingHeaders() });
+    }, WORKING_HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   /**
