@@ -41,6 +41,8 @@ export class SubjectServerNats extends ServerNats {
   /** Requests being handled that await an answer, each told every WORKING_HEARTBEAT_MS that it is still handled. */
   private readonly working = new Set<Msg>();
   private heartbeat: NodeJS.Timeout | null = null;
+  /** The connection the heartbeats go out on (kept while `close` waits for the requests taken). */
+  private heartbeatConnection: NatsConnection | null = null;
 
   override getRouteFromPattern(pattern: string): string {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
@@ -57,6 +59,7 @@ export class SubjectServerNats extends ServerNats {
   /** The shared connection writes its replies once per turn of the event loop (see coalesceWrites). */
   override async createNatsClient() {
     this.lease = await this.shared.lease();
+    this.heartbeatConnection = this.lease.nc;
     return this.lease.nc;
   }
 
@@ -69,8 +72,6 @@ export class SubjectServerNats extends ServerNats {
    * connection is given back; each wait bounded by CLOSE_GRACE_MS.
    */
   override async close(): Promise<void> {
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
     const lease = this.lease;
     this.lease = null;
     if (!lease) return super.close();
@@ -80,6 +81,10 @@ export class SubjectServerNats extends ServerNats {
       if (this.handling > 0) await withinGrace(new Promise<void>((resolve) => (this.idle = resolve)));
       await withinGrace(lease.nc.flush().catch(() => undefined));
     }
+    // The requests it had taken are answered (or given up on): no more heartbeats.
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.heartbeatConnection = null;
     // Nest's close closes the connection it holds, which the process's other users still need.
     for (const subscription of internals.subscriptions) subscription.unsubscribe();
     internals.natsClient = null;
@@ -109,7 +114,7 @@ export class SubjectServerNats extends ServerNats {
     this.working.add(natsMsg);
     if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
-      const nc = this.lease?.nc;
+      const nc = this.heartbeatConnection;
       if (this.working.size === 0 || !nc || nc.isClosed()) {
         clearInterval(this.heartbeat!);
         this.heartbeat = null;
