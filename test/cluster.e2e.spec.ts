@@ -67,7 +67,7 @@ describe.skipIf(!available)(
       }
     });
 
-    it('the container health check exits 0 for a service that answers and for the gateway', async () => {
+    it('the container health check exits 0 for a service process that answers (on its own health port) and for the gateway', async () => {
       const root = join(import.meta.dirname, '..');
       const check = (service: string, env: Record<string, string>) =>
         new Promise<number | null>((resolve) => {
@@ -80,7 +80,7 @@ describe.skipIf(!available)(
         });
       const gatewayPort = new URL(cluster.urls[0]!).port;
       const [identity, gateway, unknown] = await Promise.all([
-        check('identity', {}),
+        check('identity', { HEALTH_PORT: String(cluster.healthPort('identity')) }),
         check('gateway', { PORT: gatewayPort }),
         check('nope', {}),
       ]);

@@ -19,6 +19,8 @@ export interface ChildCluster {
   output: string[];
   /** The pid the launcher printed (or last reported on a restart) for `inference-1`, `analytics`... */
   pid(name: string): number;
+  /** The port of the health server of `name`'s process (the last one the launcher reported). */
+  healthPort(name: string): number;
   /** Resolves with the new pid once the launcher reports `name` restarted after `previousPid`. */
   restarted(name: string, previousPid: number, timeoutMs?: number): Promise<number>;
   /** Ctrl-C: the launcher stops every process; also stops the private servers. */
@@ -70,6 +72,14 @@ export const startChildCluster = async (env: Record<string, string> = {}): Promi
     if (!last) throw new Error(`no pid printed for ${name}:\n${text()}`);
     return Number(last[1] ?? last[2]);
   };
+  const healthPort = (name: string): number => {
+    const all = [
+      ...text().matchAll(new RegExp(`(?:^\\s+${name}\\s+pid \\d+|^${name} restarted, pid \\d+).*health http://[^:\\s]+:(\\d+)`, 'gm')),
+    ];
+    const last = all.at(-1);
+    if (!last) throw new Error(`no health port printed for ${name}:\n${text()}`);
+    return Number(last[1]);
+  };
   return {
     urls,
     admin: new AdminClient(urls[0]!, value('Admin token')),
@@ -79,6 +89,7 @@ export const startChildCluster = async (env: Record<string, string> = {}): Promi
     redis,
     output,
     pid,
+    healthPort,
     async restarted(name, previousPid, timeoutMs = 60_000) {
       await waitFor(
         () => pid(name) !== previousPid,

@@ -78,7 +78,10 @@ console.log(
     extra: [
       ...otherGateways.map((other) => `  Also gateway     ${other}/v2`),
       '  Processes',
-      ...cluster.processes.map((p) => `    ${p.spec.name.padEnd(14)} pid ${p.pid}   data ${join(config.DATA_DIR, p.spec.name)}`),
+      ...cluster.processes.map(
+        (p) =>
+          `    ${p.spec.name.padEnd(14)} pid ${p.pid}   data ${join(config.DATA_DIR, p.spec.name)}${p.ready?.health ? `   health ${p.ready.health}` : ''}`,
+      ),
     ],
   }),
 );

@@ -1,31 +1,28 @@
 import 'reflect-metadata';
-import { ServiceHealthMessages } from '@palaver/contracts';
-import { createInfrastructure, loadConfig } from '@palaver/platform';
+import { loadConfig } from '@palaver/platform';
 
 /**
- * A container health check: `node dist/healthcheck.js <service>` exits 0 when the service answers
- * its health message over NATS within 2 s (it answers SERVICE_UNAVAILABLE while one of its own
- * connections is down), 1 otherwise; `gateway` asks the gateway's /healthz on PORT.
+ * A container health check: `node dist/healthcheck.js <service>` exits 0 when this container's own
+ * process answers ready (200) within 2 s (the gateway 3 s), 1 otherwise: a service process on its health server
+ * (HEALTH_PORT, `/readyz`: 503 while one of its own connections is down; no answer when it is
+ * stopped or stuck), the gateway on its `/healthz` (PORT). Each check reports the process it asks,
+ * never another instance of the same service.
  */
-const HEALTH = ServiceHealthMessages;
+const SERVICES = ['gateway', 'identity', 'conversation', 'search', 'inference', 'analytics'];
 
 const service = process.argv[2] ?? '';
 const config = loadConfig();
 
+/** The address to ask: the one the process listens on, or this host when it listens on every one. */
+const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+
 const healthy = async (): Promise<boolean> => {
-  if (service === 'gateway') {
-    const response = await fetch(`http://127.0.0.1:${config.PORT}/healthz`, { signal: AbortSignal.timeout(3_000) });
-    return response.ok;
-  }
-  const message = HEALTH[service as keyof typeof HEALTH];
-  if (!message) throw new Error(`unknown service "${service}": one of gateway, ${Object.keys(HEALTH).join(', ')}`);
-  const infra = await createInfrastructure(config, { only: [] });
-  try {
-    await infra.services.send(message, {}, { timeoutMs: 2_000 });
-    return true;
-  } finally {
-    await infra.close();
-  }
+  if (!SERVICES.includes(service)) throw new Error(`unknown service "${service}": one of ${SERVICES.join(', ')}`);
+  const url = service === 'gateway' ? `http://${host}:${config.PORT}/healthz` : `http://${host}:${config.HEALTH_PORT}/readyz`;
+  // The gateway's /healthz asks every service, each within 2 s.
+  const response = await fetch(url, { signal: AbortSignal.timeout(service === 'gateway' ? 3_000 : 2_000) });
+  if (!response.ok) console.error(`${service}: ${response.status} ${await response.text()}`);
+  return response.ok;
 };
 
 const ok = await healthy().catch((err: unknown) => {

@@ -16,6 +16,7 @@ export * from './event-store/file.event-store';
 export * from './event-stream/event-stream.port';
 export * from './event-stream/file.event-stream';
 export * from './health/dependencies';
+export * from './health/health-server';
 export * from './infrastructure';
 export * from './infrastructure.factory';
 export * from './job-queue/in-process.job-queue';

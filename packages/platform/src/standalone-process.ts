@@ -1,4 +1,5 @@
 import { type Config, loadConfig } from './config/config';
+import { startHealthServer } from './health/health-server';
 import type { Infrastructure, PortName } from './infrastructure';
 import { createInfrastructure } from './infrastructure.factory';
 import { logger } from './logger/logger';
@@ -10,6 +11,8 @@ export interface ReadyMessage {
   pid: number;
   /** A gateway's base URL. */
   url?: string;
+  /** The process's own health server (see startHealthServer). */
+  health?: string;
 }
 
 export const announceReady = (message: Omit<ReadyMessage, 'type' | 'pid'>): void => {
@@ -52,7 +55,8 @@ export const stopOnSignals = (name: string, stop: () => Promise<void>): void => 
 
 /**
  * One service as its own process (distributed mode): opens only the ports it uses, starts it,
- * announces it is ready, stops cleanly on a signal and exits with a log line on a fatal error.
+ * serves its own health on HEALTH_PORT, announces it is ready, stops cleanly on a signal and exits
+ * with a log line on a fatal error.
  */
 export const runStandaloneService = async (
   name: string,
@@ -64,10 +68,12 @@ export const runStandaloneService = async (
   const config = loadConfig();
   const infra = await createInfrastructure(config, { only: ports });
   const service = await start(infra);
+  const health = await startHealthServer(name, config.HEALTH_PORT, config.HOST);
   stopOnSignals(name, async () => {
+    await health.close();
     await service.close();
     await infra.close();
   });
-  logger.info({ transport: infra.transport.kind, ...describe(infra, config) }, `${name} service started`);
-  announceReady({ service: name });
+  logger.info({ transport: infra.transport.kind, health: health.url, ...describe(infra, config) }, `${name} service started`);
+  announceReady({ service: name, health: health.url });
 };

@@ -75,7 +75,8 @@ export class Cluster {
 
   private readonly events: ServiceProcessEvents = {
     onReady: (p, message: ReadyMessage) => {
-      if (p.restarts > 0) this.options.log(`${p.spec.name} restarted, pid ${message.pid}`);
+      if (p.restarts > 0)
+        this.options.log(`${p.spec.name} restarted, pid ${message.pid}${message.health ? `   health ${message.health}` : ''}`);
       if (this.processes.every((q) => q.ready)) this.whenAllReady();
     },
     onExit: (p, code, signal) => {
@@ -98,6 +99,8 @@ export class Cluster {
             // A private folder per process: embedded stores are never shared (they lock it).
             DATA_DIR: resolve(options.dataDir, name),
             SEED_DEMO: 'false',
+            // Every process's own health server, on a free port (reported when it is ready).
+            HEALTH_PORT: '0',
             ...env,
           },
         },

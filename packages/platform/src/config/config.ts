@@ -8,6 +8,11 @@ const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string(
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
+  /**
+   * A service process's own health server (`/livez`, `/readyz`), on HOST: what its container's or
+   * pod's probes ask. 0 takes any free port (the cluster launcher does, and reports it).
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: optionalString,
   SESSION_IDLE_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),

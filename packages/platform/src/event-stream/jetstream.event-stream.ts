@@ -1,8 +1,6 @@
 import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import { AckPolicy, DeliverPolicy, DiscardPolicy, headers, nanos } from 'nats';
-import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import { trackNatsStatus } from '../transport/nats-options';
 import { NatsRequestMux } from '../transport/nats-request-mux';
 import { type NatsLease, SharedNatsConnection } from '../transport/shared-nats-connection';
 import { utf8 } from '../transport/utf8';
@@ -53,7 +51,6 @@ const decoder = new TextDecoder();
 export class JetStreamEventStream implements EventStream {
   private readonly subscriptions = new Set<JetStreamSubscription>();
   private closed = false;
-  private unregister: () => void = () => {};
   private readonly requests: NatsRequestMux;
 
   private constructor(
@@ -63,7 +60,7 @@ export class JetStreamEventStream implements EventStream {
     private readonly streamName: string,
     private readonly options: Required<JetStreamEventStreamOptions>,
   ) {
-    this.requests = new NatsRequestMux(lease.nc);
+    this.requests = new NatsRequestMux(lease);
   }
 
   /** On `connection` (the process's shared one), or on a connection of its own to the server list `connection`. */
@@ -86,7 +83,6 @@ export class JetStreamEventStream implements EventStream {
       const jsm = await nc.jetstreamManager();
       await ensureStream(jsm, streamName, [...subjects, `deadletter.${streamName}.>`], settings);
       const stream = new JetStreamEventStream(lease, nc.jetstream(), jsm, streamName, settings);
-      stream.unregister = registerDependency('nats', trackNatsStatus(nc));
       return stream;
     } catch (error) {
       await lease.release();
@@ -139,7 +135,6 @@ export class JetStreamEventStream implements EventStream {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
-    this.unregister();
     this.requests.close();
     await this.lease.release();
   }

@@ -1,7 +1,8 @@
 import { type Job as BullJob, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { registerDependency } from '../health/dependencies';
+import { dependencyUnavailable, registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
+import { redisReadiness } from '../redis/redis-availability';
 import { coalesceRedisWrites } from '../redis/redis-write-coalescing';
 import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
@@ -31,6 +32,9 @@ export class BullMqJobQueue implements JobQueue {
   private readonly lockDurationMs: number;
   private closed = false;
   private readonly unregister: () => void;
+  /** Rejects when the connection drops; a new one after each ready (see `enqueue`). */
+  private lost!: Promise<never>;
+  private readonly ready: () => Promise<void> | undefined;
 
   constructor(url: string, options: BullMqJobQueueOptions = {}) {
     // Each job costs three commands on it (added, moved to active, finished): see coalesceRedisWrites.
@@ -39,13 +43,22 @@ export class BullMqJobQueue implements JobQueue {
     this.prefix = options.prefix;
     this.lockDurationMs = options.lockDurationMs ?? 10_000;
     this.unregister = registerDependency('redis', () => this.connection.status === 'ready');
+    this.ready = redisReadiness(this.connection);
+    this.armLost();
+    this.connection.on('ready', () => this.armLost());
   }
 
   async enqueue(queue: string, name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
     if (this.closed) throw new Error('job queue is closed');
     checkQueueName(queue);
     if (options.jobId !== undefined) checkJobId(options.jobId);
-    await this.queue(queue).add(name, data ?? null, {
+    // The connection waits for Redis to come back (BullMQ's workers need it to: maxRetriesPerRequest
+    // null), but whoever enqueues is answering someone: fail at once while Redis is down, and when
+    // it drops with the job on its way. A job whose command was in flight then may still be added
+    // once Redis is back: its id (the reply's) keeps it from being added twice.
+    const waiting = this.ready();
+    if (waiting) await waiting;
+    const added = this.queue(queue).add(name, data ?? null, {
       attempts: Math.max(1, options.attempts ?? 1),
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
       removeOnComplete: true,
@@ -53,6 +66,8 @@ export class BullMqJobQueue implements JobQueue {
       // Last: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });
+    added.catch(() => undefined); // when `lost` wins the race
+    await Promise.race([added, this.lost]);
   }
 
   async process(queue: string, handler: (job: Job) => Promise<void>, options: { concurrency?: number } = {}): Promise<JobWorker> {
@@ -109,6 +124,14 @@ export class BullMqJobQueue implements JobQueue {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();
     await this.connection.quit();
+  }
+
+  private armLost(): void {
+    this.lost = new Promise<never>((_, reject) => {
+      this.connection.once('close', () => reject(dependencyUnavailable('redis', 'connection lost, reconnecting')));
+    });
+    // Only the enqueues racing it are told.
+    this.lost.catch(() => undefined);
   }
 
   private queue(name: string): Queue {

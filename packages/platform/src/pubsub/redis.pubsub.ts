@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
+import { FAIL_FAST_REDIS_OPTIONS, redisFailure, redisReadiness } from '../redis/redis-availability';
 import type { Delivery, PubSub } from './pubsub.port';
 
 type Listener = (message: unknown) => void;
@@ -43,11 +44,14 @@ export class RedisPubSub implements PubSub {
   private readonly confirmations = `pubsub.delivered.${randomUUID()}`;
   private confirmationsLive: Promise<unknown> | null = null;
   private readonly awaiting = new Map<string, AwaitedDelivery>();
+  private readonly publisherReady: () => Promise<void> | undefined;
 
   constructor(url: string) {
     // Publications made in the same turn of the event loop (fragments of concurrent replies, the
-    // read models' announcements) go out in one write.
-    this.publisher = new Redis(url, { lazyConnect: false, enableAutoPipelining: true });
+    // read models' announcements) go out in one write. While Redis is down they fail at once
+    // (SERVICE_UNAVAILABLE): a message published then would reach no subscriber anyway.
+    this.publisher = new Redis(url, { lazyConnect: false, enableAutoPipelining: true, ...FAIL_FAST_REDIS_OPTIONS });
+    this.publisherReady = redisReadiness(this.publisher);
     // No ready check (INFO) on the subscriber: a SUBSCRIBE may go out between connect and ready, and
     // INFO is refused in subscriber mode, which would tear the connection down.
     this.subscriber = new Redis(url, { lazyConnect: false, enableReadyCheck: false });
@@ -59,7 +63,13 @@ export class RedisPubSub implements PubSub {
 
   async publish(channel: string, message: unknown): Promise<void> {
     if (this.closed) throw new Error('pub/sub is closed');
-    await this.publisher.publish(channel, JSON.stringify(message ?? null));
+    const waiting = this.publisherReady();
+    if (waiting) await waiting;
+    try {
+      await this.publisher.publish(channel, JSON.stringify(message ?? null));
+    } catch (err) {
+      throw redisFailure(err);
+    }
   }
 
   /**
@@ -68,6 +78,8 @@ export class RedisPubSub implements PubSub {
    */
   async publishDelivered(channel: string, message: Record<string, unknown>, timeoutMs: number): Promise<Delivery> {
     if (this.closed) throw new Error('pub/sub is closed');
+    const waiting = this.publisherReady();
+    if (waiting) await waiting;
     this.confirmationsLive ??= this.subscribe(this.confirmations, (confirmation) => this.confirmed(confirmation)).catch((err) => {
       this.confirmationsLive = null;
       throw err;
@@ -80,7 +92,11 @@ export class RedisPubSub implements PubSub {
     const timer = setTimeout(() => awaited.settle(), timeoutMs);
     try {
       const mark: DeliveryMark = { id, confirmTo: this.confirmations };
-      awaited.receivers = await this.publisher.publish(channel, JSON.stringify({ ...message, [DELIVERY_FIELD]: mark }));
+      awaited.receivers = await this.publisher
+        .publish(channel, JSON.stringify({ ...message, [DELIVERY_FIELD]: mark }))
+        .catch((err: unknown) => {
+          throw redisFailure(err);
+        });
       if (awaited.confirmed >= awaited.receivers) awaited.settle();
       await settled;
       return { receivers: awaited.receivers, confirmed: Math.min(awaited.confirmed, awaited.receivers) };

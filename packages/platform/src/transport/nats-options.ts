@@ -1,5 +1,4 @@
-import type { ConnectionOptions, NatsConnection } from 'nats';
-import { logger } from '../logger/logger';
+import type { ConnectionOptions } from 'nats';
 
 /**
  * Every NATS connection:
@@ -17,21 +16,4 @@ export const natsConnectionOptions: Pick<
   reconnectTimeWait: 1_000,
   waitOnFirstConnect: true,
   noAsyncTraces: true,
-};
-
-/** Follows the connection's status events; the returned function says whether it is up now. */
-export const trackNatsStatus = (nc: NatsConnection): (() => boolean) => {
-  let up = true;
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect') {
-        up = false;
-        logger.warn({ server: status.data }, 'NATS disconnected; reconnecting');
-      } else if (status.type === 'reconnect') {
-        up = true;
-        logger.info({ server: status.data }, 'NATS reconnected');
-      }
-    }
-  })();
-  return () => up && !nc.isClosed();
 };

@@ -3,8 +3,10 @@ import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
 import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
 import { utf8 } from './utf8';
+import { WORKING_HEARTBEAT_MS, workingHeaders } from './working-heartbeat';
 
 const decoder = new TextDecoder();
+const EMPTY = new Uint8Array(0);
 
 /** A request as NatsServiceRequester (and Nest's ClientNats) sends it. */
 interface NestRequest {
@@ -36,6 +38,11 @@ export class SubjectServerNats extends ServerNats {
   /** Requests being handled, and who waits for there to be none. */
   private handling = 0;
   private idle: (() => void) | null = null;
+  /** Requests being handled that await an answer, each told every WORKING_HEARTBEAT_MS that it is still handled. */
+  private readonly working = new Set<Msg>();
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** The connection the heartbeats go out on (kept while `close` waits for the requests taken). */
+  private heartbeatConnection: NatsConnection | null = null;
 
   override getRouteFromPattern(pattern: string): string {
     return pattern.startsWith('{') ? super.getRouteFromPattern(pattern) : pattern;
@@ -52,6 +59,7 @@ export class SubjectServerNats extends ServerNats {
   /** The shared connection writes its replies once per turn of the event loop (see coalesceWrites). */
   override async createNatsClient() {
     this.lease = await this.shared.lease();
+    this.heartbeatConnection = this.lease.nc;
     return this.lease.nc;
   }
 
@@ -73,6 +81,10 @@ export class SubjectServerNats extends ServerNats {
       if (this.handling > 0) await withinGrace(new Promise<void>((resolve) => (this.idle = resolve)));
       await withinGrace(lease.nc.flush().catch(() => undefined));
     }
+    // The requests it had taken are answered (or given up on): no more heartbeats.
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.heartbeatConnection = null;
     // Nest's close closes the connection it holds, which the process's other users still need.
     for (const subscription of internals.subscriptions) subscription.unsubscribe();
     internals.natsClient = null;
@@ -82,12 +94,35 @@ export class SubjectServerNats extends ServerNats {
 
   override async handleMessage(channel: string, natsMsg: Msg): Promise<void> {
     this.handling += 1;
+    if (natsMsg.reply) this.startWorking(natsMsg);
     try {
       await this.answer(channel, natsMsg);
     } finally {
+      this.working.delete(natsMsg);
       this.handling -= 1;
       if (this.handling === 0) this.idle?.();
     }
+  }
+
+  /**
+   * Working heartbeats: while a request is handled, its requester hears every WORKING_HEARTBEAT_MS
+   * that it is (NatsServiceRequester), so that it can tell a slow answer from one that will never
+   * come because this process died or is stopped with the request. One timer for all of them, and
+   * a request answered within a beat costs a Set entry only.
+   */
+  private startWorking(natsMsg: Msg): void {
+    this.working.add(natsMsg);
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => {
+      const nc = this.heartbeatConnection;
+      if (this.working.size === 0 || !nc || nc.isClosed()) {
+        clearInterval(this.heartbeat!);
+        this.heartbeat = null;
+        return;
+      }
+      for (const msg of this.working) nc.publish(msg.reply!, EMPTY, { headers: workingHeaders() });
+    }, WORKING_HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   /**

@@ -1,9 +1,12 @@
 import { connect, type NatsConnection } from 'nats';
+import { NatsConnectionState } from './nats-connection-state';
 import { natsConnectionOptions } from './nats-options';
 import { coalesceWrites } from './nats-write-coalescing';
 
 export interface NatsLease {
   readonly nc: NatsConnection;
+  /** Whether the connection is up now (see NatsConnectionState). */
+  readonly state: NatsConnectionState;
   /** Gives the connection back; the last lease to go closes it (after flushing what is queued). */
   release(): Promise<void>;
 }
@@ -17,7 +20,7 @@ export interface NatsLease {
  * lease taken after that opens it again.
  */
 export class SharedNatsConnection {
-  private connection: Promise<NatsConnection> | null = null;
+  private connection: Promise<{ nc: NatsConnection; state: NatsConnectionState }> | null = null;
   private leases = 0;
   /** The servers of `url`, a comma-separated list. */
   readonly servers: string[];
@@ -35,11 +38,14 @@ export class SharedNatsConnection {
       servers: this.servers,
       name: this.name,
       ...natsConnectionOptions,
-    }).then(coalesceWrites);
+    })
+      .then(coalesceWrites)
+      .then((nc) => ({ nc, state: new NatsConnectionState(nc) }));
     const opening = this.connection;
     let nc: NatsConnection;
+    let state: NatsConnectionState;
     try {
-      nc = await opening;
+      ({ nc, state } = await opening);
     } catch (error) {
       this.leases -= 1;
       if (this.connection === opening) this.connection = null;
@@ -48,6 +54,7 @@ export class SharedNatsConnection {
     let released = false;
     return {
       nc,
+      state,
       release: async () => {
         if (released) return;
         released = true;
