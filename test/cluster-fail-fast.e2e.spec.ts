@@ -126,6 +126,10 @@ describe.skipIf(!available)(
         expectFastUnavailable(await timed(() => postMessage('while NATS is down')), 'message');
         expectFastUnavailable(await timed(init), 'init');
         expectFastUnavailable(await timed(me), '/me');
+        // The gateway's own probes: alive (no restart for a dependency's outage), not ready (no traffic).
+        expect((await http(`${base()}/livez`)).status).toBe(200);
+        const readiness = await http(`${base()}/readyz`);
+        expect({ status: readiness.status, down: readiness.body.down }).toEqual({ status: 503, down: ['nats'] });
         // Sent while down, answered before NATS returns: never held until it does.
         const sentWhileDown = timed(() => postMessage('just before NATS returns'));
         expectFastUnavailable(await sentWhileDown, 'message sent while down');
@@ -134,6 +138,7 @@ describe.skipIf(!available)(
       }
       await recovered(30_000);
       expect((await me()).status).toBe(200);
+      expect((await http(`${base()}/readyz`)).body).toEqual({ status: 'ok', down: [] });
     }, 90_000);
 
     it('Redis down: message and init answer 503 SERVICE_UNAVAILABLE with Retry-After at once (never 500, never held); traffic recovers by itself', async () => {

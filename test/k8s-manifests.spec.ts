@@ -96,15 +96,17 @@ for (const dir of ['base', 'overlays/example']) {
       }
     });
 
-    it('probes each pod on its own health server, and runs it non-root, read-only, without capabilities', () => {
+    it('probes each pod about itself, and runs it non-root, read-only, without capabilities', () => {
       for (const d of deployments) {
         const pod = d.spec.template.spec;
         expect(pod.securityContext.runAsNonRoot, d.metadata.name).toBe(true);
         expect(pod.automountServiceAccountToken).toBe(false);
         for (const c of pod.containers) {
-          expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
-          expect(c.livenessProbe.httpGet).toEqual({ path: '/livez', port: 'health' });
-          expect(c.ports).toContainEqual({ name: 'health', containerPort: 8081 });
+          // The gateway answers its probes on its HTTP port, every other service on its health server.
+          const port = c.name === 'gateway' ? { name: 'http', containerPort: 3000 } : { name: 'health', containerPort: 8081 };
+          expect(c.ports).toContainEqual(port);
+          expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: port.name });
+          expect(c.livenessProbe.httpGet).toEqual({ path: '/livez', port: port.name });
           expect(c.securityContext).toMatchObject({
             readOnlyRootFilesystem: true,
             allowPrivilegeEscalation: false,
