@@ -22,6 +22,7 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
+import { recordAbandonedReply } from '../../replies/abandoned-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
 import { sendQueued } from '../../replies/queued-reply';
@@ -154,7 +155,7 @@ export const surfaceBRoutes = (
       if (body.messageId != null) {
         const messageId = body.messageId;
         const listener = await limits.within(project, async () => {
-          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS);
+          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS, recordAbandonedReply(services, { ...scope, messageId }));
           await listener.startOrClose(() =>
             services
               .send(ConversationMessages.regenerateReply, {
@@ -184,7 +185,11 @@ export const surfaceBRoutes = (
       const { listener, outcome } = await limits.within(project, async () => {
         // Within the limits, so a message refused by them (429) creates no chat either.
         await services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl });
-        const listener = replies.listen(assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        const listener = replies.listen(
+          assistantMessageId,
+          deps.config.REPLY_TIMEOUT_MS,
+          recordAbandonedReply(services, { projectId: key.projectId, conversationId: params.chatId, messageId: assistantMessageId }),
+        );
         const outcome = await listener.startedOrAnswered(() =>
           services.send(ConversationMessages.postMessage, {
             ...scope,
