@@ -66,7 +66,7 @@ describe.skipIf(!available)(
       throw new Error(`no worker logged reply ${messageId}`);
     };
 
-    it(`kill -9 of the inference worker mid-stream: no text twice, the reply ends as an error within ${1.5 * JOB_STALL_TIMEOUT_MS} ms (+ margin), stored so`, async () => {
+    it(`kill -9 of the inference worker mid-stream: no text twice, the reply ends as an error within ${1.5 * JOB_STALL_TIMEOUT_MS} ms (+ margin), stored so with the text streamed`, async () => {
       upstream.scriptChat({ kind: 'hang', afterChunks: 3, text: 'alpha beta gamma delta epsilon zeta' });
       const conversationId = await newConversation();
       const chunks = await streamMessage(conversationId, 'Tell me a story');
@@ -96,6 +96,9 @@ describe.skipIf(!available)(
       const [reply] = await assistantMessages(conversationId);
       expect(reply.id).toBe(messageId);
       expect(reply.status).toBe('error');
+      // Stored with the text the visitor saw, which died with the worker: the gateway relayed it.
+      expect(reply.parts.map((p: { text: string }) => p.text).join('')).toBe(deltas.join(''));
+      expect(reply.error).toBe('the reply was interrupted: its worker stopped');
       // The supervisor (the launcher) starts the worker again.
       await cluster.restarted(worker, pid);
     }, 60_000);

@@ -142,6 +142,48 @@ describe('surface B (x-service-key)', () => {
     ).toBe(422);
   });
 
+  it("another project's chat id is 404, as the docs say: a 409 would tell that the id exists", async () => {
+    const chatId = randomUUID();
+    expect((await call(`/customers/user-7/chats/${chatId}/chat`, { body: say('hello', { streaming: false }) })).status).toBe(200);
+    const other = await e2e.admin.createProject();
+    const elsewhere = await http(`${base()}/customers/user-7/chats/${chatId}/chat`, {
+      body: say('is it there?', { streaming: false }),
+      headers: { 'x-service-key': other.privateKey },
+    });
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error.code).toBe('CONVERSATION_NOT_FOUND');
+    expect((await call(`/customers/user-7/chats/${chatId}`)).body.messages).toHaveLength(2);
+  });
+
+  it('a refused message stores nothing: an oversized one is 422, a regenerate into a new chat id 404, neither creates the chat', async () => {
+    await call('/customers/user-8', { body: {} });
+    const oversized = randomUUID();
+    const twoParts = {
+      message: {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'a'.repeat(6_000) },
+          { type: 'text', text: 'b'.repeat(6_000) },
+        ],
+      },
+    };
+    const refused = await call(`/customers/user-8/chats/${oversized}/chat`, { body: twoParts });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'message.parts' } });
+    expect((await call(`/customers/user-8/chats/${oversized}`)).status).toBe(404);
+
+    const regenerated = randomUUID();
+    const regenerate = await call(`/customers/user-8/chats/${regenerated}/chat`, { body: say('x', { messageId: randomUUID() }) });
+    expect(regenerate.status).toBe(404);
+    expect((await call(`/customers/user-8/chats/${regenerated}`)).status).toBe(404);
+    expect((await call('/customers/user-8/chats')).body.data).toEqual([]);
+    // Nor does a regenerate for a customer the project has never seen create the customer.
+    expect((await call(`/customers/nobody-yet/chats/${randomUUID()}/chat`, { body: say('x', { messageId: randomUUID() }) })).status).toBe(
+      404,
+    );
+    expect((await call('/customers/nobody-yet/chats')).status).toBe(404);
+  });
+
   it('regenerate via messageId: a new version under the same id, the old one kept in the event log', async () => {
     const chatId = randomUUID();
     await call(`/customers/user-5/chats/${chatId}/chat`, { body: say('Tell me a joke', { streaming: false }) });

@@ -15,8 +15,8 @@ const WIDGET_CONFIG = {
   position: 'bottom-right',
 };
 const ANSWER = 'We are open **Monday to Friday**, 9:00 to 17:00. <img src=x onerror="window.__pwned=1">';
-const AGENT_AVATAR =
-  'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"%3E%3Ccircle cx="5" cy="5" r="5" fill="%23f59e0b"/%3E%3C/svg%3E';
+/** Served by the customer's site: the API takes only http(s) URLs for avatars and icons. */
+const AVATAR_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#f59e0b"/></svg>';
 
 const hostPage = (appUrl: string, key: string, extraHead = '') => `<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Host shop</title>${extraHead}</head>
@@ -41,7 +41,8 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
   let browser: Browser;
   let context: BrowserContext;
   const gate = new GatedChatModel();
-  const pages: Record<string, { type: string; body: string }> = {};
+  const pages: Record<string, { type: string; body: string }> = { '/avatar.svg': { type: 'image/svg+xml', body: AVATAR_SVG } };
+  const agentAvatar = () => `${site.origin}/avatar.svg`;
   let projectId: string;
 
   beforeAll(async () => {
@@ -153,7 +154,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
       () => Object.entries(localStorage).find(([key]) => key.startsWith('palaver.conversation.'))?.[1],
     );
     await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/handoff`, {
-      humanAgent: { name: 'Ada', image: AGENT_AVATAR },
+      humanAgent: { name: 'Ada', image: agentAvatar() },
     });
     await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/messages`, {
       content: 'Hi, Ada here. Anything else?',
@@ -161,7 +162,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     await panel(page).locator('.palaver-message--human_agent').waitFor({ timeout: 10_000 });
     expect(await panel(page).getByRole('heading').textContent()).toBe('Ada');
     expect(eventStreams.some((url) => url.includes(`/v2/conversations/${conversationId}/events`))).toBe(true);
-    expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(AGENT_AVATAR);
+    expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(agentAvatar());
     expect(await panel(page).locator('.palaver-message--human_agent .palaver-bubble').textContent()).toContain('Ada here');
     await page.screenshot({ path: await artifactPath('widget-agent.png') });
 
@@ -193,8 +194,8 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
       brandColor: 'rgb(190, 18, 60)',
       userMessageBubbleColor: 'rgb(22, 101, 52)',
       chatButtonColor: 'rgb(0, 0, 0)',
-      assistantAvatar: AGENT_AVATAR,
-      chatButtonIcon: AGENT_AVATAR,
+      assistantAvatar: agentAvatar(),
+      chatButtonIcon: agentAvatar(),
       customCSSStyles: '.palaver-title { letter-spacing: 3px; }',
     };
     const started = Date.now();
@@ -212,7 +213,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     const button = (await launcher(page).boundingBox())!;
     expect([button.x - stage.x, button.y - stage.y]).toEqual([31, 41]); // offset inside the 1 px border
     expect(await launcher(page).evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(0, 0, 0)');
-    expect(await launcher(page).locator('img').getAttribute('src')).toBe(AGENT_AVATAR);
+    expect(await launcher(page).locator('img').getAttribute('src')).toBe(agentAvatar());
     // openDelay: the chat opens by itself after 1.5 s.
     await panel(page).waitFor();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_450);
@@ -224,7 +225,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
         .locator('.palaver-header')
         .evaluate((element) => getComputedStyle(element).backgroundColor),
     ).toBe('rgb(190, 18, 60)');
-    expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(AGENT_AVATAR);
+    expect(await panel(page).locator('.palaver-header img.palaver-avatar').getAttribute('src')).toBe(agentAvatar());
     expect(
       await panel(page)
         .getByRole('heading')

@@ -24,6 +24,15 @@ export const MAX_URL = 2048;
 export const MAX_NAME = 200;
 export const MAX_KEY = 200;
 
+/**
+ * The one schema of every URL a client sends (documents, avatars, icons, page URLs...): an
+ * absolute `http:` or `https:` URL. Anything else (`javascript:`, `data:`, `vbscript:`...) is a
+ * 422, because these URLs end up as links and images in the widget and the dashboard, where
+ * another scheme would run script (stored XSS). Response schemas keep plain strings: what was
+ * stored before this check still reads.
+ */
+export const httpUrl = (max: number = MAX_URL) => z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(max);
+
 export const HumanAgent = z.object({ name: z.string().max(MAX_NAME).nullable(), image: z.string().max(MAX_URL).nullable() });
 export type HumanAgent = z.infer<typeof HumanAgent>;
 

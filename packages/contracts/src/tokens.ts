@@ -40,7 +40,17 @@ export const TokenChunk = z.discriminatedUnion('type', [
     usage: Usage,
     sources: z.array(ReplySource).optional(),
   }),
-  z.object({ type: z.literal('error'), code: z.string(), error: z.string() }),
+  z.object({
+    type: z.literal('error'),
+    code: z.string(),
+    error: z.string(),
+    /**
+     * The reply's worker died mid-reply, and its failure is not stored yet: the listener that
+     * relayed the fragments stores it with the text it relayed (what the visitor saw), then
+     * passes the error on. See REPLY_INTERRUPTED.
+     */
+    interrupted: z.literal(true).optional(),
+  }),
 ]);
 export type TokenChunk = z.infer<typeof TokenChunk>;
 
@@ -50,3 +60,5 @@ export type RoutedTokenChunk = z.infer<typeof RoutedTokenChunk>;
 
 /** The error recorded on a reply given up as abandoned (by the gateway's wait or the next message). */
 export const REPLY_TIMED_OUT = 'reply timed out';
+/** The error recorded on a reply whose worker died mid-reply (its text: what had been relayed). */
+export const REPLY_INTERRUPTED = 'the reply was interrupted: its worker stopped';

@@ -153,7 +153,7 @@ describe('analytics service', () => {
     await expect(list(randomUUID(), { after: 'not-a-cursor' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
-  it('summarises feedback by each message’s latest value and by UTC day', async () => {
+  it('summarises feedback by each message’s latest value, under the UTC day it was given: the days add up to the totals', async () => {
     const c = new ConversationFixture(infra, randomUUID());
     const [m1, m2, m3, m4] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await c.publish(
@@ -165,17 +165,21 @@ describe('analytics service', () => {
       c.feedback(m4, 'dislike', null, '2026-03-03T12:30:00.000Z'),
     );
     await eventually(() => list(c.projectId), feedCount(6));
-    expect(await summary(c.projectId)).toEqual({
+    const answer = await summary(c.projectId);
+    expect(answer).toEqual({
       projectId: c.projectId,
       likes: 1,
       dislikes: 2,
       removals: 1,
+      // m1's like of the 1st became a dislike on the 2nd; m2's like was cleared the same day.
       byDay: [
-        { day: '2026-03-01', likes: 1, dislikes: 0, removals: 0 },
-        { day: '2026-03-02', likes: 1, dislikes: 1, removals: 1 },
+        { day: '2026-03-02', likes: 0, dislikes: 1, removals: 1 },
         { day: '2026-03-03', likes: 1, dislikes: 1, removals: 0 },
       ],
     });
+    for (const column of ['likes', 'dislikes', 'removals'] as const) {
+      expect(answer.byDay.reduce((sum, day) => sum + day[column], 0)).toBe(answer[column]);
+    }
   });
 
   it('ignores a duplicate delivery of an event', async () => {

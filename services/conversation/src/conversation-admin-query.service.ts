@@ -55,6 +55,26 @@ export class ConversationAdminQueryService {
     return { object: 'list', total, limit: query.limit, offset: query.offset, data };
   }
 
+  /**
+   * One page of the export, in creation order (then id) after `after`: a key that writes do not
+   * move, unlike the last interaction the list sorts on, so a conversation written to while an
+   * export pages through is neither skipped nor repeated.
+   */
+  async exportPage({ projectId, filter, after, limit }: Req<'exportPage'>): Promise<Res<'exportPage'>> {
+    const afterCursor = after
+      ? { $or: [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after.id } }] }
+      : {};
+    const docs = await this.readModel.conversations.find(
+      { ...filterOf(projectId, filter), ...afterCursor },
+      { sort: { createdAt: 1, _id: 1 }, limit },
+    );
+    const last = docs.at(-1);
+    return {
+      data: docs.map((doc) => toAdminConversation(doc)),
+      next: docs.length === limit && last ? { createdAt: last.createdAt, id: last._id } : null,
+    };
+  }
+
   async get({ projectId, conversationId }: Req<'get'>): Promise<AdminConversation> {
     await this.barrier.conversation(projectId, conversationId);
     const conversation = await this.readModel.conversations.findOne({ _id: conversationId, projectId });

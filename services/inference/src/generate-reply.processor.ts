@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, type ReplyAddress } from '@palaver/contracts';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
 import { describeFailure } from './domain/reply-failure';
 import { ReplyPromptService } from './reply-prompt.service';
@@ -80,19 +80,25 @@ export class GenerateReplyProcessor {
    * A second run means the first one's worker died (kill -9, lost its lock): it may have
    * streamed part of the reply already, and a model cannot be resumed where it stopped. So the
    * reply ends as failed rather than streaming its text a second time (see docs/deployment.md).
+   * The text streamed so far died with that worker; the gateway that relayed it still has it. So
+   * the error goes out first, marked `interrupted`: the listener stores the failure with the text
+   * it relayed, then tells the visitor. Only after `INTERRUPTED_LISTENER_GRACE_MS` is it stored
+   * from here, without text, for a reply nobody listened to any more (a no-op once stored).
    */
   private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }, reply: ReplyAddress): Promise<void> {
     logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
+    await this.channel.publish(reply, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED, interrupted: true });
+    await new Promise((resolve) => setTimeout(resolve, INTERRUPTED_LISTENER_GRACE_MS));
     try {
       await this.reports.failed({ error: REPLY_INTERRUPTED, partialText: '', ...ids });
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the interrupted reply');
     }
-    await this.channel.publish(reply, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED });
   }
 }
 
-export const REPLY_INTERRUPTED = 'the reply was interrupted: its worker stopped';
+/** How long the listener of an interrupted reply has to store it with its text (see `interrupted`). */
+export const INTERRUPTED_LISTENER_GRACE_MS = 3_000;
 
 const errorChunk = (err: unknown) => {
   const failure = describeFailure(err);

@@ -24,6 +24,13 @@ export const AdminListConversationsQuery = AdminConversationFilter.extend({
 export type AdminListConversationsQuery = z.infer<typeof AdminListConversationsQuery>;
 
 export const ExportFormat = z.enum(['ndjson', 'csv']);
+/**
+ * Where an export stands: the last conversation it wrote, in creation order. A conversation's
+ * creation never changes, so conversations written to during the export keep their place (no
+ * skip, no repeat); conversations created meanwhile come at the end.
+ */
+export const ExportCursor = z.object({ createdAt: Timestamp, id: Uuid });
+export type ExportCursor = z.infer<typeof ExportCursor>;
 export const AdminExportConversationsQuery = AdminConversationFilter.extend({ format: ExportFormat.default('ndjson') });
 export type AdminExportConversationsQuery = z.infer<typeof AdminExportConversationsQuery>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_URL, Timestamp, Uuid } from '../common';
+import { httpUrl, MAX_URL, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
@@ -71,8 +71,8 @@ const LimitsInput = z.object({
 
 /** The widget fields to change; `null` clears an optional one (the avatar, the button's icon or colour). */
 export const ChatWidgetConfigPatch = ChatWidgetConfig.partial().extend({
-  assistantAvatar: ChatWidgetConfig.shape.assistantAvatar.unwrap().nullable().optional(),
-  chatButtonIcon: ChatWidgetConfig.shape.chatButtonIcon.unwrap().nullable().optional(),
+  assistantAvatar: httpUrl().nullable().optional(),
+  chatButtonIcon: httpUrl().nullable().optional(),
   chatButtonColor: ChatWidgetConfig.shape.chatButtonColor.unwrap().nullable().optional(),
 });
 export type ChatWidgetConfigPatch = z.infer<typeof ChatWidgetConfigPatch>;

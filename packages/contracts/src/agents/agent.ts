@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgentRef, nonBlank, queryInt, Timestamp, Uuid } from '../common';
+import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
 
@@ -18,7 +18,7 @@ export const HANDOFF_TOOL = {
 export const CreateAgentBody = z.object({
   name: z.string().trim().min(1).max(200),
   email: z.email().max(320).optional(),
-  image: z.url().max(2000).optional(),
+  image: httpUrl(2000).optional(),
 });
 export type CreateAgentBody = z.infer<typeof CreateAgentBody>;
 

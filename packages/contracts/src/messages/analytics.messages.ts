@@ -21,6 +21,7 @@ export const FeedbackSummary = z.object({
   dislikes: z.number().int(),
   /** Feedback submissions that removed a previous value. */
   removals: z.number().int(),
+  /** The same counts by UTC day (a message under the day of its latest value): they add up to the totals. */
   byDay: z.array(FeedbackDay),
 });
 export type FeedbackSummary = z.infer<typeof FeedbackSummary>;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { AdminConversation, AdminListConversationsQuery, DislikedAnswer } from '../admin/conversation.admin';
+import {
+  AdminConversation,
+  AdminConversationFilter,
+  AdminListConversationsQuery,
+  DislikedAnswer,
+  ExportCursor,
+} from '../admin/conversation.admin';
 import { Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { defineMessage } from './define';
@@ -10,6 +16,12 @@ export const ConversationAdminMessages = {
     'conversation.qry.admin-list.v1',
     z.object({ projectId: Uuid, query: AdminListConversationsQuery }),
     pagedList(AdminConversation),
+  ),
+  /** The export's pages: the filtered conversations oldest created first, after the cursor; `next` null at the end. */
+  exportPage: defineMessage(
+    'conversation.qry.admin-export-page.v1',
+    z.object({ projectId: Uuid, filter: AdminConversationFilter, after: ExportCursor.nullable(), limit: z.number().int().min(1).max(500) }),
+    z.object({ data: z.array(AdminConversation), next: ExportCursor.nullable() }),
   ),
   /** With its messages; CONVERSATION_NOT_FOUND for another project's conversation. */
   get: defineMessage('conversation.qry.admin-get.v1', z.object({ projectId: Uuid, conversationId: Uuid }), AdminConversation),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryInt, Timestamp, Uuid } from '../common';
+import { httpUrl, queryInt, Timestamp, Uuid } from '../common';
 import { Feedback, MessageMetadata, MessageRole, MessageStatus, TextPart } from '../v2/message';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
@@ -129,7 +129,7 @@ export const ChatPostBody = z.object({
   streaming: z.boolean().default(true),
   messageId: Uuid.nullable().optional(),
   previousMessages: z.array(PreviousMessage).max(100).nullable().optional(),
-  pageUrl: z.url().max(2000).nullable().optional(),
+  pageUrl: httpUrl(2000).nullable().optional(),
   pageContent: z.string().max(10_000).nullable().optional(),
 });
 export type ChatPostBody = z.infer<typeof ChatPostBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgent, MAX_URL, QueryOffset, queryInt, Timestamp, Uuid } from '../common';
+import { HumanAgent, httpUrl, QueryOffset, queryInt, Timestamp, Uuid } from '../common';
 import { Message, MessageRole, MessageStatus } from './message';
 
 export const ConversationStatus = z.enum(['open', 'closed']);
@@ -22,7 +22,7 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
-export const CreateConversationBody = z.object({ context: z.object({ pageUrl: z.url().max(MAX_URL).optional() }).optional() }).default({});
+export const CreateConversationBody = z.object({ context: z.object({ pageUrl: httpUrl().optional() }).optional() }).default({});
 export type CreateConversationBody = z.infer<typeof CreateConversationBody>;
 
 export const ConversationOrderBy = z.enum([

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HumanAgent, MAX_URL, nonBlank, Timestamp, Uuid } from '../common';
+import { HumanAgent, httpUrl, MAX_URL, nonBlank, Timestamp, Uuid } from '../common';
 
 export const MessageRole = z.enum(['assistant', 'human_agent', 'user']);
 export type MessageRole = z.infer<typeof MessageRole>;
@@ -48,11 +48,13 @@ export const PageContext = z.object({
   textSelection: z.string().max(5_000).optional(),
 });
 export type PageContext = z.infer<typeof PageContext>;
+/** The page context a client sends: its URL is an http(s) one (stored events keep `PageContext`). */
+export const PageContextInput = PageContext.extend({ url: httpUrl().optional() });
 
 export const PostMessageBody = z.object({
   content: nonBlank(z.string().min(1).max(10_000)),
   stream: z.boolean().default(false),
-  pageContext: PageContext.nullable().optional(),
+  pageContext: PageContextInput.nullable().optional(),
 });
 export type PostMessageBody = z.infer<typeof PostMessageBody>;
 

@@ -13,10 +13,11 @@ export interface FeedbackSubmission {
   occurredAt: string;
 }
 
-/** A message's latest feedback and the stream version it came from. */
+/** A message's latest feedback, the stream version it came from and when it was given. */
 export interface LatestFeedback {
   feedback: Feedback | null;
   version: number;
+  at: string;
 }
 
 export interface DayCounts {
@@ -35,8 +36,10 @@ export const ZERO_COUNTS: DayCounts = { likes: 0, dislikes: 0, removals: 0 };
  * The message's latest feedback after the submission, or null when the submission is not newer
  * than what is already known (a redelivery or a stale event): the caller then changes nothing.
  */
-export const evolveLatest = (current: LatestFeedback | null, submission: FeedbackSubmission): LatestFeedback | null =>
-  current !== null && current.version >= submission.version ? null : { feedback: submission.feedback, version: submission.version };
+export const evolveLatest = (current: Pick<LatestFeedback, 'version'> | null, submission: FeedbackSubmission): LatestFeedback | null =>
+  current !== null && current.version >= submission.version
+    ? null
+    : { feedback: submission.feedback, version: submission.version, at: submission.occurredAt };
 
 /** What one submission adds to its day. Clearing a message that had no feedback removes nothing. */
 export const dayDelta = (submission: FeedbackSubmission): DayCounts => ({
@@ -54,25 +57,33 @@ export const addCounts = (a: DayCounts, b: DayCounts): DayCounts => ({
   removals: a.removals + b.removals,
 });
 
-/** likes / dislikes: how many messages have that as their latest value. */
-export const countLatest = (latest: Iterable<LatestFeedback>): { likes: number; dislikes: number } => {
-  let likes = 0;
-  let dislikes = 0;
-  for (const { feedback } of latest) {
-    if (feedback === 'like') likes += 1;
-    else if (feedback === 'dislike') dislikes += 1;
+/**
+ * The summary answer, whose days add up to its totals. likes / dislikes: messages whose latest
+ * feedback is that value, each under the UTC day that value was given (a like changed to a
+ * dislike the next day is one dislike, on that next day); removals: submissions that cleared a
+ * value, under their day. Days oldest first, empty days left out.
+ */
+export const summarize = (
+  projectId: string,
+  latest: Iterable<Pick<LatestFeedback, 'feedback' | 'at'>>,
+  removalsByDay: Pick<DayCountsOf, 'day' | 'removals'>[],
+): FeedbackSummary => {
+  const days = new Map<string, DayCounts>();
+  const dayOf = (day: string): DayCounts => {
+    const known = days.get(day);
+    if (known) return known;
+    const counts = { ...ZERO_COUNTS };
+    days.set(day, counts);
+    return counts;
+  };
+  for (const { feedback, at } of latest) {
+    if (feedback === 'like') dayOf(utcDay(at)).likes += 1;
+    else if (feedback === 'dislike') dayOf(utcDay(at)).dislikes += 1;
   }
-  return { likes, dislikes };
-};
-
-/** The summary answer: days oldest first, days without submissions left out, removals summed over the days. */
-export const summarize = (projectId: string, latest: { likes: number; dislikes: number }, days: DayCountsOf[]): FeedbackSummary => {
-  const byDay = days
-    .filter((d) => d.likes + d.dislikes + d.removals > 0)
-    .map(({ day, likes, dislikes, removals }) => ({ day, likes, dislikes, removals }))
-    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  const removals = byDay.reduce((sum, d) => sum + d.removals, 0);
-  return { projectId, likes: latest.likes, dislikes: latest.dislikes, removals, byDay };
+  for (const { day, removals } of removalsByDay) if (removals > 0) dayOf(day).removals += removals;
+  const byDay = [...days].map(([day, counts]) => ({ day, ...counts })).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const total = byDay.reduce(addCounts, ZERO_COUNTS);
+  return { projectId, likes: total.likes, dislikes: total.dislikes, removals: total.removals, byDay };
 };
 
 /**
@@ -102,6 +113,6 @@ export const reduceFeedbackSummary = (state: FeedbackSummaryState, submission: F
 export const summaryOf = (projectId: string, state: FeedbackSummaryState): FeedbackSummary =>
   summarize(
     projectId,
-    countLatest(state.latest.values()),
-    [...state.days].map(([day, counts]) => ({ day, ...counts })),
+    state.latest.values(),
+    [...state.days].map(([day, counts]) => ({ day, removals: counts.removals })),
   );

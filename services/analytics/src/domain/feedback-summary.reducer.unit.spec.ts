@@ -63,20 +63,33 @@ describe('feedback summary reducer', () => {
     expect(summaryOf(PROJECT, state)).toEqual({ projectId: PROJECT, likes: 0, dislikes: 0, removals: 0, byDay: [] });
   });
 
-  it('groups submissions by their UTC day, oldest day first', () => {
+  it('puts each message under the UTC day of its latest value, so the days add up to the totals, oldest day first', () => {
     const state = fold([
       submission({ messageId: M1, feedback: 'like', previous: null, version: 2, occurredAt: '2026-03-02T23:59:59.999Z' }),
       submission({ messageId: M2, feedback: 'dislike', previous: null, version: 3, occurredAt: '2026-03-01T00:00:00.000Z' }),
       submission({ messageId: M1, feedback: 'dislike', previous: 'like', version: 4, occurredAt: '2026-03-03T00:00:00.000Z' }),
       submission({ messageId: M1, feedback: null, previous: 'dislike', version: 5, occurredAt: '2026-03-03T08:00:00.000Z' }),
     ]);
+    // M1: liked on the 2nd, disliked then cleared on the 3rd: no like, no dislike, one removal.
     expect(summaryOf(PROJECT, state).byDay).toEqual([
       { day: '2026-03-01', likes: 0, dislikes: 1, removals: 0 },
-      { day: '2026-03-02', likes: 1, dislikes: 0, removals: 0 },
-      { day: '2026-03-03', likes: 0, dislikes: 1, removals: 1 },
+      { day: '2026-03-03', likes: 0, dislikes: 0, removals: 1 },
     ]);
-    // Per day every submission counts; the totals only the latest value of each message.
     expect(summaryOf(PROJECT, state)).toMatchObject({ likes: 0, dislikes: 1, removals: 1 });
+  });
+
+  it('moves a message to the day of its newer value: a like changed to a dislike the next day', () => {
+    const state = fold([
+      submission({ messageId: M1, feedback: 'like', previous: null, version: 2, occurredAt: '2026-03-01T09:00:00.000Z' }),
+      submission({ messageId: M2, feedback: 'like', previous: null, version: 3, occurredAt: '2026-03-01T09:30:00.000Z' }),
+      submission({ messageId: M1, feedback: 'dislike', previous: 'like', version: 4, occurredAt: '2026-03-02T10:00:00.000Z' }),
+    ]);
+    const summary = summaryOf(PROJECT, state);
+    expect(summary.byDay).toEqual([
+      { day: '2026-03-01', likes: 1, dislikes: 0, removals: 0 },
+      { day: '2026-03-02', likes: 0, dislikes: 1, removals: 0 },
+    ]);
+    expect(summary).toMatchObject({ likes: 1, dislikes: 1, removals: 0 });
   });
 
   it('ignores the same event applied twice', () => {
@@ -94,17 +107,18 @@ describe('feedback summary reducer', () => {
       submission({ feedback: 'like', previous: null, version: 5 }),
     ]);
     expect(summaryOf(PROJECT, state)).toMatchObject({ likes: 0, dislikes: 1 });
-    expect(summaryOf(PROJECT, state).byDay).toEqual([{ day: '2026-03-01', likes: 1, dislikes: 1, removals: 0 }]);
+    expect(summaryOf(PROJECT, state).byDay).toEqual([{ day: '2026-03-01', likes: 0, dislikes: 1, removals: 0 }]);
   });
 });
 
 describe('feedback summary parts', () => {
   it('evolveLatest returns null for a submission that is not newer', () => {
     const s = submission({ feedback: 'like', previous: null, version: 4 });
-    expect(evolveLatest(null, s)).toEqual({ feedback: 'like', version: 4 });
-    expect(evolveLatest({ feedback: 'dislike', version: 3 }, s)).toEqual({ feedback: 'like', version: 4 });
-    expect(evolveLatest({ feedback: 'like', version: 4 }, s)).toBeNull();
-    expect(evolveLatest({ feedback: null, version: 9 }, s)).toBeNull();
+    const at = s.occurredAt;
+    expect(evolveLatest(null, s)).toEqual({ feedback: 'like', version: 4, at });
+    expect(evolveLatest({ version: 3 }, s)).toEqual({ feedback: 'like', version: 4, at });
+    expect(evolveLatest({ version: 4 }, s)).toBeNull();
+    expect(evolveLatest({ version: 9 }, s)).toBeNull();
   });
 
   it('dayDelta classifies like, dislike and removal', () => {
@@ -119,13 +133,21 @@ describe('feedback summary parts', () => {
     expect(utcDay('2027-01-01T00:00:00.000Z')).toBe('2027-01-01');
   });
 
-  it('summarize drops empty days, sorts days and sums removals', () => {
+  it('summarize counts the latest values by day, drops empty days, sorts days and sums every column', () => {
     expect(
-      summarize(PROJECT, { likes: 2, dislikes: 1 }, [
-        { day: '2026-03-05', likes: 0, dislikes: 0, removals: 2 },
-        { day: '2026-03-04', likes: 0, dislikes: 0, removals: 0 },
-        { day: '2026-03-01', likes: 2, dislikes: 1, removals: 1 },
-      ]),
+      summarize(
+        PROJECT,
+        [
+          { feedback: 'like', at: '2026-03-01T08:00:00.000Z' },
+          { feedback: 'dislike', at: '2026-03-01T09:00:00.000Z' },
+          { feedback: 'like', at: '2026-03-01T23:59:59.999Z' },
+        ],
+        [
+          { day: '2026-03-05', removals: 2 },
+          { day: '2026-03-04', removals: 0 },
+          { day: '2026-03-01', removals: 1 },
+        ],
+      ),
     ).toEqual({
       projectId: PROJECT,
       likes: 2,

@@ -10,8 +10,8 @@
  *   poller passing `after = nextCursor` keeps its place. An `after` this feed never issued is a
  *   VALIDATION_ERROR.
  * feedback-summary: likes / dislikes count messages by their latest feedback; removals count
- *   submissions that cleared a value; byDay counts each UTC day's like, dislike and removal
- *   submissions.
+ *   submissions that cleared a value; byDay splits the same counts by UTC day (a message under
+ *   the day of its latest value, a removal under its own), so the days add up to the totals.
  */
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';

@@ -67,7 +67,7 @@ describe('analytics projection', () => {
       likes: 0,
       dislikes: 1,
       removals: 0,
-      byDay: [{ day: '2026-04-10', likes: 1, dislikes: 1, removals: 0 }],
+      byDay: [{ day: '2026-04-10', likes: 0, dislikes: 1, removals: 0 }],
     });
   });
 

@@ -15,7 +15,11 @@ interface FeedbackDayDoc {
   pending?: string[];
 }
 
-/** Feedback submissions per project and UTC day (`analytics_feedback_days`). */
+/**
+ * Feedback submissions per project and UTC day (`analytics_feedback_days`). The summary reads
+ * only `removals` from here; its likes and dislikes per day come from each message's latest
+ * value (MessageFeedbackRepository), the day counts of submissions being kept as they were.
+ */
 @Injectable()
 export class FeedbackDayRepository {
   private readonly days: Collection<FeedbackDayDoc>;

@@ -62,8 +62,13 @@ export class MessageFeedbackRepository {
     }
   }
 
-  /** How many of the project's messages have this as their latest feedback. */
-  async countLatest(projectId: string, feedback: Feedback): Promise<number> {
-    return this.messages.count({ projectId, feedback });
+  /**
+   * The latest value of every message of the project whose latest feedback is a like or a
+   * dislike, and when it was given: the summary's totals and days both come from this one read,
+   * so they agree.
+   */
+  async latestValues(projectId: string): Promise<{ feedback: Feedback; at: string }[]> {
+    const docs = await this.messages.find({ projectId, feedback: { $in: ['like', 'dislike'] } });
+    return docs.map((doc) => ({ feedback: doc.feedback as Feedback, at: doc.updatedAt }));
   }
 }

@@ -12,11 +12,7 @@ export class FeedbackSummaryService {
   ) {}
 
   async feedbackSummary(request: { projectId: string }): Promise<FeedbackSummary> {
-    const [likes, dislikes, days] = await Promise.all([
-      this.messages.countLatest(request.projectId, 'like'),
-      this.messages.countLatest(request.projectId, 'dislike'),
-      this.days.list(request.projectId),
-    ]);
-    return summarize(request.projectId, { likes, dislikes }, days);
+    const [latest, days] = await Promise.all([this.messages.latestValues(request.projectId), this.days.list(request.projectId)]);
+    return summarize(request.projectId, latest, days);
   }
 }

@@ -59,6 +59,8 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
 export const decide = (command: ConversationCommand, state: ConversationState, context: DecisionContext): ConversationEvent[] => {
   switch (command.type) {
     case 'Start': {
+      // Another project's id is not there for this caller: a 409 would say it exists.
+      if (state.status !== 'none' && state.projectId !== command.projectId) throw conversationNotFound(command.conversationId);
       if (state.status !== 'none') {
         throw conflict('The conversation already exists', { resource: 'conversation', conflictingField: 'id' });
       }

@@ -113,6 +113,12 @@ describe('Start', () => {
   it('refuses an id already taken', () => {
     given(ev.started()).when(start).thenFails('CONFLICT', { resource: 'conversation', conflictingField: 'id' });
   });
+
+  it("answers not found for another project's id: a conflict would tell that the id exists", () => {
+    given(ev.started())
+      .when({ ...start, projectId: OTHER_PROJECT } as ConversationCommand)
+      .thenFails('CONVERSATION_NOT_FOUND');
+  });
 });
 
 describe('PostUserMessage', () => {

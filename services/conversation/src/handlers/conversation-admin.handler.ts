@@ -14,6 +14,11 @@ export class ConversationAdminHandler {
     return handle(M.list, raw, (req) => this.queries.list(req));
   }
 
+  @MessagePattern(M.exportPage.subject)
+  exportPage(@Payload() raw: unknown) {
+    return handle(M.exportPage, raw, (req) => this.queries.exportPage(req));
+  }
+
   @MessagePattern(M.get.subject)
   get(@Payload() raw: unknown) {
     return handle(M.get, raw, (req) => this.queries.get(req));

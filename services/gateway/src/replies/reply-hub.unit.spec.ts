@@ -41,6 +41,53 @@ describe('ReplyListener', () => {
     await pubsub.close();
   });
 
+  it('when the worker died (an interrupted error), records the failure with the text relayed before it passes the error on', async () => {
+    const pubsub = new InProcessPubSub();
+    const order: string[] = [];
+    const recorded: [string, string][] = [];
+    const hub = await startHub(pubsub);
+    const listener = hub.listen('reply-3', 60_000, async (partialText, reason) => {
+      await new Promise((r) => setTimeout(r, 20));
+      recorded.push([partialText, reason]);
+      order.push('recorded');
+    });
+    for (const delta of ['alpha ', 'beta ', 'gamma ']) {
+      await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: { type: 'delta', delta } });
+    }
+    const interrupted = {
+      type: 'error',
+      code: 'SERVICE_UNAVAILABLE',
+      error: 'the reply was interrupted: its worker stopped',
+      interrupted: true,
+    };
+    await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: interrupted });
+    const chunks: TokenChunk[] = [];
+    for await (const chunk of listener.chunks()) {
+      chunks.push(chunk);
+      if (chunk.type === 'error') order.push('told');
+    }
+    expect(recorded).toEqual([['alpha beta gamma ', 'interrupted']]);
+    expect(order).toEqual(['recorded', 'told']);
+    // The mark is for the listener: the visitor gets the plain error.
+    expect(chunks.at(-1)).toEqual({ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply was interrupted: its worker stopped' });
+    await pubsub.close();
+  });
+
+  it('passes an error without the mark on as it is: the worker recorded that failure itself', async () => {
+    const pubsub = new InProcessPubSub();
+    const hub = await startHub(pubsub);
+    let recorded = false;
+    const listener = hub.listen('reply-4', 60_000, async () => {
+      recorded = true;
+    });
+    await pubsub.publish(hub.channel, { replyId: 'reply-4', chunk: { type: 'error', code: 'BAD_GATEWAY', error: 'model failed' } });
+    const chunks: TokenChunk[] = [];
+    for await (const chunk of listener.chunks()) chunks.push(chunk);
+    expect(chunks).toEqual([{ type: 'error', code: 'BAD_GATEWAY', error: 'model failed' }]);
+    expect(recorded).toBe(false);
+    await pubsub.close();
+  });
+
   it('still tells the visitor when recording the failure fails', async () => {
     const pubsub = new InProcessPubSub();
     const hub = await startHub(pubsub);

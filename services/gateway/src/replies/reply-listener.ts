@@ -3,12 +3,16 @@ import { logger } from '@palaver/platform';
 
 export type TerminalChunk = Exclude<TokenChunk, { type: 'delta' }>;
 
+/** Why a reply is given up here: it stayed silent, or its worker died (an `interrupted` error chunk). */
+export type AbandonReason = 'timed-out' | 'interrupted';
+
 /**
  * The fragments of one reply, in order, until its terminal chunk, as its gateway's `ReplyHub`
  * routes them here. Listen before the work starts: pub/sub keeps nothing for late listeners. A
- * reply that stays silent longer than `idleTimeoutMs` ends with an error chunk, after `onTimeout`
- * recorded the failure: the visitor is told the reply failed only once nothing can store it as
- * complete any more.
+ * reply that stays silent longer than `idleTimeoutMs`, or whose worker died (an error chunk
+ * marked `interrupted`), ends with an error chunk after `onAbandon` recorded the failure with the
+ * text relayed so far: the visitor is told the reply failed only once it is stored so, with what
+ * they saw.
  */
 export class ReplyListener {
   private readonly buffered: TokenChunk[] = [];
@@ -21,7 +25,7 @@ export class ReplyListener {
   /** `detach`: stops the routing of fragments here (called once, on close). */
   constructor(
     private readonly idleTimeoutMs: number,
-    private readonly onTimeout: (partialText: string) => Promise<unknown>,
+    private readonly onAbandon: (partialText: string, reason: AbandonReason) => Promise<unknown>,
     private detach: (() => void) | null,
   ) {}
 
@@ -61,6 +65,12 @@ export class ReplyListener {
       while (true) {
         const next = this.buffered.shift() ?? (await this.nextOrTimeout());
         if (next.type === 'delta') this.partialText += next.delta;
+        if (next.type === 'error' && next.interrupted) {
+          await this.abandon('interrupted');
+          const { interrupted: _, ...told } = next;
+          yield told;
+          return;
+        }
         yield next;
         if (next.type !== 'delta') return;
       }
@@ -74,13 +84,7 @@ export class ReplyListener {
       const timer = setTimeout(() => {
         this.wake = null;
         const timedOut: TokenChunk = { type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' };
-        this.onTimeout(this.partialText).then(
-          () => resolve(timedOut),
-          (err: unknown) => {
-            logger.error({ err }, 'could not record a timed-out reply as failed');
-            resolve(timedOut);
-          },
-        );
+        void this.abandon('timed-out').then(() => resolve(timedOut));
       }, this.idleTimeoutMs);
       this.wake = () => {
         clearTimeout(timer);
@@ -88,6 +92,15 @@ export class ReplyListener {
         resolve(this.buffered.shift()!);
       };
     });
+  }
+
+  /** Records the failure with the text relayed so far; never throws (the visitor is told either way). */
+  private async abandon(reason: AbandonReason): Promise<void> {
+    try {
+      await this.onAbandon(this.partialText, reason);
+    } catch (err) {
+      logger.error({ err, reason }, 'could not record an abandoned reply as failed');
+    }
   }
 
   async close(): Promise<void> {

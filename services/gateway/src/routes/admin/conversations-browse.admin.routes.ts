@@ -11,7 +11,7 @@ import {
   Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
-import { exportConversations } from '../../export/conversation-export';
+import { busConversationSource, exportConversations } from '../../export/conversation-export';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
@@ -52,11 +52,7 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
     async ({ params, query, reply }) => {
       await services.send(IdentityMessages.getProject, params);
       const { format, ...filter } = query;
-      const source = {
-        page: (f: typeof filter, offset: number, limit: number) =>
-          services.send(ConversationAdminMessages.list, { ...params, query: { ...f, offset, limit, orderDir: 'desc' as const } }),
-        get: (conversationId: string) => services.send(ConversationAdminMessages.get, { ...params, conversationId }),
-      };
+      const source = busConversationSource(services, params.projectId);
       return reply
         .type(CONTENT_TYPES[format])
         .header('content-disposition', `attachment; filename="conversations-${params.projectId}.${format}"`)

@@ -1,11 +1,11 @@
-import { AgentConversation, Conversation, ConversationMessages, HumanAgent, Message, nonBlank, Uuid } from '@palaver/contracts';
+import { AgentConversation, Conversation, ConversationMessages, HumanAgent, httpUrl, Message, nonBlank, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
 const ConversationPath = z.object({ projectId: Uuid, conversationId: Uuid });
 const HandoffBody = z.object({
-  humanAgent: HumanAgent.extend({ name: z.string().max(200).nullable(), image: z.string().max(2000).nullable() }).optional(),
+  humanAgent: HumanAgent.extend({ name: z.string().max(200).nullable(), image: httpUrl(2000).nullable() }).optional(),
 });
 const AgentMessageBody = z.object({ content: nonBlank(z.string().min(1).max(10_000)) });
 

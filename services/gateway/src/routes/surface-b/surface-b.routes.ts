@@ -22,6 +22,7 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
+import { recordAbandonedReply } from '../../replies/abandoned-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
 import { sendQueued } from '../../replies/queued-reply';
@@ -31,6 +32,11 @@ import { fixedReply } from '../../replies/send-reply';
 const CustomerPath = z.object({ appUserId: AppUserId });
 const ChatPath = CustomerPath.extend({ chatId: Uuid });
 const TAG = 'surface B';
+const conversationNotThere = (chatId: string): AppError =>
+  new AppError('CONVERSATION_NOT_FOUND', 'Conversation not found', { conversationId: chatId });
+
+/** A message's text, its parts joined: the bound of a v2 message's `content`. */
+const MAX_CONTENT = 10_000;
 
 /**
  * Surface B (the header-key surface) under `SURFACE_B_BASE` (default `/api`): every call with
@@ -129,29 +135,42 @@ export const surfaceBRoutes = (
     },
     async ({ key, params, body, reply }) => {
       const content = body.message.parts.map((part) => part.text).join('\n');
+      // Checked before anything is stored: a refused message leaves no chat behind.
       if (body.messageId == null && content.trim().length === 0) {
         throw new AppError('VALIDATION_ERROR', '"message.parts" must hold some text', { field: 'message.parts', reason: 'empty message' });
       }
+      if (body.messageId == null && content.length > MAX_CONTENT) {
+        throw new AppError('VALIDATION_ERROR', `"message.parts" hold more than ${MAX_CONTENT} characters together`, {
+          field: 'message.parts',
+          reason: `the parts, joined by line breaks, are ${content.length} characters long (at most ${MAX_CONTENT})`,
+        });
+      }
       const project = await identity.project(key.projectId);
-      const visitorId = await customerOf(key.projectId, params.appUserId, true);
+      // A regenerate names a message of an existing chat: it creates neither the customer nor the chat.
+      const visitorId = await customerOf(key.projectId, params.appUserId, body.messageId == null);
       const scope = { projectId: key.projectId, visitorId, conversationId: params.chatId };
       const pageUrl = body.pageUrl ?? null;
-      await services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl });
       const history = body.previousMessages ?? undefined;
 
       if (body.messageId != null) {
         const messageId = body.messageId;
         const listener = await limits.within(project, async () => {
-          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS);
+          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS, recordAbandonedReply(services, { ...scope, messageId }));
           await listener.startOrClose(() =>
-            services.send(ConversationMessages.regenerateReply, {
-              ...scope,
-              messageId,
-              assistantId: key.assistantId,
-              history,
-              replyTo: replies.channel,
-              streamed: body.streaming,
-            }),
+            services
+              .send(ConversationMessages.regenerateReply, {
+                ...scope,
+                messageId,
+                assistantId: key.assistantId,
+                history,
+                replyTo: replies.channel,
+                streamed: body.streaming,
+              })
+              .catch((err: unknown) => {
+                // Another customer's chat is not there for this one (as a read of it answers).
+                if (err instanceof AppError && err.code === 'FORBIDDEN') throw conversationNotThere(params.chatId);
+                throw err;
+              }),
           );
           return listener;
         });
@@ -164,7 +183,13 @@ export const surfaceBRoutes = (
           ? null
           : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
       const { listener, outcome } = await limits.within(project, async () => {
-        const listener = replies.listen(assistantMessageId, deps.config.REPLY_TIMEOUT_MS);
+        // Within the limits, so a message refused by them (429) creates no chat either.
+        await services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl });
+        const listener = replies.listen(
+          assistantMessageId,
+          deps.config.REPLY_TIMEOUT_MS,
+          recordAbandonedReply(services, { projectId: key.projectId, conversationId: params.chatId, messageId: assistantMessageId }),
+        );
         const outcome = await listener.startedOrAnswered(() =>
           services.send(ConversationMessages.postMessage, {
             ...scope,

@@ -14,7 +14,6 @@ import {
   PostMessageBody,
   pagedList,
   plainList,
-  REPLY_TIMED_OUT,
   type SessionInfo,
   Uuid,
 } from '@palaver/contracts';
@@ -25,6 +24,7 @@ import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
 import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
+import { recordAbandonedReply } from '../../replies/abandoned-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendQueued } from '../../replies/queued-reply';
 import type { ReplyHub } from '../../replies/reply-hub';
@@ -140,20 +140,15 @@ export const conversationRoutes = (
       const assistantMessageId = randomUUID();
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
       const { listener, outcome } = await limits.within(project, async () => {
-        // Timed out: recorded as failed first, so a worker finishing late cannot store it as complete.
-        const listener = replies.listen(assistantMessageId, deps.config.REPLY_TIMEOUT_MS, (partialText) =>
-          services.send(
-            ConversationMessages.failReply,
-            {
-              projectId: session.projectId,
-              conversationId: params.conversationId,
-              messageId: assistantMessageId,
-              error: REPLY_TIMED_OUT,
-              partialText,
-            },
-            // The visitor waits for this: not the full service timeout when conversation is down.
-            { timeoutMs: 5_000 },
-          ),
+        // Timed out or interrupted: recorded as failed first, with the text the visitor saw.
+        const listener = replies.listen(
+          assistantMessageId,
+          deps.config.REPLY_TIMEOUT_MS,
+          recordAbandonedReply(services, {
+            projectId: session.projectId,
+            conversationId: params.conversationId,
+            messageId: assistantMessageId,
+          }),
         );
         const outcome = await listener.startedOrAnswered(() =>
           services.send(ConversationMessages.postMessage, {
