@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_URL, Timestamp, Uuid } from '../common';
+import { MAX_URL, ModelName, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
@@ -81,7 +81,7 @@ export type AssistantRecord = z.infer<typeof AssistantRecord>;
 export const CreateAssistantBody = z.object({
   name: z.string().min(1).max(200),
   instructions: z.string().max(20_000).optional(),
-  model: z.string().min(1).max(200).optional(),
+  model: ModelName.optional(),
 });
 export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 
@@ -89,7 +89,7 @@ export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 export const UpdateAssistantBody = z.object({
   name: z.string().min(1).max(200).optional(),
   instructions: z.string().max(20_000).optional(),
-  model: z.string().min(1).max(200).nullable().optional(),
+  model: ModelName.nullable().optional(),
 });
 export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBody>;
 
