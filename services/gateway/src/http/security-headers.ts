@@ -36,7 +36,7 @@ const DASHBOARD_HEADERS = {
 export const registerSecurityHeaders = (app: FastifyInstance): void => {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-content-type-options', 'nosniff');
-    if (DASHBOARD_PATH.test(request.url)) reply.headers(DASHBOARD_HEADERS);
+    if (request.url.startsWith('/dashboard') && DASHBOARD_PATH.test(request.url)) reply.headers(DASHBOARD_HEADERS);
     done();
   });
 };
