@@ -1,3 +1,6 @@
 import type { Plugin } from 'esbuild';
 
-export declare const workspaceSources: (root: string, options?: { externals?: 'bare' | 'absolute' }) => Plugin;
+export declare const workspaceSources: (
+  root: string,
+  options?: { externals?: 'bare' | 'absolute' | 'relative'; outdir?: string },
+) => Plugin;

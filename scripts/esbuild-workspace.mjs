@@ -10,12 +10,14 @@ const RESOLVING = Symbol('resolving a third-party import');
 /**
  * Bundles the workspace's sources: `@palaver/x` resolves to its package's source entry (its
  * package.json `exports["."]`) under `root`. Third-party packages stay imports of node_modules:
- * as written (`externals: 'bare'`, for an image that installs them hoisted next to the bundle), or
- * as the absolute path of the file they resolve to from their importer (`'absolute'`, so that the
- * bundle runs from any folder of this checkout, where pnpm installs each package's dependencies
- * beside it).
+ * as written (`externals: 'bare'`, only for a layout that hoists every package next to the
+ * bundle), or as the file they resolve to from their importer, because pnpm's isolated layout
+ * installs each package's dependencies beside it and not at the root: its absolute path
+ * (`'absolute'`, a bundle run from a temporary folder) or its path relative to `outdir`
+ * (`'relative'`, `pnpm build`'s dist/, which keeps running when the checkout moves as a whole,
+ * e.g. copied with its node_modules into an image).
  */
-export const workspaceSources = (root, { externals = 'bare' } = {}) => ({
+export const workspaceSources = (root, { externals = 'bare', outdir } = {}) => ({
   name: 'workspace-sources',
   setup(b) {
     b.onResolve({ filter: /^@palaver\// }, (args) => {
@@ -47,6 +49,10 @@ export const workspaceSources = (root, { externals = 'bare' } = {}) => ({
       if (externals === 'bare') return { path: args.path, external: true };
       const found = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: RESOLVING });
       if (found.errors.length > 0) return { errors: found.errors };
+      if (externals === 'relative' && path.isAbsolute(found.path)) {
+        const relative = path.relative(outdir, found.path).split(path.sep).join('/');
+        return { path: relative.startsWith('.') ? relative : `./${relative}`, external: true };
+      }
       return { path: found.path, external: true };
     });
   },

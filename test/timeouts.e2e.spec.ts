@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
 
@@ -90,5 +90,60 @@ describe('connection timeouts', () => {
     });
     expect(injected.statusCode).toBe(201);
     expect(injected.json().sessionToken).toEqual(expect.any(String));
+  });
+});
+
+describe('idle connections (HTTP_IDLE_TIMEOUT_MS longer than HTTP_REQUEST_TIMEOUT_MS, as by default)', () => {
+  const REQUEST_MS = 1_000;
+  const IDLE_MS = 2_500;
+  /** Node checks request deadlines on an interval (a quarter of the request timeout here) and timers fire late under load. */
+  const SLACK_MS = 1_500;
+  let e2e: E2eApp;
+  beforeAll(async () => {
+    e2e = await startE2eApp({ HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) });
+  });
+  afterAll(() => e2e.stop());
+
+  it('answers 408 and closes a new connection that sends nothing, at the request timeout', async () => {
+    const client = rawClient(e2e.url);
+    const closedAfter = await within(client.closed, REQUEST_MS + SLACK_MS);
+    client.socket.destroy();
+    expect(closedAfter).not.toBe('still open');
+    expect(closedAfter).toBeGreaterThanOrEqual(REQUEST_MS - 50);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('keeps a connection between requests for the idle timeout, then closes it without an answer', async () => {
+    const client = rawClient(e2e.url);
+    const { host } = new URL(e2e.url);
+    client.socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    await vi.waitFor(() => expect(client.received()).toMatch(/^HTTP\/1\.1 200[\s\S]*\r\n\r\n\{.*\}$/));
+    const answered = Date.now();
+    const closedAfter = await within(client.closed, IDLE_MS + SLACK_MS * 2);
+    const idleFor = Date.now() - answered;
+    client.socket.destroy();
+    expect(closedAfter).not.toBe('still open');
+    // Past the request timeout (it is not a request arriving) and about the idle timeout, quietly.
+    expect(idleFor).toBeGreaterThanOrEqual(IDLE_MS - 50);
+    expect(client.received().match(/HTTP\/1\.1/g)).toHaveLength(1);
+  });
+
+  it('keeps the connection of an event stream open past both, while it streams', async () => {
+    const { publishableKey } = await e2e.admin.createProject();
+    const { token } = await newVisitor(e2e.url, publishableKey);
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const controller = new AbortController();
+    const response = await fetch(`${e2e.url}/v2/conversations/${conversationId}/events`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const ended = reader.read().then(function more(chunk): Promise<'ended'> | 'ended' {
+      return chunk.done ? 'ended' : reader.read().then(more);
+    });
+    expect(await within(ended, IDLE_MS + SLACK_MS * 2)).toBe('still open');
+    controller.abort();
+    await ended.catch(() => {});
   });
 });

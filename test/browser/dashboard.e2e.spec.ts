@@ -29,6 +29,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
   let page: Page;
   let publishableKey = '';
   let projectId = '';
+  /** What Chromium refused under the dashboard's Content-Security-Policy, over the whole suite. */
+  const cspViolations: string[] = [];
 
   const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
   const go = (section: string) =>
@@ -39,6 +41,9 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.setDefaultTimeout(10_000);
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -304,5 +309,9 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.reload();
     await page.getByLabel('Admin token').waitFor();
     expect(await page.evaluate("sessionStorage.getItem('palaver.adminToken')")).toBeNull();
+  });
+
+  it('broke no rule of its Content-Security-Policy on any page above', () => {
+    expect(cspViolations).toEqual([]);
   });
 });

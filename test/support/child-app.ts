@@ -11,14 +11,19 @@ export interface ChildApp {
 }
 
 /**
- * `pnpm start`'s entry point in a child process; resolves once it printed its URL. Node itself is
- * the child (tsx only as its `--import` loader, not the `tsx` wrapper that forks another node), so
- * `kill('SIGKILL')` kills the app and not a wrapper that would leave it running as an orphan.
+ * `pnpm start`'s entry point in a child process (or `entry`, e.g. a built dist/embedded.js, run
+ * from `cwd`); resolves once it printed its URL. Node itself is the child (tsx only as its
+ * `--import` loader, not the `tsx` wrapper that forks another node), so `kill('SIGKILL')` kills
+ * the app and not a wrapper that would leave it running as an orphan.
  */
-export const startChildApp = (env: Record<string, string>): Promise<ChildApp> =>
+export const startChildApp = (
+  env: Record<string, string>,
+  entry: string[] = ['--import', 'tsx', join(ROOT, 'packages/launcher/src/main.ts')],
+  cwd = ROOT,
+): Promise<ChildApp> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'packages/launcher/src/main.ts')], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, entry, {
+      cwd,
       env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

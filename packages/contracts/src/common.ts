@@ -6,14 +6,40 @@ export type Timestamp = z.infer<typeof Timestamp>;
 
 export const Uuid = z.uuid();
 
-/** Query strings arrive as strings; these coerce and then apply the spec's bounds. */
+/** A number written other than in decimal digits (`1e3`, `0x10`, ` 12`, `1.0`): refused as such, not read as a value. */
+const notDecimal = (value: unknown): boolean =>
+  typeof value === 'string' && value !== '' && !/^[+-]?\d+$/.test(value) && Number.isFinite(Number(value));
+
+/**
+ * Query strings arrive as strings; these coerce and then apply the spec's bounds. Only decimal
+ * digits are read as a number: a non-number is a 400 (wrong shape), a number out of bounds or
+ * written otherwise (`1e3`) a 422.
+ */
 export const queryInt = (min: number, max?: number) => {
-  const base = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(min);
-  return max === undefined ? base : base.max(max);
+  const bounded = z.coerce.number({ error: 'must be a number' }).int('must be an integer').min(min, `must be at least ${min}`);
+  const base = max === undefined ? bounded : bounded.max(max, `must be at most ${max}`);
+  return z.preprocess((value, ctx) => {
+    if (!notDecimal(value)) return value;
+    ctx.addIssue({ code: 'custom', message: 'must be an integer written in decimal digits', input: value });
+    return z.NEVER;
+  }, base);
 };
 
-/** offset: default 0, at least 0; `null` (or the literal string "null") means the default. */
-export const QueryOffset = z.preprocess((v) => (v === null || v === 'null' || v === '' ? undefined : v), queryInt(0).default(0));
+/** The largest `offset` of a paged list: past it a list is read by narrowing its filters, not by skipping. */
+export const MAX_OFFSET = 1_000_000;
+
+/** offset: default 0, 0 to MAX_OFFSET; `null` (or the literal string "null") means the default. */
+export const QueryOffset = z.preprocess(
+  (v) => (v === null || v === 'null' || v === '' ? undefined : v),
+  queryInt(0, MAX_OFFSET).default(0),
+);
+
+/** A model's name as the provider spells it (`gpt-4o-mini`, `org/model:tag`): one line, no spaces or control characters. */
+export const ModelName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7E]+$/, 'must be a model identifier on one line: printable ASCII, no spaces or control characters');
 
 /** Text that must say something: whitespace alone is a 422 (`reason` says why). */
 export const nonBlank = <S extends z.ZodString>(schema: S) =>

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IdentityMessages, SearchMessages } from '@palaver/contracts';
 import type { ServiceClient } from '@palaver/platform';
@@ -12,13 +13,18 @@ export const DemoCredentials = z.object({
 });
 export type DemoCredentials = z.infer<typeof DemoCredentials>;
 
+/** Where the demo's keys are kept: keys are stored only hashed, this is the one copy that can be shown again. */
+export const demoCredentialsPath = (dataDir: string): string => join(dataDir, 'demo-credentials.json');
+
 /**
  * On first boot (no project yet), creates the demo project with Q&A, documents and both keys,
  * through the same service messages as the admin API. Keys are stored only hashed, so the demo's
  * own copy is kept in DATA_DIR/demo-credentials.json (mode 600) to print them on every boot.
+ * DATA_DIR must be writable before anything is created: a project whose keys could not be kept
+ * would make every later run find "a project" and seed nothing, with the keys lost.
  */
 export const seedDemo = async (services: ServiceClient, dataDir: string): Promise<DemoCredentials | null> => {
-  const path = join(dataDir, 'demo-credentials.json');
+  const path = demoCredentialsPath(dataDir);
   const saved = await readFile(path, 'utf8').then(
     (text) => DemoCredentials.parse(JSON.parse(text)),
     () => null,
@@ -26,6 +32,7 @@ export const seedDemo = async (services: ServiceClient, dataDir: string): Promis
   if (saved) return saved;
   const { data: projects } = await services.send(IdentityMessages.listProjects, {});
   if (projects.length > 0) return null;
+  await writableDir(dataDir);
 
   const project = await services.send(IdentityMessages.createProject, {
     name: 'Demo Shop',
@@ -53,4 +60,17 @@ export const seedDemo = async (services: ServiceClient, dataDir: string): Promis
   const credentials = { projectId: project.id, publishableKey: publishable.key, privateKey: privateKey.key };
   await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   return credentials;
+};
+
+/** Creates `dir` if needed and checks that this process may write in it, with a message that says what to fix. */
+const writableDir = async (dir: string): Promise<void> => {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new Error(
+      `cannot write the demo's keys in DATA_DIR (${dir}): ${reason}. Make it writable by this process (uid ${process.getuid?.() ?? '?'}); nothing was seeded.`,
+    );
+  }
 };

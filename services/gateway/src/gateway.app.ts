@@ -1,6 +1,6 @@
 import { AppError, IdentityMessages } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { requireAdmin } from './auth/admin-token';
+import { AdminGuard } from './auth/admin-token';
 import { Authenticator } from './auth/authenticator';
 import { DEFAULT_IDENTITY_CACHE, IdentityCache } from './auth/identity-cache';
 import type { GatewayDeps } from './gateway.deps';
@@ -11,6 +11,7 @@ import { registerJsonBodyParser } from './http/json-body';
 import { LiveStreamRegistry } from './http/live-stream-registry';
 import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
+import { registerSecurityHeaders } from './http/security-headers';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
@@ -39,23 +40,37 @@ import { widgetRoutes } from './routes/widget.routes';
 const V2_BODY_LIMIT = 256 * 1024;
 const ADMIN_BODY_LIMIT = 8 * 1024 * 1024;
 
+/**
+ * Proxies whose X-Forwarded-* headers are believed: those on this machine or a private network (a
+ * reverse proxy, a container network's). A client connecting from anywhere else is its own
+ * address, so it cannot pick another one to escape the admin API's throttle of wrong tokens.
+ */
+const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** The admin API's paths (its routes and `/metrics`): credentials are checked before anything is said about them. */
+const ADMIN_PATH = /^\/(?:admin(?:[/?]|$)|metrics(?:[/?]|$))/;
+
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
   const app = Fastify({
     logger: false,
     bodyLimit: V2_BODY_LIMIT,
-    trustProxy: true,
+    trustProxy: TRUSTED_PROXIES,
     frameworkErrors,
     clientErrorHandler,
     ...timeoutOptions({ requestTimeoutMs: deps.config.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: deps.config.HTTP_IDLE_TIMEOUT_MS }),
   });
 
+  registerSecurityHeaders(app);
   registerJsonBodyParser(app);
   exemptRequestsInFlight(app);
+  const adminGuard = new AdminGuard(deps.adminToken, deps.kv);
   app.setErrorHandler((err, _request, reply) => {
     const { status, body, headers } = toErrorResponse(err);
     return reply.status(status).headers(headers).send(body);
   });
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
+    // An unknown admin path answers as a known one would without the token: 401, not a map of the API.
+    if (ADMIN_PATH.test(request.url)) await adminGuard.check(request);
     const { status, body } = toErrorResponse(new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
     return reply.status(status).send(body);
   });
@@ -106,7 +121,12 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     admin.addHook('onRoute', (route) => {
       route.bodyLimit = ADMIN_BODY_LIMIT;
     });
-    admin.addHook('onRequest', async (request) => requireAdmin(deps.adminToken, request));
+    // Callback-style: the admin token passes without a promise.
+    admin.addHook('onRequest', (request, _reply, done) => {
+      const refused = adminGuard.check(request);
+      if (refused) refused.catch(done);
+      else done();
+    });
     const adminRoutes = routes.on(admin);
     projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, MAX_URL, Timestamp, Uuid } from '../common';
+import { httpUrl, MAX_URL, ModelName, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
@@ -105,7 +105,7 @@ export type AssistantRecord = z.infer<typeof AssistantRecord>;
 export const CreateAssistantBody = z.object({
   name: z.string().min(1).max(200),
   instructions: z.string().max(20_000).optional(),
-  model: z.string().min(1).max(200).optional(),
+  model: ModelName.optional(),
 });
 export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 
@@ -113,7 +113,7 @@ export type CreateAssistantBody = z.infer<typeof CreateAssistantBody>;
 export const UpdateAssistantBody = z.object({
   name: z.string().min(1).max(200).optional(),
   instructions: z.string().max(20_000).optional(),
-  model: z.string().min(1).max(200).nullable().optional(),
+  model: ModelName.nullable().optional(),
 });
 export type UpdateAssistantBody = z.infer<typeof UpdateAssistantBody>;
 

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { httpUrl, queryInt, Timestamp, Uuid } from '../common';
+import { httpUrl, MAX_OFFSET, queryInt, Timestamp, Uuid } from '../common';
 import { Feedback, MessageMetadata, MessageRole, MessageStatus, TextPart } from '../v2/message';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 
 /** Surface B page sizes: default 10, 1 to 100 (the spec leaves them open). */
 export const SURFACE_B_PAGE_SIZE = { default: 10, min: 1, max: 100 } as const;
+
+/** The last page a client may ask for: with the largest page size, the same reach as MAX_OFFSET. */
+export const SURFACE_B_MAX_PAGE = MAX_OFFSET / SURFACE_B_PAGE_SIZE.max;
 
 /** A customer's id in the caller's app: the identified visitor's externalId (a user token's `sub`). */
 export const AppUserId = z.string().min(1).max(100);
@@ -18,7 +21,7 @@ export const MAX_CUSTOMER_ATTRIBUTES = 100;
  * (the v2 query rules). A page past the last one is an empty page.
  */
 export const SurfaceBPaging = z.object({
-  page: queryInt(1, 1_000_000).default(1),
+  page: queryInt(1, SURFACE_B_MAX_PAGE).default(1),
   pageSize: queryInt(SURFACE_B_PAGE_SIZE.min, SURFACE_B_PAGE_SIZE.max).default(SURFACE_B_PAGE_SIZE.default),
 });
 

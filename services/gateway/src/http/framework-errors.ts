@@ -36,7 +36,7 @@ export const clientErrorHandler = (err: Error & { code?: string }, socket: Socke
   const json = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${timedOut ? 'Request Timeout' : 'Bad Request'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n' +
       `Content-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
   );
 };

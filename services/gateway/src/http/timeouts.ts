@@ -2,28 +2,36 @@ import type { Server } from 'node:http';
 import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 
 export interface HttpTimeouts {
-  /** A whole request (headers and body) must arrive within this; Node answers 408 otherwise. */
+  /**
+   * A whole request (headers and body) must arrive within this, counted from its first byte, or
+   * from the connection's opening for its first request: Node answers 408 and closes otherwise. So
+   * a new connection that sends nothing is closed this long after it opened (or after
+   * `idleTimeoutMs` if that is shorter).
+   */
   requestTimeoutMs: number;
   /**
-   * A connection silent this long before its request arrives is closed. A request in flight is
-   * exempt (`exemptRequestsInFlight`): a reply may take up to REPLY_TIMEOUT_MS, and streams stay
-   * silent while there is nothing to send. Between requests Fastify's keep-alive timeout applies.
+   * A connection silent this long outside a request is closed without an answer: between requests
+   * (keep-alive), or while a request's headers are arriving. A request being answered is exempt
+   * (`exemptRequestsInFlight`): a reply may take up to REPLY_TIMEOUT_MS, and event streams stay
+   * silent between their keep-alive comments.
    */
   idleTimeoutMs: number;
 }
 
 /**
- * Fastify's defaults never time a connection out (`connectionTimeout` and `requestTimeout` are 0),
- * so a client could hold sockets open forever or trickle a body. Node checks request deadlines on
- * an interval (30 s by default); a shorter one keeps the bound close to what is configured.
+ * Fastify's defaults never time a connection out (`connectionTimeout` and `requestTimeout` are 0)
+ * and keep an idle keep-alive connection 72 s whatever is configured; these bound both with the
+ * two settings (docs/deployment.md, "Connection timeouts"). Node checks request deadlines on an
+ * interval (30 s by default); at most a second keeps the 408 close to the configured deadline.
  */
 export const timeoutOptions = ({ requestTimeoutMs, idleTimeoutMs }: HttpTimeouts): FastifyHttpOptions<Server> => ({
   requestTimeout: requestTimeoutMs,
   connectionTimeout: idleTimeoutMs,
+  keepAliveTimeout: idleTimeoutMs,
   http: {
     requestTimeout: requestTimeoutMs,
     headersTimeout: requestTimeoutMs,
-    connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(requestTimeoutMs / 4))),
   },
 });
 
