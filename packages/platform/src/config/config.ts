@@ -50,6 +50,8 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /api')
     .default('/api'),
+  /** Lets outbound requests (crawler, webhooks) reach loopback and private addresses; link-local never. */
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });
