@@ -22,6 +22,7 @@ import { conversationAdminRoutes } from './routes/admin/conversations.admin.rout
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
+import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -100,6 +101,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     const adminRoutes = routes.on(admin);
     projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);
+    sourcesAdminRoutes(adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
