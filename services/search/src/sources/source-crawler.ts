@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@palaver/contracts';
 import { type Clock, type Config, logger, OutboundFetchError, type OutboundGuard, OutboundRefusedError, Ports } from '@palaver/platform';
@@ -296,15 +296,21 @@ class CrawlRun {
     }
     let documentId = page.documentId;
     if (documentId) {
-      documentId = await this.documents
-        .update(projectId, documentId, { title, content, url: page.url })
-        .then((d) => d.id)
-        .catch((err: unknown) => {
-          if (err instanceof AppError && err.code === 'DOCUMENT_NOT_FOUND') return null;
-          throw err;
-        });
+      const id = documentId;
+      const updated = await this.documents.update(projectId, id, { title, content, url: page.url }).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'DOCUMENT_NOT_FOUND') return null;
+        throw err;
+      });
+      // Deleted meanwhile, or never made (the process died between recording the id and creating it).
+      if (!updated) await this.documents.create(projectId, { title, url: page.url, content }, id);
+    } else {
+      // The id is recorded before the document is made: a crawl resumed after a crash updates it, never makes a second one.
+      documentId = randomUUID();
+      page.documentId = documentId;
+      page.contentHash = null;
+      await this.pages.save(page);
+      await this.documents.create(projectId, { title, url: page.url, content }, documentId);
     }
-    documentId ??= (await this.documents.create(projectId, { title, url: page.url, content })).id;
     await this.settle(page, { status: 'indexed', title, documentId, contentHash });
     // Deleted while the document was written: the source's deletion did not see this document.
     if (!(await this.sources.find(projectId, this.source._id))) {

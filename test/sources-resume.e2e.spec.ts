@@ -1,0 +1,107 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Source } from '@palaver/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChildApp, isAlive, startChildApp } from './support/child-app';
+import { http } from './support/e2e-app';
+
+const PAGES = 24;
+const ADMIN_TOKEN = 'adm_sources_resume_spec';
+
+/** A site of PAGES pages, each linked from the home page, each answering after a short wait (a crawl that takes a while). */
+const startSlowSite = async () => {
+  const hits: string[] = [];
+  const server: Server = createServer((request, response) => {
+    const path = request.url ?? '/';
+    hits.push(path);
+    const body =
+      path === '/'
+        ? `<html><head><title>Home</title></head><body><main><p>The home page of the slow site.</p>${Array.from(
+            { length: PAGES - 1 },
+            (_, i) => `<a href="/page-${i + 1}">Page ${i + 1}</a>`,
+          ).join(' ')}</main></body></html>`
+        : /^\/page-\d+$/.test(path)
+          ? `<html><head><title>${path}</title></head><body><main><p>Fact number ${path.slice(6)} of the slow site.</p></main></body></html>`
+          : null;
+    setTimeout(() => {
+      if (body === null) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'text/html' }).end(body);
+    }, 150);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+};
+
+describe('sources: a crawl killed mid-way resumes', () => {
+  let site: Awaited<ReturnType<typeof startSlowSite>>;
+  let dataDir: string;
+  let second: ChildApp | null = null;
+
+  beforeAll(async () => {
+    site = await startSlowSite();
+    dataDir = await mkdtemp(join(tmpdir(), 'palaver-crawl-kill-'));
+  });
+  afterAll(async () => {
+    await second?.kill('SIGKILL');
+    await site?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('kill -9 of `pnpm start` mid-crawl: after the restart the crawl goes on from where it was, every page indexed once', async () => {
+    const env = {
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      ADMIN_TOKEN,
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      CRAWL_CONCURRENCY: '1',
+      CRAWL_DELAY_MS: '0',
+    };
+    const admin = (app: ChildApp, method: string, path: string, body?: unknown) =>
+      http(`${app.url}/admin/v1${path}`, { method, body, token: ADMIN_TOKEN });
+
+    const first = await startChildApp(env);
+    const project = (await admin(first, 'POST', '/projects', { name: 'Slow site' })).body;
+    const created = await admin(first, 'POST', `/projects/${project.id}/sources`, { type: 'website', url: `${site.origin}/` });
+    expect(created.status).toBe(201);
+    const sourcePath = `/projects/${project.id}/sources/${created.body.id}`;
+    await expect
+      .poll(async () => ((await admin(first, 'GET', sourcePath)).body as Source).pages.indexed, { timeout: 30_000, interval: 50 })
+      .toBeGreaterThanOrEqual(6);
+    await first.kill('SIGKILL');
+    expect(isAlive(first.process.pid!)).toBe(false);
+    const hitsAtKill = site.hits.length;
+    expect(new Set(site.hits.filter((hit) => hit.startsWith('/page-'))).size).toBeLessThan(PAGES - 1);
+
+    second = await startChildApp(env);
+    const app = second;
+    await expect
+      .poll(async () => ((await admin(app, 'GET', sourcePath)).body as Source).status, { timeout: 60_000, interval: 100 })
+      .toBe('ready');
+    const done = (await admin(app, 'GET', sourcePath)).body as Source;
+    expect(done.pages).toMatchObject({ found: PAGES, indexed: PAGES, failed: 0, skipped: 0 });
+
+    // Resumed, not started over: the home page is not fetched again, and of the other pages only
+    // the one in flight at the kill (one request at a time) may be fetched twice.
+    expect(site.hits.slice(hitsAtKill)).not.toContain('/');
+    expect(site.hits.filter((hit) => hit === '/')).toHaveLength(1);
+    const pageHits = site.hits.filter((hit) => hit.startsWith('/page-'));
+    expect(new Set(pageHits).size).toBe(PAGES - 1);
+    expect(pageHits.length).toBeLessThanOrEqual(PAGES);
+
+    // Every page is one document, none twice.
+    const documents = (await admin(app, 'GET', `/projects/${project.id}/documents?limit=100`)).body.data as Array<{ url: string }>;
+    expect(documents).toHaveLength(PAGES);
+    expect(new Set(documents.map((d) => d.url)).size).toBe(PAGES);
+  }, 180_000);
+});
