@@ -1,18 +1,17 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { CRAWL_QUEUE, CRAWL_SOURCE_JOB, CrawlSourceJob } from '@palaver/contracts';
-import { type Clock, type Job, type JobQueue, type JobWorker, logger, type OutboundGuard, Ports } from '@palaver/platform';
+import { type Clock, type Config, type Job, type JobQueue, type JobWorker, logger, type OutboundGuard, Ports } from '@palaver/platform';
 import { OUTBOUND_GUARD } from './outbound-guard.provider';
 import { SourceRepository } from './source.repository';
 import { SourceService } from './source.service';
 import { SourceCrawler } from './source-crawler';
 
-/** How often due sources are looked for (and crawls whose job was lost are queued again). */
-export const SOURCE_SCHEDULE_INTERVAL_MS = 30_000;
 /** Crawls one search process runs at once (each crawl is itself concurrent). */
 const CRAWLS_AT_ONCE = 2;
 
 /**
- * Runs crawls from the crawl queue, and starts the scheduled ones: every interval, each source
+ * Runs crawls from the crawl queue, and starts the scheduled ones: every
+ * SOURCE_SCHEDULE_INTERVAL_MS, each source
  * whose next sync is due is synced (the job id, one per source, keeps it to one crawl at a time
  * even with several search processes), and a crawl queued or under way whose job is gone (an
  * embedded queue's jobs do not outlive their process) is queued again and resumes.
@@ -26,6 +25,7 @@ export class CrawlWorker implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(Ports.config) private readonly config: Config,
     @Inject(SourceCrawler) private readonly crawler: SourceCrawler,
     @Inject(SourceRepository) private readonly sources: SourceRepository,
     @Inject(SourceService) private readonly service: SourceService,
@@ -34,7 +34,7 @@ export class CrawlWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     this.worker = await this.jobs.process(CRAWL_QUEUE, (job) => this.run(job), { concurrency: CRAWLS_AT_ONCE });
-    this.timer = setInterval(() => this.tick(), SOURCE_SCHEDULE_INTERVAL_MS);
+    this.timer = setInterval(() => this.tick(), this.config.SOURCE_SCHEDULE_INTERVAL_MS);
     this.timer.unref();
     this.tick();
   }

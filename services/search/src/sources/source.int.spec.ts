@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SearchMessages, type Source } from '@palaver/contracts';
+import { createTestInfrastructure, ManualClock, type RunningService, type TestInfrastructure } from '@palaver/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSearchService } from '../index';
+
+const page = (title: string, text: string, links: string[] = []) =>
+  `<html><head><title>${title}</title></head><body><main><p>${text}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main></body></html>`;
+
+describe('sources on the search service (embedded)', () => {
+  let infra: TestInfrastructure;
+  let service: RunningService;
+  let server: Server;
+  let origin = '';
+  const clock = new ManualClock(new Date());
+  const hits: string[] = [];
+  const site: Record<string, { type: string; body: string }> = {};
+  const projectId = '6f1c7d2e-8a4b-4c3d-9e5f-0a1b2c3d4e5f';
+
+  const get = (sourceId: string) => infra.services.send(SearchMessages.getSource, { projectId, sourceId });
+  const ready = async (sourceId: string, after = ''): Promise<Source> => {
+    await expect
+      .poll(
+        async () => {
+          const s = await get(sourceId);
+          return s.status === 'ready' && (s.lastSyncAt ?? '') > after;
+        },
+        { timeout: 30_000, interval: 50 },
+      )
+      .toBe(true);
+    return get(sourceId);
+  };
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      hits.push(request.url ?? '/');
+      const found = site[(request.url ?? '/').split('?')[0]!];
+      if (!found) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': found.type }).end(found.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    infra = await createTestInfrastructure({
+      clock,
+      config: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CRAWL_DELAY_MS: 0, SOURCE_SCHEDULE_INTERVAL_MS: 100 },
+    });
+    service = await startSearchService(infra);
+  });
+  afterAll(async () => {
+    await service?.close();
+    await infra?.cleanup();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('a sitemap source crawls what its sitemap index lists, follows no links, and honours exclude', async () => {
+    site['/maps/index.xml'] = {
+      type: 'application/xml',
+      body: `<sitemapindex><sitemap><loc>${origin}/maps/a.xml</loc></sitemap></sitemapindex>`,
+    };
+    site['/maps/a.xml'] = {
+      type: 'application/xml',
+      body: `<urlset><url><loc>${origin}/listed</loc></url><url><loc>${origin}/drafts/one</loc></url></urlset>`,
+    };
+    site['/listed'] = { type: 'text/html', body: page('Listed', 'The listed page says kiwis are flightless.', ['/unlisted']) };
+    site['/unlisted'] = { type: 'text/html', body: page('Unlisted', 'Never crawled.') };
+    site['/drafts/one'] = { type: 'text/html', body: page('Draft', 'Never crawled either.') };
+    const created = await infra.services.send(SearchMessages.createSource, {
+      projectId,
+      body: { type: 'sitemap', url: `${origin}/maps/index.xml`, exclude: ['/drafts/**'] },
+    });
+    const done = await ready(created.id);
+    expect(done.pages).toMatchObject({ found: 1, indexed: 1 });
+    expect(hits).toContain('/listed');
+    expect(hits).not.toContain('/unlisted');
+    expect(hits).not.toContain('/drafts/one');
+    await infra.services.send(SearchMessages.deleteSource, { projectId, sourceId: created.id });
+  });
+
+  it('refreshIntervalHours: the source is crawled again once due, and its changes are indexed', async () => {
+    site['/'] = { type: 'text/html', body: page('Opening hours', 'The shop opens at nine o clock.') };
+    const created = await infra.services.send(SearchMessages.createSource, {
+      projectId,
+      body: { type: 'website', url: `${origin}/`, refreshIntervalHours: 6 },
+    });
+    const first = await ready(created.id);
+    expect(Date.parse(first.nextSyncAt!) - Date.parse(first.lastSyncAt!)).toBe(6 * 3_600_000);
+
+    site['/'] = { type: 'text/html', body: page('Opening hours', 'The shop now opens at ten o clock.') };
+    clock.advance(6 * 3_600_000 + 1000);
+    const second = await ready(created.id, first.lastSyncAt!);
+    expect(second.pages).toMatchObject({ found: 1, indexed: 1 });
+    const { chunks } = await infra.services.send(SearchMessages.retrieve, {
+      projectId,
+      query: 'when does the shop open',
+      qnaLimit: 0,
+      chunkLimit: 3,
+    });
+    expect(chunks.map((c) => c.content).join(' ')).toContain('ten o clock');
+    expect(chunks.map((c) => c.content).join(' ')).not.toContain('nine o clock');
+  });
+});
