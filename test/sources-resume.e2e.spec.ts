@@ -1,55 +1,22 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Source } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildApp, isAlive, startChildApp } from './support/child-app';
 import { http } from './support/e2e-app';
+import { type SlowSite, startSlowSite } from './support/slow-site';
 
 const PAGES = 24;
 const ADMIN_TOKEN = 'adm_sources_resume_spec';
 
-/** A site of PAGES pages, each linked from the home page, each answering after a short wait (a crawl that takes a while). */
-const startSlowSite = async () => {
-  const hits: string[] = [];
-  const server: Server = createServer((request, response) => {
-    const path = request.url ?? '/';
-    hits.push(path);
-    const body =
-      path === '/'
-        ? `<html><head><title>Home</title></head><body><main><p>The home page of the slow site.</p>${Array.from(
-            { length: PAGES - 1 },
-            (_, i) => `<a href="/page-${i + 1}">Page ${i + 1}</a>`,
-          ).join(' ')}</main></body></html>`
-        : /^\/page-\d+$/.test(path)
-          ? `<html><head><title>${path}</title></head><body><main><p>Fact number ${path.slice(6)} of the slow site.</p></main></body></html>`
-          : null;
-    setTimeout(() => {
-      if (body === null) response.writeHead(404).end();
-      else response.writeHead(200, { 'content-type': 'text/html' }).end(body);
-    }, 150);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-};
-
 describe('sources: a crawl killed mid-way resumes', () => {
-  let site: Awaited<ReturnType<typeof startSlowSite>>;
+  let site: SlowSite;
   let dataDir: string;
   let second: ChildApp | null = null;
 
   beforeAll(async () => {
-    site = await startSlowSite();
+    site = await startSlowSite(PAGES);
     dataDir = await mkdtemp(join(tmpdir(), 'palaver-crawl-kill-'));
   });
   afterAll(async () => {

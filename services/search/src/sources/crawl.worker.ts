@@ -3,7 +3,7 @@ import { CRAWL_QUEUE, CRAWL_SOURCE_JOB, CrawlSourceJob } from '@palaver/contract
 import { type Clock, type Config, type Job, type JobQueue, type JobWorker, logger, type OutboundGuard, Ports } from '@palaver/platform';
 import { OUTBOUND_GUARD } from './outbound-guard.provider';
 import { SourceRepository } from './source.repository';
-import { SourceService } from './source.service';
+import { CRAWL_ATTEMPTS, SourceService } from './source.service';
 import { SourceCrawler } from './source-crawler';
 
 /** Crawls one search process runs at once (each crawl is itself concurrent). */
@@ -76,6 +76,6 @@ export class CrawlWorker implements OnApplicationBootstrap, OnModuleDestroy {
       return;
     }
     const { projectId, sourceId, runId } = parsed.data;
-    await this.crawler.crawl(projectId, sourceId, runId);
+    await this.crawler.crawl(projectId, sourceId, runId, job.attempt >= CRAWL_ATTEMPTS);
   }
 }

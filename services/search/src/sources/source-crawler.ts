@@ -50,7 +50,8 @@ export class SourceCrawler {
     @Inject(Ports.config) private readonly config: Config,
   ) {}
 
-  async crawl(projectId: string, sourceId: string, runId: string): Promise<void> {
+  /** `lastAttempt`: the job will not run again, so a failure ends the crawl as failed. */
+  async crawl(projectId: string, sourceId: string, runId: string, lastAttempt = false): Promise<void> {
     const source = await this.sources.updateAtRun(projectId, sourceId, runId, { status: 'crawling', updatedAt: this.now() });
     if (!source) return;
     const run = new CrawlRun(source, this.sources, this.pages, this.documents, this.guard, this.pace(), () => this.now());
@@ -67,7 +68,19 @@ export class SourceCrawler {
       });
     } catch (err) {
       if (err instanceof CrawlSuperseded) return;
-      // The store or the document service failed: let the job run again (it resumes).
+      if (lastAttempt) {
+        const now = this.now();
+        await this.sources.updateAtRun(projectId, sourceId, runId, {
+          status: 'failed',
+          error: `the crawl failed: ${err instanceof Error ? err.message : String(err)}`,
+          lastSyncAt: now,
+          nextSyncAt: source.refreshIntervalHours
+            ? new Date(Date.parse(now) + source.refreshIntervalHours * 3_600_000).toISOString()
+            : null,
+          updatedAt: now,
+        });
+      }
+      // The store or the document service failed: the job runs again (and resumes) unless this was its last attempt.
       throw err;
     }
   }

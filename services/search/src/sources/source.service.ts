@@ -18,6 +18,9 @@ import { OUTBOUND_GUARD } from './outbound-guard.provider';
 import { SourceRepository, type StoredSource } from './source.repository';
 import { SourcePageRepository, type StoredPage } from './source-page.repository';
 
+/** Runs a crawl job gets when it fails (each resumes the crawl). */
+export const CRAWL_ATTEMPTS = 3;
+
 /** One crawl of a source at a time: its job id is the source's (a second enqueue is ignored while it exists). */
 export const crawlJobId = (sourceId: string): string => `crawl-${sourceId}`;
 
@@ -131,7 +134,7 @@ export class SourceService {
 
   private async enqueue(source: StoredSource): Promise<void> {
     const job: CrawlSourceJob = { projectId: source.projectId, sourceId: source._id, runId: source.runId };
-    await this.jobs.enqueue(CRAWL_QUEUE, CRAWL_SOURCE_JOB, job, { jobId: crawlJobId(source._id), attempts: 3 });
+    await this.jobs.enqueue(CRAWL_QUEUE, CRAWL_SOURCE_JOB, job, { jobId: crawlJobId(source._id), attempts: CRAWL_ATTEMPTS });
   }
 
   /** A URL the crawler may not fetch is refused when the source is made: 422 with the reason. */
