@@ -20,6 +20,7 @@ import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
+import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
@@ -102,6 +103,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);
     sourcesAdminRoutes(adminRoutes, deps);
+    await documentUploadAdminRoutes(admin, adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);

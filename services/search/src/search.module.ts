@@ -16,6 +16,7 @@ import { SourceRepository } from './sources/source.repository';
 import { SourceService } from './sources/source.service';
 import { SourceCrawler } from './sources/source-crawler';
 import { SourcePageRepository } from './sources/source-page.repository';
+import { UploadService } from './sources/upload.service';
 import { TermStatsRepository } from './term-stats.repository';
 import { TermStatsService } from './term-stats.service';
 
@@ -43,6 +44,7 @@ export class SearchModule {
         SourceService,
         SourceCrawler,
         CrawlWorker,
+        UploadService,
       ],
     };
   }

@@ -104,3 +104,18 @@ export const CRAWL_QUEUE = 'crawl';
 export const CRAWL_SOURCE_JOB = 'crawl-source';
 export const CrawlSourceJob = z.object({ projectId: Uuid, sourceId: Uuid, runId: Uuid });
 export type CrawlSourceJob = z.infer<typeof CrawlSourceJob>;
+
+/** An uploaded PDF or DOCX file is at most this large. */
+export const UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
+
+/** A file uploaded to become a document (the gateway reads the multipart form, search extracts the text). */
+export const UploadDocumentBody = z.object({
+  filename: z.string().min(1).max(255),
+  contentType: z.string().max(200),
+  /** The file's bytes, base64. */
+  data: z.base64().max(Math.ceil(UPLOAD_MAX_BYTES / 3) * 4),
+  title: z.string().min(1).max(500).optional(),
+  /** Cited as the document's URL; `file:///<filename>` when absent. */
+  url: z.url().max(MAX_URL).optional(),
+});
+export type UploadDocumentBody = z.infer<typeof UploadDocumentBody>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DocumentBody, DocumentRecord, QnaBody, UpdateDocumentBody, UpdateQnaBody } from '../admin/knowledge.admin';
-import { Source, SourceBody, SourcePage, SourcePageStatus, UpdateSourceBody } from '../admin/source.admin';
+import { Source, SourceBody, SourcePage, SourcePageStatus, UpdateSourceBody, UploadDocumentBody } from '../admin/source.admin';
 import { QueryOffset, queryInt, Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { ListQnasQuery, Qna } from '../v2/qna';
@@ -82,5 +82,7 @@ export const SearchMessages = {
     }),
     pagedList(SourcePage),
   ),
+  /** A PDF or DOCX file made a document: its text extracted, then as createDocument. */
+  uploadDocument: defineMessage('search.cmd.upload-document.v1', ProjectScope.extend({ body: UploadDocumentBody }), DocumentRecord),
   health: defineMessage('search.qry.health.v1', z.object({}), Ack),
 } as const;

@@ -3,10 +3,19 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SearchMessages as M } from '@palaver/contracts';
 import { handle } from '@palaver/platform';
 import { SourceService } from './source.service';
+import { UploadService } from './upload.service';
 
 @Controller()
 export class SourceHandler {
-  constructor(@Inject(SourceService) private readonly sources: SourceService) {}
+  constructor(
+    @Inject(SourceService) private readonly sources: SourceService,
+    @Inject(UploadService) private readonly uploads: UploadService,
+  ) {}
+
+  @MessagePattern(M.uploadDocument.subject)
+  upload(@Payload() raw: unknown) {
+    return handle(M.uploadDocument, raw, (req) => this.uploads.upload(req.projectId, req.body));
+  }
 
   @MessagePattern(M.createSource.subject)
   create(@Payload() raw: unknown) {
