@@ -220,7 +220,11 @@ class CrawlRun {
     const running = new Set<Promise<void>>();
     let failure: unknown = null;
     for (;;) {
-      if (failure) throw failure;
+      if (failure) {
+        // The pages in flight finish first: one stopped halfway could leave a document behind.
+        await Promise.allSettled([...running]);
+        throw failure;
+      }
       while (this.queue.length > 0 && running.size < this.pace.concurrency) {
         const page = this.queue.shift()!;
         const task: Promise<void> = this.visit(page)

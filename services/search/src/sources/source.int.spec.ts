@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SearchMessages, type Source } from '@palaver/contracts';
+import { CRAWL_QUEUE, SearchMessages, type Source } from '@palaver/contracts';
 import { createTestInfrastructure, ManualClock, type RunningService, type TestInfrastructure } from '@palaver/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSearchService } from '../index';
+import { crawlJobId } from './source.service';
 
 const page = (title: string, text: string, links: string[] = []) =>
   `<html><head><title>${title}</title></head><body><main><p>${text}</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main></body></html>`;
@@ -35,7 +36,18 @@ describe('sources on the search service (embedded)', () => {
   beforeAll(async () => {
     server = createServer((request, response) => {
       hits.push(request.url ?? '/');
-      const found = site[(request.url ?? '/').split('?')[0]!];
+      const path = (request.url ?? '/').split('?')[0]!;
+      const slow = /^\/slow\/(\d+)$/.exec(path);
+      if (slow) {
+        // A chain of slow pages: a crawl that is still running when the test acts.
+        const n = Number(slow[1]);
+        setTimeout(
+          () => response.writeHead(200, { 'content-type': 'text/html' }).end(page(`Slow ${n}`, `Slow fact ${n}.`, [`/slow/${n + 1}`])),
+          100,
+        );
+        return;
+      }
+      const found = site[path];
       if (!found) response.writeHead(404).end();
       else response.writeHead(200, { 'content-type': found.type }).end(found.body);
     });
@@ -99,5 +111,29 @@ describe('sources on the search service (embedded)', () => {
     });
     expect(chunks.map((c) => c.content).join(' ')).toContain('ten o clock');
     expect(chunks.map((c) => c.content).join(' ')).not.toContain('nine o clock');
+  });
+
+  it('DELETE mid-crawl: the crawl stops, and no document of the source is left', async () => {
+    const otherProject = '7a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d';
+    const created = await infra.services.send(SearchMessages.createSource, {
+      projectId: otherProject,
+      body: { type: 'website', url: `${origin}/slow/0`, maxPages: 40 },
+    });
+    await expect
+      .poll(
+        async () => (await infra.services.send(SearchMessages.getSource, { projectId: otherProject, sourceId: created.id })).pages.indexed,
+        {
+          timeout: 20_000,
+          interval: 20,
+        },
+      )
+      .toBeGreaterThanOrEqual(3);
+    await infra.services.send(SearchMessages.deleteSource, { projectId: otherProject, sourceId: created.id });
+    // The crawl's job ends at its next page.
+    await expect.poll(() => infra.jobs.exists(CRAWL_QUEUE, crawlJobId(created.id)), { timeout: 10_000, interval: 20 }).toBe(false);
+    const slowFetched = hits.filter((hit) => hit.startsWith('/slow/')).length;
+    expect(slowFetched).toBeLessThan(40);
+    const documents = await infra.services.send(SearchMessages.listDocuments, { projectId: otherProject, limit: 100, offset: 0 });
+    expect(documents.total).toBe(0);
   });
 });
