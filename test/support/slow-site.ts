@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 export interface SlowSite {
   origin: string;
-  /** The path of every request served, in order. */
+  /** The path of every GET served, in order (other methods as `HEAD /path`). */
   hits: string[];
   close(): Promise<void>;
 }
@@ -13,7 +13,7 @@ export const startSlowSite = async (pages: number, delayMs = 150): Promise<SlowS
   const hits: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = request.url ?? '/';
-    hits.push(path);
+    hits.push(request.method === 'GET' ? path : `${request.method} ${path}`);
     const body =
       path === '/'
         ? `<html><head><title>Home</title></head><body><main><p>The home page of the slow site.</p>${Array.from(

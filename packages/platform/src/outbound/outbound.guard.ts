@@ -129,7 +129,7 @@ export class OutboundGuard {
       if (options.sameOriginRedirects && next.origin !== origin) {
         throw new OutboundRefusedError(`redirect to another origin (${next.origin}) refused`, next.href);
       }
-      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
       }
@@ -229,7 +229,7 @@ export class OutboundGuard {
         },
         (response) => {
           const declared = Number(response.headers['content-length']);
-          if (Number.isFinite(declared) && declared > maxBytes) {
+          if (method !== 'HEAD' && Number.isFinite(declared) && declared > maxBytes) {
             response.destroy();
             fail(new OutboundFetchError(`response larger than ${maxBytes} bytes`, url.href));
             return;

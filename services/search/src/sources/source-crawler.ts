@@ -95,7 +95,9 @@ export class SourceCrawler {
 }
 
 class CrawlRun {
-  private readonly scope: CrawlScope;
+  private scope: CrawlScope;
+  /** The start URL after its redirects (http to https, to www…): its origin is the one crawled. */
+  private startUrl: string;
   /** Every URL this crawl found (null while its record is being written). */
   private readonly known = new Map<string, StoredPage | null>();
   private readonly queue: StoredPage[] = [];
@@ -113,30 +115,49 @@ class CrawlRun {
     private readonly pace: CrawlPace,
     private readonly now: () => string,
   ) {
-    this.scope = new CrawlScope(new URL(source.url).origin, source.include, source.exclude);
+    this.startUrl = source.startUrl ?? normalizeUrl(source.url) ?? source.url;
+    this.scope = new CrawlScope(new URL(this.startUrl).origin, source.include, source.exclude);
     this.delayMs = pace.delayMs;
   }
 
   /** Crawls to the end; `error` says why the source as a whole failed (its start page or sitemap could not be read). */
   async run(): Promise<{ error: string | null }> {
     const { source } = this;
+    const seeded = source.seededRunId === source.runId;
+    if (!seeded) await this.followStartRedirects();
     await this.readRobots();
     for (const page of await this.pages.ofRun(source._id, source.runId)) {
       this.known.set(page.url, page);
       if (page.status === 'pending') this.queue.push(page);
     }
     let seedError: string | null = null;
-    if (source.seededRunId !== source.runId) {
+    if (!seeded) {
       seedError = await this.seed();
-      await this.sources.updateAtRun(source.projectId, source._id, source.runId, { seededRunId: source.runId });
+      await this.sources.updateAtRun(source.projectId, source._id, source.runId, { seededRunId: source.runId, startUrl: this.startUrl });
     }
     await this.drain();
     await this.dropPagesNotFound();
-    const start = this.known.get(normalizeUrl(source.url) ?? source.url);
+    const start = this.known.get(this.startUrl);
     const anyRead = [...this.known.values()].some((p) => p?.status === 'indexed' || p?.status === 'unchanged');
     if (seedError && !anyRead) return { error: seedError };
     if (source.type === 'website' && start?.status === 'failed' && !anyRead) return { error: start.error };
     return { error: null };
+  }
+
+  /**
+   * A site's address often redirects to another origin (http to https, the bare domain to www):
+   * the crawl then keeps to the origin it lands on (asked once per crawl, with HEAD; a resumed
+   * crawl keeps the one it found). Each hop goes through the guard.
+   */
+  private async followStartRedirects(): Promise<void> {
+    await this.turn();
+    const response = await this.guard
+      .fetch(this.source.url, { method: 'HEAD', timeoutMs: CRAWL_TIMEOUT_MS, headers: { 'user-agent': this.userAgent(), accept: ACCEPT } })
+      .catch(() => null);
+    const landed = response ? normalizeUrl(response.url) : null;
+    if (!landed || landed === this.startUrl) return;
+    this.startUrl = landed;
+    this.scope = new CrawlScope(new URL(landed).origin, this.source.include, this.source.exclude);
   }
 
   private async readRobots(): Promise<void> {
@@ -154,10 +175,10 @@ class CrawlRun {
     const sitemaps: string[] = [];
     let error: string | null = null;
     if (source.type === 'website') {
-      await this.found(source.url);
+      await this.found(this.startUrl);
       sitemaps.push(`${this.scope.origin}/sitemap.xml`, ...(this.robots?.getSitemaps() ?? []));
     } else {
-      sitemaps.push(source.url);
+      sitemaps.push(this.startUrl);
     }
     const seen = new Set<string>();
     while (sitemaps.length > 0 && seen.size < CRAWL_MAX_SITEMAPS) {
@@ -169,10 +190,10 @@ class CrawlRun {
         xml = await this.fetchText(url, CRAWL_MAX_SITEMAP_BYTES);
       } catch (err) {
         xml = null;
-        if (url === normalizeUrl(source.url)) error = `the sitemap could not be read: ${(err as Error).message}`;
+        if (url === this.startUrl) error = `the sitemap could not be read: ${(err as Error).message}`;
       }
       if (xml === null) {
-        if (url === normalizeUrl(source.url)) error ??= 'the sitemap could not be read';
+        if (url === this.startUrl) error ??= 'the sitemap could not be read';
         continue;
       }
       const parsed = parseSitemap(xml);

@@ -136,4 +136,26 @@ describe('sources on the search service (embedded)', () => {
     const documents = await infra.services.send(SearchMessages.listDocuments, { projectId: otherProject, limit: 100, offset: 0 });
     expect(documents.total).toBe(0);
   });
+
+  it('a start URL that redirects to another origin (http to https, to www) is crawled on the origin it lands on', async () => {
+    site['/landing'] = { type: 'text/html', body: page('Landing', 'The landing page says otters hold hands.', ['/landing-more']) };
+    site['/landing-more'] = { type: 'text/html', body: page('More', 'The second page says puffins mate for life.') };
+    const redirector = createServer((_request, response) => response.writeHead(301, { location: `${origin}/landing` }).end());
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    try {
+      const elsewhere = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+      const created = await infra.services.send(SearchMessages.createSource, {
+        projectId,
+        body: { type: 'website', url: `${elsewhere}/` },
+      });
+      const done = await ready(created.id);
+      expect(done.pages).toMatchObject({ found: 2, indexed: 2 });
+      const pages = await infra.services.send(SearchMessages.listSourcePages, { projectId, sourceId: created.id, limit: 10, offset: 0 });
+      expect(pages.data.map((p) => p.url).sort()).toEqual([`${origin}/landing`, `${origin}/landing-more`]);
+      await infra.services.send(SearchMessages.deleteSource, { projectId, sourceId: created.id });
+    } finally {
+      redirector.closeAllConnections();
+      await new Promise((resolve) => redirector.close(resolve));
+    }
+  });
 });

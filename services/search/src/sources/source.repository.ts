@@ -16,6 +16,8 @@ export interface StoredSource {
   runId: string;
   /** The crawl whose start pages and sitemaps were read already (a resumed crawl does not read them again). */
   seededRunId: string | null;
+  /** Where the start URL led when that crawl began (after redirects); its origin is crawled. */
+  startUrl?: string;
   lastSyncAt: string | null;
   nextSyncAt: string | null;
   error: string | null;
