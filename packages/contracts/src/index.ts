@@ -1,6 +1,7 @@
 export * from './admin/conversation.admin';
 export * from './admin/knowledge.admin';
 export * from './admin/project.admin';
+export * from './admin/source.admin';
 export * from './agents/agent';
 export * from './common';
 export * from './errors';

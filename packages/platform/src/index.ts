@@ -24,6 +24,8 @@ export * from './job-queue/job-queue.port';
 export * from './kv/in-process.kv';
 export * from './kv/kv.port';
 export * from './logger/logger';
+export * from './outbound/address-policy';
+export * from './outbound/outbound.guard';
 export * from './pubsub/in-process.pubsub';
 export * from './pubsub/pubsub.port';
 export * from './service-bootstrap';

@@ -31,11 +31,12 @@ export class DocumentService {
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
-  async create(projectId: string, body: DocumentBody): Promise<DocumentRecord> {
+  /** `documentId`: the id to give it (a crawler records it first, so a crawl resumed after a crash finds it). */
+  async create(projectId: string, body: DocumentBody, documentId: string = randomUUID()): Promise<DocumentRecord> {
     const now = this.clock.now().toISOString();
     const version = randomUUID();
     const draft: DocumentRecord = {
-      id: randomUUID(),
+      id: documentId,
       projectId,
       title: body.title,
       url: body.url,

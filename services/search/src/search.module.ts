@@ -9,6 +9,14 @@ import { LexicalIndex } from './lexical.index';
 import { QnaRepository } from './qna.repository';
 import { QnaService } from './qna.service';
 import { SearchService } from './search.service';
+import { CrawlWorker } from './sources/crawl.worker';
+import { outboundGuardProvider } from './sources/outbound-guard.provider';
+import { SourceHandler } from './sources/source.handler';
+import { SourceRepository } from './sources/source.repository';
+import { SourceService } from './sources/source.service';
+import { SourceCrawler } from './sources/source-crawler';
+import { SourcePageRepository } from './sources/source-page.repository';
+import { UploadService } from './sources/upload.service';
 import { TermStatsRepository } from './term-stats.repository';
 import { TermStatsService } from './term-stats.service';
 
@@ -17,9 +25,9 @@ export class SearchModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: SearchModule,
-      controllers: [SearchHandler],
+      controllers: [SearchHandler, SourceHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'jobs', 'clock', 'config'),
         DocumentRepository,
         QnaRepository,
         TermStatsRepository,
@@ -30,6 +38,13 @@ export class SearchModule {
         DocumentService,
         QnaService,
         SearchService,
+        outboundGuardProvider,
+        SourceRepository,
+        SourcePageRepository,
+        SourceService,
+        SourceCrawler,
+        CrawlWorker,
+        UploadService,
       ],
     };
   }

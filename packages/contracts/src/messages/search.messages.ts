@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DocumentBody, DocumentRecord, QnaBody, UpdateDocumentBody, UpdateQnaBody } from '../admin/knowledge.admin';
+import { Source, SourceBody, SourcePage, SourcePageStatus, UpdateSourceBody, UploadDocumentBody } from '../admin/source.admin';
 import { QueryOffset, queryInt, Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { ListQnasQuery, Qna } from '../v2/qna';
@@ -59,5 +60,29 @@ export const SearchMessages = {
     ProjectScope.extend({ limit: queryInt(1, 100).default(20), offset: QueryOffset }),
     pagedList(DocumentRecord),
   ),
+  createSource: defineMessage('search.cmd.create-source.v1', ProjectScope.extend({ body: SourceBody }), Source),
+  listSources: defineMessage(
+    'search.qry.list-sources.v1',
+    ProjectScope.extend({ limit: queryInt(1, 100).default(20), offset: QueryOffset }),
+    pagedList(Source),
+  ),
+  getSource: defineMessage('search.qry.get-source.v1', ProjectScope.extend({ sourceId: Uuid }), Source),
+  updateSource: defineMessage('search.cmd.update-source.v1', ProjectScope.extend({ sourceId: Uuid, patch: UpdateSourceBody }), Source),
+  /** Removes the source and every document it made. */
+  deleteSource: defineMessage('search.cmd.delete-source.v1', ProjectScope.extend({ sourceId: Uuid }), Ack),
+  /** Crawls again now (a crawl already queued or running is not doubled). */
+  syncSource: defineMessage('search.cmd.sync-source.v1', ProjectScope.extend({ sourceId: Uuid }), Source),
+  listSourcePages: defineMessage(
+    'search.qry.list-source-pages.v1',
+    ProjectScope.extend({
+      sourceId: Uuid,
+      status: SourcePageStatus.optional(),
+      limit: queryInt(1, 100).default(20),
+      offset: QueryOffset,
+    }),
+    pagedList(SourcePage),
+  ),
+  /** A PDF or DOCX file made a document: its text extracted, then as createDocument. */
+  uploadDocument: defineMessage('search.cmd.upload-document.v1', ProjectScope.extend({ body: UploadDocumentBody }), DocumentRecord),
   health: defineMessage('search.qry.health.v1', z.object({}), Ack),
 } as const;

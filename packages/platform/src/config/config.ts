@@ -59,6 +59,14 @@ export const ConfigSchema = z.object({
     .string()
     .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as /api')
     .default('/api'),
+  /** Lets outbound requests (crawler, webhooks) reach loopback and private addresses; link-local never. */
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
+  /** Requests a website crawl makes to the site at once. */
+  CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** Least time between the starts of two requests of a crawl to the site (robots.txt Crawl-delay may ask for more). */
+  CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
+  /** How often the search service looks for sources whose refresh is due. */
+  SOURCE_SCHEDULE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });
