@@ -84,7 +84,7 @@ const moduleExports = (fileName) => {
 };
 const contractsIndex = ts.resolveModuleName(CONTRACTS, path.join(srcDir, 'index.ts'), options, ts.sys).resolvedModule?.resolvedFileName;
 const wanted = new Map(); // name -> export symbol
-const contractsNameRe = new RegExp(`import\\s+(?:type\\s+)?\\{([^}]*)\\}\\s+from\\s+['"]${CONTRACTS}['"]`, 'g');
+const contractsNameRe = new RegExp(`(?:import|export)\\s+(?:type\\s+)?\\{([^}]*)\\}\\s+from\\s+['"]${CONTRACTS}['"]`, 'g');
 const inlineContractsRe = new RegExp(`import\\(['"]${CONTRACTS}['"]\\)\\.(\\w+)`, 'g');
 const contractsExports = contractsIndex ? moduleExports(contractsIndex) : new Map();
 for (const text of declarations.values()) {
