@@ -191,6 +191,21 @@ describe.runIf(registry)(title, { timeout: 120_000 }, () => {
     expect(claims.exp - claims.iat).toBe(600);
   });
 
+  it('@palaver/client in Node: the v2 visitor client from the tarball, imported and required', async () => {
+    const { publishableKey } = await e2e.admin.createProject({ name: 'Node visitor shop' });
+    const script = `
+      import { createRequire } from 'node:module';
+      import { PalaverClient } from '@palaver/client';
+      const required = createRequire(import.meta.url)('@palaver/client');
+      const client = new PalaverClient({ baseUrl: process.env.PALAVER_URL, apiKey: process.env.PALAVER_KEY, deviceId: 'node-device-1' });
+      const { id } = await client.createConversation();
+      const reply = await client.sendMessage(id, { content: 'Hello from Node' });
+      console.log(JSON.stringify({ same: required.PalaverClient === PalaverClient, type: reply.type, text: reply.result.steps[0].content[0].text }));
+    `;
+    const { stdout } = await sh(process.execPath, ['--input-type=module', '-e', script], app, { PALAVER_URL: e2e.url, PALAVER_KEY: publishableKey });
+    expect(JSON.parse(stdout.trim())).toEqual({ same: true, type: 'reply', text: expect.stringMatching(/^Reply \d+ to "Hello from Node"$/) });
+  });
+
   it('a React page with useChat({ transport: palaverTransport(...) }): type-checks, builds with vite, streams, likes by the stored id, shows its history after a reload', async () => {
     await sh(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], app);
     await sh(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
@@ -218,7 +233,7 @@ describe.runIf(registry)(title, { timeout: 120_000 }, () => {
     await expect
       .poll(() => assistant.first().locator('.text').textContent(), { timeout: 30_000 })
       .toMatch(/^Reply \d+ to "What are your opening hours\?"$/);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('ready');
+    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 10_000 }).toBe('ready');
 
     // The message id on the page is the stored one: feedback by it lands on the stored message.
     const messageId = await assistant.first().getAttribute('data-id');
@@ -227,9 +242,14 @@ describe.runIf(registry)(title, { timeout: 120_000 }, () => {
     expect(stored.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     expect(messageId).toBe(stored.messages[1].id);
     await assistant.first().getByRole('button', { name: 'Like' }).click();
-    await expect.poll(() => assistant.first().getByRole('button', { name: 'Like' }).getAttribute('aria-pressed')).toBe('true');
-    const liked = await e2e.admin.call('GET', `/projects/${project.id}/conversations/${conversation.id}`);
-    expect(liked.messages[1]).toMatchObject({ id: messageId, feedback: 'like' });
+    await expect
+      .poll(() => assistant.first().getByRole('button', { name: 'Like' }).getAttribute('aria-pressed'), { timeout: 10_000 })
+      .toBe('true');
+    await expect
+      .poll(async () => (await e2e.admin.call('GET', `/projects/${project.id}/conversations/${conversation.id}`)).messages[1], {
+        timeout: 10_000,
+      })
+      .toMatchObject({ id: messageId, feedback: 'like' });
 
     // A reload shows the history from the API, with the stored ids, and the chat goes on in the same conversation.
     await page.reload();
