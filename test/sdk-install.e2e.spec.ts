@@ -202,8 +202,15 @@ describe.runIf(registry)(title, { timeout: 120_000 }, () => {
       const reply = await client.sendMessage(id, { content: 'Hello from Node' });
       console.log(JSON.stringify({ same: required.PalaverClient === PalaverClient, type: reply.type, text: reply.result.steps[0].content[0].text }));
     `;
-    const { stdout } = await sh(process.execPath, ['--input-type=module', '-e', script], app, { PALAVER_URL: e2e.url, PALAVER_KEY: publishableKey });
-    expect(JSON.parse(stdout.trim())).toEqual({ same: true, type: 'reply', text: expect.stringMatching(/^Reply \d+ to "Hello from Node"$/) });
+    const { stdout } = await sh(process.execPath, ['--input-type=module', '-e', script], app, {
+      PALAVER_URL: e2e.url,
+      PALAVER_KEY: publishableKey,
+    });
+    expect(JSON.parse(stdout.trim())).toEqual({
+      same: true,
+      type: 'reply',
+      text: expect.stringMatching(/^Reply \d+ to "Hello from Node"$/),
+    });
   });
 
   it('a React page with useChat({ transport: palaverTransport(...) }): type-checks, builds with vite, streams, likes by the stored id, shows its history after a reload', async () => {
