@@ -32,7 +32,7 @@ mkdirSync(distDir, { recursive: true });
 
 // 1. The JavaScript: one ES module; what the package's manifest installs stays an import.
 const external = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
-await build({
+const bundle = await build({
   entryPoints: [path.join(srcDir, 'index.ts')],
   outfile: path.join(distDir, 'index.js'),
   bundle: true,
@@ -42,7 +42,16 @@ await build({
   external: [...external, ...external.map((name) => `${name}/*`)],
   sourcemap: true,
   logLevel: 'warning',
+  metafile: true,
 });
+// Only the package's own code is bundled: a value imported from another workspace package (the
+// contracts pull in zod) would otherwise be copied in silently. Types may come from anywhere.
+const foreignInputs = Object.keys(bundle.metafile.inputs).filter((input) => !path.resolve(input).startsWith(srcDir + path.sep));
+if (foreignInputs.length > 0) {
+  fail(
+    `dist/index.js would bundle ${foreignInputs.length} files from outside src/ (import only types from the workspace): ${foreignInputs.slice(-3).join(', ')}…`,
+  );
+}
 
 // 2. The declarations, one per source file (tests left out).
 const sources = readdirSync(srcDir)
