@@ -1,3 +1,4 @@
+export type { Conversation, Feedback, Message, PageContext, Project, Visitor } from '@palaver/contracts';
 export { type JsonReply, type List, PalaverClient, type PalaverClientOptions, type SendMessageInput, type StreamedReply } from './client';
 export { storedDeviceId } from './device-id';
 export { PalaverApiError, PalaverNetworkError } from './errors';

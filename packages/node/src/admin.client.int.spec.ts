@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, startE2eApp } from '../../../test/support/e2e-app';
+import { PalaverAdmin } from './admin.client';
+import { PalaverApiError } from './errors';
+import { PalaverServer } from './surface-b.client';
+
+describe('PalaverAdmin against the running product', () => {
+  let e2e: E2eApp;
+  let admin: PalaverAdmin;
+
+  beforeAll(async () => {
+    e2e = await startE2eApp();
+    admin = new PalaverAdmin({ baseUrl: `${e2e.url}/`, adminToken: e2e.app.adminToken });
+  });
+  afterAll(() => e2e.stop());
+
+  it('projects, assistants and keys: create, list, update, revoke', async () => {
+    const project = await admin.projects.create({ name: 'SDK shop', limits: { monthlyMessages: 1000 } });
+    expect(project).toMatchObject({ name: 'SDK shop', limits: { monthlyMessages: 1000 }, chatWidgetConfig: { position: 'bottom-right' } });
+    expect((await admin.projects.list()).map((p) => p.id)).toContain(project.id);
+    const renamed = await admin.projects.update(project.id, {
+      name: 'SDK shop 2',
+      quickPrompts: [{ title: 'Hours', prompt: 'When are you open?' }],
+    });
+    expect(renamed).toMatchObject({ name: 'SDK shop 2', quickPrompts: [{ title: 'Hours', prompt: 'When are you open?' }] });
+    expect((await admin.projects.get(project.id)).name).toBe('SDK shop 2');
+
+    const assistant = await admin.assistants.create(project.id, { name: 'Second', instructions: 'Be brief.' });
+    expect((await admin.assistants.list(project.id)).map((a) => a.id)).toEqual(
+      expect.arrayContaining([project.defaultAssistantId, assistant.id]),
+    );
+    expect(await admin.assistants.update(project.id, assistant.id, { model: 'gpt-test' })).toMatchObject({
+      id: assistant.id,
+      model: 'gpt-test',
+    });
+
+    const privateKey = await admin.keys.create(project.id, { type: 'private', name: 'backend' });
+    expect(privateKey.key).toMatch(/^sk_/);
+    const server = new PalaverServer({ baseUrl: e2e.url, serviceKey: privateKey.key });
+    expect((await server.getProject()).id).toBe(project.id);
+    expect((await admin.keys.list(project.id)).find((k) => k.id === privateKey.id)).toMatchObject({ type: 'private', revokedAt: null });
+    expect((await admin.keys.revoke(project.id, privateKey.id)).revokedAt).not.toBeNull();
+    await expect(server.getProject()).rejects.toMatchObject({ name: 'PalaverApiError', status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('Q&A entries and documents: create, list, update, delete', async () => {
+    const project = await admin.projects.create({ name: 'Knowledge shop' });
+    const qna = await admin.qnas.create(project.id, { question: 'Do you ship abroad?', answer: 'Yes.' });
+    expect((await admin.qnas.update(project.id, qna.id, { answer: 'Yes, to every EU country.' })).answer).toBe('Yes, to every EU country.');
+    expect(await admin.qnas.list(project.id, { query: 'ship' })).toMatchObject({ object: 'list', total: 1, data: [{ id: qna.id }] });
+    await admin.qnas.delete(project.id, qna.id);
+    expect((await admin.qnas.list(project.id)).data).toEqual([]);
+
+    const document = await admin.documents.create(project.id, {
+      title: 'Returns',
+      url: 'https://shop.example/returns',
+      content: 'Returns within 30 days.',
+    });
+    expect(document).toMatchObject({ title: 'Returns', path: expect.any(String), chunkCount: expect.any(Number) });
+    expect((await admin.documents.update(project.id, document.id, { title: 'Returns policy' })).title).toBe('Returns policy');
+    expect((await admin.documents.get(project.id, document.id)).title).toBe('Returns policy');
+    expect((await admin.documents.list(project.id, { limit: 10 })).data.map((d) => d.id)).toEqual([document.id]);
+    await admin.documents.delete(project.id, document.id);
+    await expect(admin.documents.get(project.id, document.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('conversations: a surface B chat is listed and read with its messages', async () => {
+    const project = await admin.projects.create({ name: 'Chat shop' });
+    const { key } = await admin.keys.create(project.id, { type: 'private', name: 'backend' });
+    const server = new PalaverServer({ baseUrl: e2e.url, serviceKey: key });
+    const chatId = crypto.randomUUID();
+    const reply = await server.chat('user-7', chatId, { message: 'Hello?' });
+    expect(reply.type).toBe('reply');
+    const { data } = await admin.conversations.list(project.id, { status: 'open' });
+    expect(data.map((c) => c.id)).toEqual([chatId]);
+    const conversation = await admin.conversations.get(project.id, chatId);
+    expect(conversation.messages?.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('a wrong token is a PalaverApiError with the envelope code; no server is a PalaverNetworkError', async () => {
+    const wrong = new PalaverAdmin({ baseUrl: e2e.url, adminToken: 'not-the-token' });
+    const error = await wrong.projects.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PalaverApiError);
+    expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    const nowhere = new PalaverAdmin({ baseUrl: 'http://127.0.0.1:9', adminToken: 'x' });
+    await expect(nowhere.projects.list()).rejects.toMatchObject({ name: 'PalaverNetworkError' });
+  });
+});

@@ -1,0 +1,127 @@
+import type {
+  AdminConversation,
+  AdminConversationFilter,
+  AssistantRecord,
+  CreateAssistantInput,
+  CreatedKey,
+  CreateKeyInput,
+  CreateProjectInput,
+  DocumentInput,
+  DocumentRecord,
+  KeyRecord,
+  ProjectRecord,
+  Qna,
+  QnaInput,
+  UpdateAssistantInput,
+  UpdateDocumentInput,
+  UpdateProjectInput,
+  UpdateQnaInput,
+} from './contract-types';
+import { HttpApi, segment } from './http';
+
+export interface PalaverAdminOptions {
+  /** The gateway's address, e.g. `https://chat.example.com`. */
+  baseUrl: string;
+  /** The deployment's `ADMIN_TOKEN`. */
+  adminToken: string;
+  fetch?: typeof fetch;
+}
+
+/** A list with its paging (`limit`, `offset`, `total`). */
+export interface PagedList<T> {
+  object: 'list';
+  data: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface ListWindow {
+  /** 1 to 100. */
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * The admin API (`/admin/v1`, the dashboard's backend): projects, assistants, keys, knowledge
+ * (Q&A entries and documents) and the conversations of a project.
+ */
+export class PalaverAdmin {
+  private readonly http: HttpApi;
+
+  constructor(options: PalaverAdminOptions) {
+    this.http = new HttpApi(
+      `${options.baseUrl.replace(/\/+$/, '')}/admin/v1`,
+      { authorization: `Bearer ${options.adminToken}` },
+      options.fetch,
+    );
+  }
+
+  readonly projects = {
+    create: (input: CreateProjectInput): Promise<ProjectRecord> => this.http.json('POST', '/projects', { body: input }),
+    list: async (): Promise<ProjectRecord[]> => (await this.http.json<{ data: ProjectRecord[] }>('GET', '/projects')).data,
+    get: (projectId: string): Promise<ProjectRecord> => this.http.json('GET', `/projects/${segment(projectId)}`),
+    /** `chatWidgetConfig` and `limits` merge field by field, `quickPrompts` replace. */
+    update: (projectId: string, input: UpdateProjectInput): Promise<ProjectRecord> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}`, { body: input }),
+  };
+
+  readonly assistants = {
+    create: (projectId: string, input: CreateAssistantInput): Promise<AssistantRecord> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/assistants`, { body: input }),
+    list: async (projectId: string): Promise<AssistantRecord[]> =>
+      (await this.http.json<{ data: AssistantRecord[] }>('GET', `/projects/${segment(projectId)}/assistants`)).data,
+    update: (projectId: string, assistantId: string, input: UpdateAssistantInput): Promise<AssistantRecord> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}/assistants/${segment(assistantId)}`, { body: input }),
+  };
+
+  readonly keys = {
+    /** The answer's `key` is the only showing of a private key. */
+    create: (projectId: string, input: CreateKeyInput): Promise<CreatedKey> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/keys`, { body: input }),
+    list: async (projectId: string): Promise<KeyRecord[]> =>
+      (await this.http.json<{ data: KeyRecord[] }>('GET', `/projects/${segment(projectId)}/keys`)).data,
+    /** The key and its sessions stop at once. */
+    revoke: (projectId: string, keyId: string): Promise<KeyRecord> =>
+      this.http.json('DELETE', `/projects/${segment(projectId)}/keys/${segment(keyId)}`),
+  };
+
+  readonly qnas = {
+    list: (projectId: string, query: ListWindow & { query?: string } = {}): Promise<PagedList<Qna>> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/qnas`, { query: { ...query } }),
+    create: (projectId: string, input: QnaInput): Promise<Qna> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/qnas`, { body: input }),
+    update: (projectId: string, qnaId: string, input: UpdateQnaInput): Promise<Qna> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}/qnas/${segment(qnaId)}`, { body: input }),
+    delete: async (projectId: string, qnaId: string): Promise<void> => {
+      await this.http.send('DELETE', `/projects/${segment(projectId)}/qnas/${segment(qnaId)}`);
+    },
+  };
+
+  readonly documents = {
+    /** The document is searchable when the call returns. */
+    create: (projectId: string, input: DocumentInput): Promise<DocumentRecord> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/documents`, { body: input }),
+    list: (projectId: string, query: ListWindow = {}): Promise<PagedList<DocumentRecord>> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/documents`, { query: { ...query } }),
+    get: (projectId: string, documentId: string): Promise<DocumentRecord> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/documents/${segment(documentId)}`),
+    update: (projectId: string, documentId: string, input: UpdateDocumentInput): Promise<DocumentRecord> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}/documents/${segment(documentId)}`, { body: input }),
+    delete: async (projectId: string, documentId: string): Promise<void> => {
+      await this.http.send('DELETE', `/projects/${segment(projectId)}/documents/${segment(documentId)}`);
+    },
+  };
+
+  readonly conversations = {
+    /** Every conversation of the project, latest interaction first (`orderDir: 'asc'` for oldest). */
+    list: (
+      projectId: string,
+      query: AdminConversationFilter & ListWindow & { orderDir?: 'asc' | 'desc' } = {},
+    ): Promise<PagedList<AdminConversation>> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/conversations`, { query: { ...query } }),
+    /** The conversation with its `messages`. */
+    get: (projectId: string, conversationId: string): Promise<AdminConversation> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/conversations/${segment(conversationId)}`),
+  };
+}

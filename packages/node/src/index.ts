@@ -1,0 +1,14 @@
+export { type ListWindow, type PagedList, PalaverAdmin, type PalaverAdminOptions } from './admin.client';
+export type * from './contract-types';
+export { PalaverApiError, PalaverNetworkError } from './errors';
+export {
+  type ChatInput,
+  type ChatReply,
+  type Page,
+  type Paging,
+  PalaverServer,
+  type PalaverServerOptions,
+  type StreamedChatReply,
+} from './surface-b.client';
+export { MAX_USER_TOKEN_SECONDS, signUserToken, type UserTokenClaims } from './user-token';
+export { verifyWebhook, type WebhookHeaders, WebhookVerificationError } from './webhook';
