@@ -93,6 +93,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await page.getByLabel('Start URL').fill(`${site.origin}/`);
     await page.getByRole('button', { name: 'Add and crawl' }).click();
     await page.getByRole('heading', { name: 'Source', exact: true, level: 1 }).waitFor();
+    await bar().waitFor();
+    await shot('source-crawling');
     const seen: string[] = [];
     await expect
       .poll(
@@ -144,7 +146,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await page.getByLabel('Refresh').selectOption('24');
     await page.getByLabel('Never these paths').fill('/faq');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('Every 1 day').waitFor();
+    await page.getByText('Every day', { exact: true }).waitFor();
     await page.getByText('/faq', { exact: true }).waitFor();
     expect(await seriousViolations()).toEqual([]);
 

@@ -13,5 +13,9 @@ export const globLines = (text: string): string[] =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-export const refreshLabel = (hours: number | null): string =>
-  hours === null ? 'Manual' : hours % 24 === 0 ? `Every ${hours / 24} day${hours === 24 ? '' : 's'}` : `Every ${hours} h`;
+export const refreshLabel = (hours: number | null): string => {
+  if (hours === null) return 'Manual';
+  if (hours === 24) return 'Every day';
+  if (hours === 168) return 'Every week';
+  return hours % 24 === 0 ? `Every ${hours / 24} days` : `Every ${hours} h`;
+};
