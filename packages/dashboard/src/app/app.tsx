@@ -13,6 +13,8 @@ import { ProjectsPage } from './pages/projects';
 import { QnaPage } from './pages/qna';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
+import { SourcePage } from './pages/source';
+import { SourcesPage } from './pages/sources';
 import { WidgetPage } from './pages/widget';
 
 export const BASE = '/dashboard';
@@ -25,6 +27,7 @@ const SECTIONS = [
   ['assistants', 'Assistants'],
   ['qna', 'Q&A'],
   ['documents', 'Documents'],
+  ['sources', 'Sources'],
   ['widget', 'Widget'],
   ['conversations', 'Conversations'],
   ['analytics', 'Feedback'],
@@ -78,6 +81,8 @@ const ProjectArea = () => {
             <Route path="/assistants" component={AssistantsPage} />
             <Route path="/qna" component={QnaPage} />
             <Route path="/documents" component={DocumentsPage} />
+            <Route path="/sources/:sourceId" component={SourcePage} />
+            <Route path="/sources" component={SourcesPage} />
             <Route path="/widget" component={WidgetPage} />
             <Route path="/conversations/:conversationId" component={ConversationPage} />
             <Route path="/conversations" component={ConversationsPage} />

@@ -32,7 +32,8 @@ const toApiError = async (response: Response): Promise<ApiError> => {
   return new ApiError(response.status, 'HTTP_ERROR', `${response.status} ${response.statusText}`.trim());
 };
 
-type CallInit = { method?: string; body?: unknown; signal?: AbortSignal };
+/** `body` is sent as JSON; `form` as multipart/form-data (the browser sets its boundary). */
+type CallInit = { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal };
 
 /** A JSON call with a bearer token; a network failure or an error answer throws an ApiError. */
 const bearerFetch = async (url: string, token: string, init: CallInit): Promise<Response> => {
@@ -41,9 +42,9 @@ const bearerFetch = async (url: string, token: string, init: CallInit): Promise<
   let response: Response;
   try {
     response = await fetch(url, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      method: init.method ?? (init.body === undefined && init.form === undefined ? 'GET' : 'POST'),
       headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      body: init.form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       signal: init.signal,
     });
   } catch (err) {

@@ -9,6 +9,7 @@ export type {
   AssistantRecord,
   ChatWidgetConfig,
   CreatedAgent,
+  CreatedIdentitySecret,
   CreatedKey,
   DislikedAnswer,
   DocumentRecord,
@@ -18,6 +19,9 @@ export type {
   Message,
   ProjectRecord,
   Qna,
+  Source,
+  SourcePage,
+  SourcePageStatus,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

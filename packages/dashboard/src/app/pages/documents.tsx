@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ExternalLink } from '../components/external-link';
+import { FileUpload } from '../components/file-upload';
 import {
   Button,
   Card,
@@ -194,6 +195,7 @@ export const DocumentsPage = () => {
         actions={<Button onClick={() => setEditing('new')}>New document</Button>}
       />
       <Upload onUploaded={list.reload} />
+      <FileUpload projectId={project.id} onUploaded={list.reload} />
       <Card title="Documents">
         <ListStatus state={list} empty={<Empty title="No documents yet">Upload your help pages or write one.</Empty>} />
         {list.data && list.data.data.length > 0 ? (

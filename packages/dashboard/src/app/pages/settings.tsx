@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { IdentitySecret } from '../components/identity-secret';
 import { ProjectFields } from '../components/project-fields';
 import { Button, Card, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
@@ -125,6 +126,7 @@ export const SettingsPage = () => {
           </Button>
         </div>
       </form>
+      <IdentitySecret />
     </>
   );
 };

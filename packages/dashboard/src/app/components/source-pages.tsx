@@ -1,0 +1,87 @@
+import { useState } from 'preact/hooks';
+import { api } from '../lib/api';
+import type { PagedList, SourcePage, SourcePageStatus } from '../lib/types';
+import { useAsync } from '../lib/use-async';
+import { ExternalLink } from './external-link';
+import { Card, Empty, Field, formatDate, ListStatus, Pager } from './ui';
+
+const PAGE = 20;
+const STATUSES: SourcePageStatus[] = ['indexed', 'unchanged', 'failed', 'skipped', 'pending'];
+const TONE: Record<SourcePageStatus, string> = {
+  indexed: 'badge-like',
+  unchanged: 'badge-muted',
+  failed: 'badge-danger',
+  skipped: 'badge-agent',
+  pending: 'badge-muted',
+};
+
+/** The pages of a source's latest crawl, by outcome; `version` changes reload it (the crawl moved on). */
+export const SourcePages = ({ base, version }: { base: string; version: string }) => {
+  const [status, setStatus] = useState<SourcePageStatus | ''>('');
+  const [offset, setOffset] = useState(0);
+  const list = useAsync(
+    (signal) => api<PagedList<SourcePage>>(`${base}/pages?limit=${PAGE}&offset=${offset}${status ? `&status=${status}` : ''}`, { signal }),
+    [base, status, offset, version],
+  );
+  return (
+    <Card
+      title="Pages"
+      actions={
+        <Field label="Show">
+          <select
+            name="pageStatus"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.currentTarget.value as SourcePageStatus | '');
+              setOffset(0);
+            }}
+          >
+            <option value="">All pages</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s[0]!.toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      }
+    >
+      <ListStatus
+        state={list}
+        empty={<Empty title={status ? `No ${status} pages` : 'No pages yet'}>They appear as the crawl finds them.</Empty>}
+      />
+      {list.data && list.data.data.length > 0 ? (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Page</th>
+                <th scope="col">Status</th>
+                <th scope="col">Error</th>
+                <th scope="col">Fetched</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.data.map((p) => (
+                <tr key={p.url}>
+                  <td class="truncate">
+                    {p.title ? <div>{p.title}</div> : null}
+                    <span class="small">
+                      <ExternalLink url={p.url} />
+                    </span>
+                  </td>
+                  <td>
+                    <span class={`badge ${TONE[p.status]}`}>{p.status}</span>
+                  </td>
+                  <td>{p.error ?? ''}</td>
+                  <td>{formatDate(p.fetchedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+    </Card>
+  );
+};
