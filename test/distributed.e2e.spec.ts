@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
+import { epochSeconds, signUserToken } from './support/user-token';
 
 const available = (await infraAvailable('nats')) && (await infraAvailable('redis'));
 
@@ -71,7 +72,11 @@ describe.skipIf(!available)(
         headers: sk,
       });
       expect(asked.status).toBe(200);
-      const { token } = await newVisitor(e2e.url, publishableKey, 'u-1');
+      // The customer's own session: a user token signed with the project's identity secret.
+      const secret = (await e2e.admin.call('POST', `/projects/${project.id}/identity-secret`)).secret;
+      const userToken = signUserToken({ sub: 'u-1', exp: epochSeconds(600) }, secret);
+      const token = (await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: publishableKey, saVid: 'device-1', userToken } })).body
+        .sessionToken as string;
       const live = await SseClient.open(`${e2e.url}/v2/conversations/${chatId}/events`, { authorization: `Bearer ${token}` });
       try {
         const claimed = await http(`${e2e.url}/agent/v1/queue/claim`, { method: 'POST', token: agent.token });
