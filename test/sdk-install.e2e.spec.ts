@@ -4,7 +4,7 @@
 // palaverTransport, that page driven in Chromium against the running product, and a Node backend
 // script using @palaver/node against the same product.
 import { execFile, spawnSync } from 'node:child_process';
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserSuiteTitle, chromiumAvailable, launchChromium } from './support/chromium';
-import { type E2eApp, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, startE2eApp } from './support/e2e-app';
 import { RecordingChatModel } from './support/recording-chat-model';
 import { type StaticSite, startStaticSite } from './support/static-site';
 
@@ -162,10 +162,10 @@ describe.runIf(registry)(title, { timeout: 120_000 }, () => {
     expect(client.peerDependencies).toEqual({ ai: expect.any(String) });
   });
 
-  it('a Node backend with @palaver/node: type-checks, adds a Q&A, creates a customer, streams a chat, lists the chats, signs a user token', async () => {
+  it('a Node backend with @palaver/node: type-checks, adds a Q&A, creates a customer, streams a chat, lists the chats, signs a user token the product accepts', async () => {
     await sh(join(app, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.node.json'], app);
-    const { project, privateKey } = await e2e.admin.createProject({ name: 'Backend shop' });
-    const identitySecret = `ids_${randomUUID()}`;
+    const { project, privateKey, publishableKey } = await e2e.admin.createProject({ name: 'Backend shop' });
+    const identitySecret = (await e2e.admin.call('POST', `/projects/${project.id}/identity-secret`)).secret as string;
     const { stdout } = await sh(process.execPath, ['backend-dist/backend.js'], app, {
       PALAVER_URL: e2e.url,
       PALAVER_ADMIN_TOKEN: e2e.app.adminToken,
@@ -189,6 +189,15 @@ describe.runIf(registry)(title, { timeout: 120_000 }, () => {
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
     expect(claims).toMatchObject({ sub: 'sdk-user-1', name: 'Ann' });
     expect(claims.exp - claims.iat).toBe(600);
+
+    // The product takes it: the session is the customer's, with the chat the backend started.
+    const init = await http(`${e2e.url}/v2/identity/init`, {
+      body: { apiKey: publishableKey, saVid: 'browser-1', userToken: seen.userToken },
+    });
+    expect(init.status).toBe(200);
+    expect(init.body.visitor).toMatchObject({ type: 'identified', externalId: 'sdk-user-1' });
+    const chats = await http(`${e2e.url}/v2/conversations`, { token: init.body.sessionToken });
+    expect(chats.body.data.map((c: { id: string }) => c.id)).toContain(seen.chatId);
   });
 
   it('@palaver/client in Node: the v2 visitor client from the tarball, imported and required', async () => {
