@@ -1,11 +1,32 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// One vitest project per tier, chosen by file name, so the fast tier runs alone (`pnpm test:unit`)
+// while `vitest run` (and `pnpm test`) still runs every project. Each project extends the root
+// settings below (setup file, timeouts, pool).
+const unit = [
+  'packages/*/src/**/*.unit.spec.ts',
+  'services/*/src/**/*.unit.spec.ts',
+  // Pure checks of files in the repository: no server, no build, no network.
+  'test/bench-goals.spec.ts',
+  'test/hot-path-literals.spec.ts',
+  'test/k8s-manifests.spec.ts',
+];
+const int = ['packages/*/src/**/*.int.spec.ts', 'services/*/src/**/*.int.spec.ts'];
+// Black-box tests of a running app; the bench specs build and start servers, the fuzz spec drives the routes.
+const e2e = ['test/**/*.e2e.spec.ts', 'test/bench-build.spec.ts', 'test/bench-profile.spec.ts', 'test/fuzz/**/*.spec.ts'];
+const browser = ['test/browser/**/*.spec.ts'];
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.spec.ts', 'services/*/src/**/*.spec.ts', 'test/**/*.spec.ts'],
     setupFiles: ['./test/setup/reflect-metadata.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: unit } },
+      { extends: true, test: { name: 'int', include: int } },
+      { extends: true, test: { name: 'e2e', include: e2e, exclude: [...configDefaults.exclude, ...browser] } },
+      { extends: true, test: { name: 'browser', include: browser } },
+    ],
   },
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
@@ -134,8 +134,7 @@ describe('human agents and the handoff queue', () => {
           .filter((e: { conversationId: string; type: string }) => e.conversationId === conversationId)
           .map((e: { type: string }) => e.type)
           .filter((t: string) => t.startsWith('handoff') || t === 'conversation.handoff');
-      const deadline = Date.now() + 5_000;
-      while ((await transitions()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await vi.waitFor(async () => expect((await transitions()).length).toBeGreaterThanOrEqual(3), { timeout: 5_000, interval: 100 });
       expect(await transitions()).toEqual(['handoff.requested', 'conversation.handoff', 'handoff.released']);
     } finally {
       live.close();

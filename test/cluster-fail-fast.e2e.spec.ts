@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAlive } from './support/child-app';
 import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';
 import { type HttpResult, http, newVisitor } from './support/e2e-app';
@@ -63,16 +63,14 @@ describe.skipIf(!available)(
     const init = () => http(`${base()}/v2/identity/init`, { body: { apiKey: cluster.publishableKey, saVid: `device-${Date.now()}` } });
     const me = () => http(`${base()}/v2/identity/me`, { token });
     /** Bounded wait for the real recovery: a message is accepted again. */
-    const recovered = async (withinMs: number) => {
-      const deadline = Date.now() + withinMs;
-      let last = 0;
-      while (Date.now() < deadline) {
-        last = (await postMessage('are you back?').catch(() => ({ status: 0 }))).status;
-        if (last === 200) return;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      throw new Error(`no message accepted within ${withinMs} ms after the outage (last status ${last})`);
-    };
+    const recovered = (withinMs: number) =>
+      vi.waitFor(
+        async () => {
+          const { status } = await postMessage('are you back?').catch(() => ({ status: 0 }));
+          expect(status, `a message accepted within ${withinMs} ms after the outage`).toBe(200);
+        },
+        { timeout: withinMs, interval: 250 },
+      );
 
     it('each process reports its own health: of three inference workers, the stopped one fails its check, the others pass', async () => {
       const names = ['inference-1', 'inference-2', 'inference-3'];

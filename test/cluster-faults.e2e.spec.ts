@@ -1,7 +1,7 @@
 import { INFERENCE_QUEUE } from '@palaver/contracts';
 import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform';
 import type { UIMessageChunk } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // Not exported by the platform's index, which loads BullMQ only when Redis is configured.
 import { BullMqJobQueue } from '../packages/platform/src/job-queue/bullmq.job-queue';
 import { isAlive } from './support/child-app';
@@ -53,18 +53,18 @@ describe.skipIf(!available)(
     const assistantMessages = async (conversationId: string) =>
       (await http(`${base()}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data as any[];
     /** The inference process that logged it started the reply. */
-    const workerOf = async (messageId: string): Promise<string> => {
-      const deadline = Date.now() + 10_000;
-      while (Date.now() < deadline) {
-        const line = cluster.output
-          .join('')
-          .split('\n')
-          .find((l) => l.includes('generating reply') && l.includes(messageId));
-        if (line) return /^\[(inference-\d+)\]/.exec(line)![1]!;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no worker logged reply ${messageId}`);
-    };
+    const workerOf = (messageId: string): Promise<string> =>
+      vi.waitFor(
+        () => {
+          const line = cluster.output
+            .join('')
+            .split('\n')
+            .find((l) => l.includes('generating reply') && l.includes(messageId));
+          expect(line, `a worker logged reply ${messageId}`).toBeDefined();
+          return /^\[(inference-\d+)\]/.exec(line!)![1]!;
+        },
+        { timeout: 10_000, interval: 50 },
+      );
 
     it(`kill -9 of the inference worker mid-stream: no text twice, the reply ends as an error within ${1.5 * JOB_STALL_TIMEOUT_MS} ms (+ margin), stored so with the text streamed`, async () => {
       upstream.scriptChat({ kind: 'hang', afterChunks: 3, text: 'alpha beta gamma delta epsilon zeta' });
@@ -117,11 +117,10 @@ describe.skipIf(!available)(
       const jobs = new BullMqJobQueue(cluster.redis.url);
       try {
         expect(await jobs.exists(INFERENCE_QUEUE, replyId)).toBe(true); // still waiting for its answer
-        const deadline = Date.now() + 15_000;
-        while (await jobs.exists(INFERENCE_QUEUE, replyId)) {
-          if (Date.now() > deadline) throw new Error(`the reply job ${replyId} did not end`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await vi.waitFor(async () => expect(await jobs.exists(INFERENCE_QUEUE, replyId), `the reply job ${replyId} ended`).toBe(false), {
+          timeout: 15_000,
+          interval: 100,
+        });
       } finally {
         await jobs.close();
       }
@@ -162,13 +161,14 @@ describe.skipIf(!available)(
 
       // conversation.started + 5 × (message.posted, reply.completed, feedback.given)
       const expected = 1 + 5 * 3;
-      let feed: any[] = [];
-      const deadline = Date.now() + 30_000;
-      while (Date.now() < deadline) {
-        feed = (await cluster.admin.call('GET', `/projects/${project.id}/events?limit=500`).catch(() => ({ data: [] }))).data;
-        if (feed.length >= expected) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const feed: any[] = await vi.waitFor(
+        async () => {
+          const events = (await cluster.admin.call('GET', `/projects/${project.id}/events?limit=500`)).data;
+          expect(events.length).toBeGreaterThanOrEqual(expected);
+          return events;
+        },
+        { timeout: 30_000, interval: 250 },
+      );
       const caughtUpAfter = Date.now() - killedAt;
       expect(feed).toHaveLength(expected);
       expect(new Set(feed.map((e) => e.eventId)).size).toBe(expected);
@@ -192,21 +192,14 @@ describe.skipIf(!available)(
         }
       })();
       const health = async () => (await http(`${base()}/healthz`).catch(() => ({ status: 0 }))).status;
-      const waitForHealth = async (status: number, withinMs: number) => {
-        const deadline = Date.now() + withinMs;
-        while ((await health()) !== status) {
-          if (Date.now() > deadline) throw new Error(`healthz did not answer ${status} within ${withinMs} ms`);
-          await new Promise((r) => setTimeout(r, 250));
-        }
-      };
+      const waitForHealth = (status: number, withinMs: number) =>
+        vi.waitFor(async () => expect(await health(), `healthz within ${withinMs} ms`).toBe(status), { timeout: withinMs, interval: 250 });
       /** Traffic goes through again: a message sent after the outage is acknowledged. */
-      const acknowledgedMore = async (count: number, withinMs: number) => {
-        const deadline = Date.now() + withinMs;
-        while (acknowledged.length < count) {
-          if (Date.now() > deadline) throw new Error(`only ${acknowledged.length} messages acknowledged, expected ${count}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
+      const acknowledgedMore = (count: number, withinMs: number) =>
+        vi.waitFor(() => expect(acknowledged.length, `messages acknowledged within ${withinMs} ms`).toBeGreaterThanOrEqual(count), {
+          timeout: withinMs,
+          interval: 100,
+        });
       await waitForHealth(200, 10_000);
       await acknowledgedMore(2, 10_000);
 
@@ -240,13 +233,15 @@ describe.skipIf(!available)(
       const visitor = await newVisitor(base(), cluster.publishableKey);
       await cluster.redis.stop();
       await cluster.redis.start();
-      const deadline = Date.now() + 20_000;
-      let status = 0;
-      while (Date.now() < deadline) {
-        status = (await http(`${base()}/v2/identity/me`, { token: visitor.token })).status;
-        if (status === 200 || status === 401) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      // Answered again once the gateway has reconnected: 200 if the session survived, 401 if it was lost.
+      const status = await vi.waitFor(
+        async () => {
+          const answered = (await http(`${base()}/v2/identity/me`, { token: visitor.token })).status;
+          expect([200, 401]).toContain(answered);
+          return answered;
+        },
+        { timeout: 20_000, interval: 250 },
+      );
       expect(status).toBe(200);
     }, 60_000);
   },

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { privateServersAvailable } from '@palaver/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SERVICE_NODE_FLAGS } from '../packages/launcher/src/node-flags';
 import { type ChildCluster, startChildCluster } from './support/child-cluster';
 import { http, newVisitor } from './support/e2e-app';
@@ -50,12 +50,14 @@ describe.skipIf(!available)(
       // Analytics (its own process) reads the feedback from JetStream.
       await http(`${two}/v2/messages/${assistant[0].id}/feedback`, { body: { feedback: 'like' }, token });
       const projectId = (await cluster.admin.call('GET', '/projects')).data[0].id;
-      const deadline = Date.now() + 15_000;
-      let feed: any[] = [];
-      while (Date.now() < deadline && feed.length === 0) {
-        feed = (await cluster.admin.call('GET', `/projects/${projectId}/events?type=feedback`)).data;
-        if (feed.length === 0) await new Promise((r) => setTimeout(r, 200));
-      }
+      const feed: any[] = await vi.waitFor(
+        async () => {
+          const events = (await cluster.admin.call('GET', `/projects/${projectId}/events?type=feedback`)).data;
+          expect(events).not.toHaveLength(0);
+          return events;
+        },
+        { timeout: 15_000, interval: 200 },
+      );
       expect(feed.map((e) => e.data.feedback)).toEqual(['like']);
     });
 

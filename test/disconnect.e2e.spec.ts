@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
 
@@ -29,13 +29,14 @@ describe('a visitor who disconnects mid-stream', () => {
     abort.abort();
 
     gate.release('the whole answer');
-    const deadline = Date.now() + 5000;
-    let stored: any;
-    while (Date.now() < deadline) {
-      stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data[0];
-      if (stored?.status !== 'streaming') break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const stored = await vi.waitFor(
+      async () => {
+        const assistant = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data[0];
+        expect(assistant?.status).not.toBe('streaming');
+        return assistant;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
     expect(stored).toMatchObject({ status: 'complete', parts: [{ type: 'text', text: 'the whole answer' }] });
     expect((await http(`${e2e.url}/healthz`)).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { infraAvailable, infraUrl } from '@palaver/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
@@ -45,12 +45,14 @@ describe.skipIf(!available)(
       expect(assistant.at(-1).parts[0].text).toBe(parsed.text);
 
       await http(`${e2e.url}/v2/messages/${assistant[0].id}/feedback`, { body: { feedback: 'like' }, token });
-      const deadline = Date.now() + 10_000;
-      let feed: any[] = [];
-      while (Date.now() < deadline && feed.length === 0) {
-        feed = (await e2e.admin.call('GET', `/projects/${project.id}/events?type=feedback`)).data;
-        if (feed.length === 0) await new Promise((r) => setTimeout(r, 100));
-      }
+      const feed: any[] = await vi.waitFor(
+        async () => {
+          const events = (await e2e.admin.call('GET', `/projects/${project.id}/events?type=feedback`)).data;
+          expect(events).not.toHaveLength(0);
+          return events;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
       expect(feed.map((e) => e.data.feedback)).toEqual(['like']);
 
       // The rate limit lives in Redis: the third message this minute is the last one allowed.

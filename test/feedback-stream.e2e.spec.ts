@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 
-const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+/** The feed and the summary are analytics' projections of the durable stream: eventually consistent. */
+const POLL = { timeout: 5_000, interval: 50 } as const;
 
 describe('the feedback stream for analysts', () => {
   let e2e: E2eApp;
@@ -44,10 +38,11 @@ describe('the feedback stream for analysts', () => {
     await feedback(messageIds[0]!, 'dislike');
     await feedback(messageIds[0]!, null);
 
-    const events = await eventually(
-      () => feedbackEvents(),
-      (list) => list.length >= 3,
-    );
+    const events = await vi.waitFor(async () => {
+      const list = await feedbackEvents();
+      expect(list.length).toBeGreaterThanOrEqual(3);
+      return list;
+    }, POLL);
     expect(events.map((e: any) => e.data.feedback)).toEqual(['like', 'dislike', null]);
     expect(events.map((e: any) => e.type)).toEqual(['feedback.given', 'feedback.given', 'feedback.removed']);
     expect(events.every((e: any) => e.data.messageId === messageIds[0])).toBe(true);
@@ -77,10 +72,11 @@ describe('the feedback stream for analysts', () => {
     await feedback(messageIds[1]!, 'like');
     await feedback(messageIds[1]!, 'dislike');
     await feedback(messageIds[0]!, 'like');
-    const summary = await eventually(
-      () => e2e.admin.call('GET', `/projects/${projectId}/analytics/feedback`),
-      (s: any) => s.likes + s.dislikes === 2,
-    );
+    const summary = await vi.waitFor(async () => {
+      const counted = await e2e.admin.call('GET', `/projects/${projectId}/analytics/feedback`);
+      expect(counted.likes + counted.dislikes).toBe(2);
+      return counted;
+    }, POLL);
     expect(summary).toMatchObject({ likes: 1, dislikes: 1, removals: 1 });
     const today = new Date().toISOString().slice(0, 10);
     expect(summary.byDay.find((d: any) => d.day === today)).toBeDefined();

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
@@ -11,12 +10,8 @@ describe('replies generated at once by one inference process', () => {
   let e2e: E2eApp | null = null;
   let model: GatedChatModel;
   afterEach(async () => {
-    // A reply still waiting on the model holds the app's stop: a failed test releases them all.
-    for (let idle = 0; idle < 10; idle++) {
-      if (model.waitingReplies > 0) idle = 0;
-      while (model.waitingReplies > 0) model.release('Bye.');
-      await sleep(50);
-    }
+    // A reply still waiting on the model holds the app's stop: a failed test lets them all answer.
+    model.open('Bye.');
     await e2e?.stop();
     e2e = null;
   });
@@ -27,18 +22,29 @@ describe('replies generated at once by one inference process', () => {
     const { token } = await newVisitor(app.url, publishableKey);
     const ids: string[] = [];
     for (let i = 0; i < count; i++) ids.push((await http(`${app.url}/v2/conversations`, { body: {}, token })).body.id);
+    conversations = ids.map((id) => ({ url: app.url, id, token }));
     return ids.map(async (id) => (await http(`${app.url}/v2/conversations/${id}/messages`, { body: { content: 'Hello?' }, token })).status);
   };
+  let conversations: Array<{ url: string; id: string; token: string }> = [];
+  /** The status of a conversation's assistant message ('streaming' once its reply is queued), or null before it exists. */
+  const assistantStatus = async ({ url, id, token }: { url: string; id: string; token: string }): Promise<string | null> =>
+    (await http(`${url}/v2/conversations/${id}/messages?role=assistant`, { token })).body.data[0]?.status ?? null;
 
   it('as many as INFERENCE_CONCURRENCY; the next starts when one ends', async () => {
     model = new GatedChatModel();
     e2e = await startE2eApp({ INFERENCE_CONCURRENCY: '3' }, { chatModel: model });
     const answers = await converse(e2e, 5);
     await vi.waitFor(() => expect(model.waitingReplies).toBe(3), { timeout: 5_000, interval: 20 });
-    await sleep(300);
-    expect(model.waitingReplies).toBe(3);
+    // All five are queued (each assistant message is streaming) while three reach the model.
+    await vi.waitFor(async () => expect(await Promise.all(conversations.map(assistantStatus))).toEqual(Array(5).fill('streaming')), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    expect(model.startedReplies).toBe(3);
+    // One ends, and the fourth starts: the fifth, queued before that, still waits for a slot.
     model.release('First.');
-    await vi.waitFor(() => expect(model.waitingReplies).toBe(3), { timeout: 5_000, interval: 20 });
+    await vi.waitFor(() => expect(model.startedReplies).toBe(4), { timeout: 5_000, interval: 20 });
+    expect(model.waitingReplies).toBe(3);
     for (let i = 0; i < 4; i++) {
       await vi.waitFor(() => expect(model.waitingReplies).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
       model.release('Next.');

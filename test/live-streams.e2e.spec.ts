@@ -1,5 +1,5 @@
 import { infraAvailable, infraUrl } from '@palaver/platform';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { type SecondGateway, startSecondGateway } from './support/second-gateway';
 import { SseClient } from './support/sse';
@@ -27,14 +27,15 @@ const agentMessages = (stream: SseClient, text: string) =>
   stream.events.filter((e) => e.event === 'message.created' && e.data.message?.parts[0]?.text === text);
 
 /** Opens streams until one opens (the gateway frees a slot once it has seen the close), bounded. */
-const openOnceFreed = async (url: string, headers: Record<string, string>): Promise<SseClient> => {
-  const deadline = Date.now() + 3_000;
-  for (;;) {
-    const stream = await SseClient.open(url, headers);
-    if (stream.status !== 429 || Date.now() > deadline) return stream;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
+const openOnceFreed = (url: string, headers: Record<string, string>): Promise<SseClient> =>
+  vi.waitFor(
+    async () => {
+      const stream = await SseClient.open(url, headers);
+      expect(stream.status, 'the slot is still taken').not.toBe(429);
+      return stream;
+    },
+    { timeout: 3_000, interval: 50 },
+  );
 
 describe('live streams follow their credential', () => {
   let e2e: E2eApp;

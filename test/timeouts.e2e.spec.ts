@@ -30,6 +30,14 @@ describe('connection timeouts', () => {
   });
   afterAll(() => e2e.stop());
 
+  /** Resolves once the server has closed a connection opened now that sends nothing: the idle timeout has passed since. */
+  const idleTimeoutPassed = async () => {
+    const probe = rawClient(e2e.url);
+    const closedAfter = await within(probe.closed, 5000);
+    probe.socket.destroy();
+    expect(closedAfter, 'the silent probe connection').not.toBe('still open');
+  };
+
   it('closes a connection that sends nothing', async () => {
     const client = rawClient(e2e.url);
     const closedAfter = await within(client.closed, 5000);
@@ -59,7 +67,7 @@ describe('connection timeouts', () => {
     const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
     const streamed = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hi', stream: true }, token });
     await gate.started();
-    await new Promise((r) => setTimeout(r, 2000));
+    await idleTimeoutPassed();
     gate.release('late but whole');
     const result = await streamed;
     expect(result.status).toBe(200);
@@ -73,7 +81,7 @@ describe('connection timeouts', () => {
     const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
     const answered = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'slow one' }, token });
     await gate.started();
-    await new Promise((r) => setTimeout(r, 2000));
+    await idleTimeoutPassed();
     gate.release('slow but whole');
     const result = await answered;
     expect(result.status).toBe(200);

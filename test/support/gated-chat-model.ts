@@ -5,6 +5,14 @@ export class GatedChatModel implements ChatModel {
   readonly name = 'gated';
   private waiting: Array<(text: string) => void> = [];
   private onStart: Array<() => void> = [];
+  private started_ = 0;
+  /** Set by `open`: every reply answers this at once. */
+  private openWith: string | null = null;
+
+  /** How many replies have reached the model so far (waiting or released). */
+  get startedReplies(): number {
+    return this.started_;
+  }
 
   /** How many replies have started and wait for `release`. */
   get waitingReplies(): number {
@@ -17,6 +25,12 @@ export class GatedChatModel implements ChatModel {
     return new Promise((resolve) => this.onStart.push(resolve));
   }
 
+  /** Releases every waiting reply and lets each later one answer at once with `text` (a test's cleanup). */
+  open(text: string): void {
+    this.openWith = text;
+    while (this.waiting.length > 0) this.release(text);
+  }
+
   release(text: string): void {
     const next = this.waiting.shift();
     if (!next) throw new Error('no reply is waiting');
@@ -24,7 +38,10 @@ export class GatedChatModel implements ChatModel {
   }
 
   async *stream(_request: ChatRequest): AsyncIterable<ModelChunk> {
+    this.started_ += 1;
+    const gate = this.openWith;
     const text = await new Promise<string>((resolve) => {
+      if (gate !== null) return resolve(gate);
       this.waiting.push(resolve);
       for (const notify of this.onStart.splice(0)) notify();
     });

@@ -1,22 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type AnalyticsEvent, AnalyticsMessages, type ConversationEvent, eventSubject, type StoredEvent } from '@palaver/contracts';
+import { AnalyticsMessages, type ConversationEvent, eventSubject, type StoredEvent } from '@palaver/contracts';
 import { createTestInfrastructure, type RunningService } from '@palaver/platform';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAnalyticsService } from './index';
 
 type TestInfrastructure = Awaited<ReturnType<typeof createTestInfrastructure>>;
-
-const eventually = async <T>(probe: () => Promise<T>, accept: (value: NoInfer<T>) => boolean, timeoutMs = 10_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value)) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 /** One conversation of one project, emitting events as the conversation service would. */
 class ConversationFixture {
@@ -59,7 +47,16 @@ describe('analytics service', () => {
   const list = (projectId: string, extra: { type?: string; after?: string; limit?: number } = {}) =>
     infra.services.send(AnalyticsMessages.listEvents, { projectId, limit: 100, ...extra });
   const summary = (projectId: string) => infra.services.send(AnalyticsMessages.feedbackSummary, { projectId });
-  const feedCount = (n: number) => (page: { data: AnalyticsEvent[] }) => page.data.length >= n;
+  /** The project's feed once it holds at least `n` events (it is a projection of the durable stream). */
+  const feedOf = (projectId: string, n: number) =>
+    vi.waitFor(
+      async () => {
+        const page = await list(projectId);
+        expect(page.data.length).toBeGreaterThanOrEqual(n);
+        return page;
+      },
+      { timeout: 10_000, interval: 25 },
+    );
 
   beforeAll(async () => {
     infra = await createTestInfrastructure();
@@ -83,7 +80,7 @@ describe('analytics service', () => {
     const removal = c.feedback(m1, null, 'dislike');
     await c.publish(like, dislike, removal);
 
-    const all = await eventually(() => list(c.projectId), feedCount(3));
+    const all = await feedOf(c.projectId, 3);
     expect(all.data.map((e) => [e.eventId, e.type])).toEqual([
       [like.eventId, 'feedback.given'],
       [dislike.eventId, 'feedback.given'],
@@ -131,7 +128,7 @@ describe('analytics service', () => {
     ];
     await c.publish(...events);
 
-    const all = await eventually(() => list(c.projectId), feedCount(6));
+    const all = await feedOf(c.projectId, 6);
     expect(all.data.map((e) => e.type)).toEqual([
       'conversation.started',
       'message.posted',
@@ -164,7 +161,7 @@ describe('analytics service', () => {
       c.feedback(m3, 'like', null, '2026-03-03T12:00:00.000Z'),
       c.feedback(m4, 'dislike', null, '2026-03-03T12:30:00.000Z'),
     );
-    await eventually(() => list(c.projectId), feedCount(6));
+    await feedOf(c.projectId, 6);
     const answer = await summary(c.projectId);
     expect(answer).toEqual({
       projectId: c.projectId,
@@ -188,7 +185,7 @@ describe('analytics service', () => {
     const like = c.feedback(m1, 'like', null);
     const removal = c.feedback(m1, null, 'like');
     await c.publish(like, removal);
-    await eventually(() => list(c.projectId), feedCount(2));
+    await feedOf(c.projectId, 2);
     const before = await summary(c.projectId);
 
     // The outbox relay may publish an event again after the stream's dedup window: a new msg id.
@@ -198,7 +195,7 @@ describe('analytics service', () => {
     const marker = c.event({ type: 'ConversationClosed', data: { closeReason: null } });
     await c.publish(marker);
 
-    const after = await eventually(() => list(c.projectId), feedCount(3));
+    const after = await feedOf(c.projectId, 3);
     expect(after.data.map((e) => e.eventId)).toEqual([like.eventId, removal.eventId, marker.eventId]);
     expect(await summary(c.projectId)).toEqual(before);
     expect(before).toMatchObject({ likes: 0, dislikes: 0, removals: 1 });
@@ -209,8 +206,8 @@ describe('analytics service', () => {
     const b = new ConversationFixture(infra, randomUUID());
     await a.publish(a.feedback(randomUUID(), 'like', null), a.feedback(randomUUID(), 'like', null));
     await b.publish(b.feedback(randomUUID(), 'dislike', null));
-    await eventually(() => list(a.projectId), feedCount(2));
-    await eventually(() => list(b.projectId), feedCount(1));
+    await feedOf(a.projectId, 2);
+    await feedOf(b.projectId, 1);
 
     expect((await list(a.projectId)).data).toHaveLength(2);
     expect((await list(b.projectId)).data.map((e) => e.data.feedback)).toEqual(['dislike']);
@@ -224,14 +221,14 @@ describe('analytics service', () => {
     const m2 = randomUUID();
     const beforeStop = [c.feedback(m1, 'like', null), c.feedback(m2, 'like', null)];
     await c.publish(...beforeStop);
-    await eventually(() => list(c.projectId), feedCount(2));
+    await feedOf(c.projectId, 2);
 
     await service.close();
     const whileStopped = [c.feedback(m1, 'dislike', 'like'), c.feedback(m2, null, 'like')];
     await c.publish(...whileStopped);
     service = await startAnalyticsService(infra);
 
-    const page = await eventually(() => list(c.projectId), feedCount(4));
+    const page = await feedOf(c.projectId, 4);
     expect(page.data.map((e) => e.eventId)).toEqual([...beforeStop, ...whileStopped].map((e) => e.eventId));
     const cursors = page.data.map((e) => e.cursor);
     expect([...cursors].sort()).toEqual(cursors);

@@ -61,14 +61,21 @@ const failure = async (call: Promise<unknown>): Promise<AppError> => {
   throw new Error('expected the call to fail');
 };
 
-const eventually = async <T>(read: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5_000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met; last value: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** How long a poll waits for a job or an event delivered asynchronously, and how often it looks. */
+const POLL = { timeout: 5_000, interval: 20 } as const;
+
+/**
+ * Resolves once every job queued so far has reached the test's processor: the queue is FIFO, so a
+ * marker job enqueued now arrives after all of them. The marker is then taken out of `jobs`.
+ */
+const settleJobs = async (): Promise<void> => {
+  const marker = randomUUID();
+  await infra.jobs.enqueue(INFERENCE_QUEUE, 'test-marker', null, { jobId: marker });
+  await vi.waitFor(() => expect(jobs.map((j) => j.id)).toContain(marker), POLL);
+  jobs.splice(
+    jobs.findIndex((j) => j.id === marker),
+    1,
+  );
 };
 
 const scope = (over: { projectId?: string; visitorId?: string } = {}) => ({ projectId, visitorId, ...over });
@@ -157,12 +164,13 @@ describe('conversation service', () => {
       },
     });
 
-    const job = await eventually(
-      () => jobs.find((j) => j.id === assistantMessageId),
-      (j) => j !== undefined,
-    );
-    expect(job!.name).toBe(GENERATE_REPLY_JOB);
-    expect(job!.data as GenerateReplyJob).toEqual({
+    const job = await vi.waitFor(() => {
+      const queued = jobs.find((j) => j.id === assistantMessageId);
+      expect(queued).toBeDefined();
+      return queued!;
+    }, POLL);
+    expect(job.name).toBe(GENERATE_REPLY_JOB);
+    expect(job.data as GenerateReplyJob).toEqual({
       projectId,
       conversationId: id,
       assistantMessageId,
@@ -191,8 +199,8 @@ describe('conversation service', () => {
     const { id } = await create();
     const outcome = await post(id, 'I want to talk to a human', { handoffTriggers: ['talk to a human'] });
     expect(outcome.kind).toBe('handoff');
-    // A job would have been queued during the command, before its answer.
-    await new Promise((r) => setTimeout(r, 50));
+    // A job would have been queued during the command, before its answer: it would reach the processor before the marker.
+    await settleJobs();
     expect(jobs).toEqual([]);
   });
 
@@ -209,10 +217,7 @@ describe('conversation service', () => {
 
     const outcome = await post(id, 'Hello again?');
     expect(outcome.kind).toBe('reply');
-    await eventually(
-      () => jobs.length,
-      (n) => n === 1,
-    );
+    await vi.waitFor(() => expect(jobs).toHaveLength(1), POLL);
   });
 
   it('refuses a message while the reply streams, and after the reply timeout fails it and goes on', async () => {
@@ -335,7 +340,7 @@ describe('conversation service', () => {
     const conversation = await get(id);
     expect(conversation).toMatchObject({ isHumanHandled: true, humanAgent: { name: 'Ada', image: null } });
     expect(conversation.messages!.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'human_agent']);
-    await new Promise((r) => setTimeout(r, 50));
+    await settleJobs();
     expect(jobs.length).toBe(jobsBefore);
 
     const before = await create();
@@ -487,10 +492,7 @@ describe('conversation service', () => {
       'MessageFeedbackGiven',
       'ConversationClosed',
     ];
-    await eventually(
-      () => received.length,
-      (n) => n >= types.length,
-    );
+    await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(types.length), POLL);
     await subscription.stop();
     expect(received.map((m) => m.subject)).toEqual(types.map(eventSubject));
     const payloads = received.map((m) => m.payload as StoredEvent);
@@ -528,10 +530,7 @@ describe('conversation service', () => {
     const conversation = await get(conversationId);
     expect(conversation.title).toBe('Written before a crash');
     expect(conversation.messages!.map((m) => m.id)).toEqual([messageId]);
-    await eventually(
-      () => received.length,
-      (n) => n >= 2,
-    );
+    await vi.waitFor(() => expect(received.length).toBeGreaterThanOrEqual(2), POLL);
     await subscription.stop();
     expect(received.map((m) => m.subject)).toEqual([eventSubject('ConversationStarted'), eventSubject('UserMessagePosted')]);
   });

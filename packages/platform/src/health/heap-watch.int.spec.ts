@@ -12,6 +12,7 @@ const ROOT = join(import.meta.dirname, '../../../..');
 
 let dir: string | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
@@ -91,20 +92,23 @@ describe('the heap watch of an infrastructure', () => {
     return { infra, warnings, readings: () => readings };
   };
 
+  // The watch's interval on a fake clock: many intervals pass at once, and none is missed.
   it('watches the heap once an embedded store holds data in it, until closed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const { infra, warnings, readings } = await openOver(['documents', 'pubsub']);
     expect(warnings).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(50);
     expect(readings()).toBeGreaterThan(1);
     await infra.close();
     const closedAt = readings();
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(1_000);
     expect(readings()).toBe(closedAt);
   });
 
   it('does not watch it when no embedded store is open', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const { infra, warnings, readings } = await openOver(['pubsub', 'jobs']);
-    await new Promise((r) => setTimeout(r, 50));
+    vi.advanceTimersByTime(1_000);
     expect(readings()).toBe(0);
     expect(warnings).toHaveLength(0);
     await infra.close();

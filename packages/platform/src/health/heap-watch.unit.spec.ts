@@ -30,13 +30,19 @@ describe('watchHeap', () => {
     expect(warnings.map((w) => w.fields.heapUsedMb)).toEqual([800, 710]);
   });
 
-  it('reads at once, then on its interval until stopped', async () => {
-    const { watch, warnings, readings } = watchOver([0.1, 0.1, 0.95], 10);
-    expect(readings()).toBe(1);
-    await vi.waitFor(() => expect(warnings).toHaveLength(1), { timeout: 5_000, interval: 5 });
-    watch.stop();
-    const stoppedAt = readings();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(readings()).toBe(stoppedAt);
+  it('reads at once, then on its interval until stopped', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const { watch, warnings, readings } = watchOver([0.1, 0.1, 0.95], 10);
+      expect(readings()).toBe(1);
+      vi.advanceTimersByTime(20);
+      expect(readings()).toBe(3);
+      expect(warnings).toHaveLength(1);
+      watch.stop();
+      vi.advanceTimersByTime(1_000);
+      expect(readings()).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

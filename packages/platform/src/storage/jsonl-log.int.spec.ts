@@ -111,17 +111,20 @@ describe('JsonlLog', () => {
     const prototype = await fileHandlePrototype();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let writing = false;
     // Whichever way the platform makes it durable (an O_DSYNC write, or a write and an fdatasync).
     for (const method of ['write', 'datasync'] as const) {
       const real = prototype[method];
       vi.spyOn(prototype, method).mockImplementation(async function (this: unknown, ...args: unknown[]) {
+        writing = true;
         await gate;
         return (real as (...a: unknown[]) => Promise<unknown>).apply(this, args);
       } as never);
     }
     let durable = false;
     const appended = log.append([{ n: 1, text: 'a' }]).then(() => (durable = true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The write has reached the disk call, which the gate holds: the append must wait for it.
+    await vi.waitFor(() => expect(writing).toBe(true));
     expect(durable).toBe(false);
     expect(log.pending).toBe(true);
     release();

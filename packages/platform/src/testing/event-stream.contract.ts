@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from '../event-stream/event-stream.port';
 
 export interface EventStreamFixture {
@@ -14,11 +14,7 @@ export interface EventStreamFixture {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const waitFor = async (condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
+  await vi.waitFor(() => expect(condition(), `waiting for ${what}`).toBe(true), { timeout: timeoutMs, interval: 10 });
 };
 
 /** A handler that records what it handled. */
@@ -155,13 +151,13 @@ export function describeEventStreamContract(adapterName: string, factory: () => 
       await waitFor(() => first.handled.length === 3, 'the first three');
       await sub.stop();
       for (let n = 4; n <= 5; n++) await stream.publish(subject('evt.a'), { n }, `r${n}`);
-      await sleep(100);
-      expect(first.handled).toHaveLength(3);
 
       const second = recorder();
       await subscribe('resume', subject('evt.>'), second.handler);
       await flush(second, subject('evt.z'));
       expect(second.payloads()).toEqual([{ n: 4 }, { n: 5 }]);
+      // Offered to the resumed consumer (and past them its marker), none reached the stopped one.
+      expect(first.handled).toHaveLength(3);
     });
 
     it('resumes a durable consumer across a close and reopen', async () => {
@@ -302,8 +298,9 @@ export function describeEventStreamContract(adapterName: string, factory: () => 
       for (const [i, rest] of published.entries()) await stream.publish(subject(rest), { rest }, `f${i}`);
       await stream.publish(subject('evt.end.v1'), { rest: 'evt.end.v1' }, 'f-end');
       await stream.publish(subject('evt.b.v1'), { rest: 'evt.b.v1 again' }, 'f-end-b');
-      await waitFor(() => star.handled.length === 4 && tail.handled.length === 6 && exact.handled.length === 2, 'the filtered messages');
-      await sleep(100);
+      // The last one published matches every filter: once each has it, each was offered all before it.
+      const last = (rec: ReturnType<typeof recorder>) => rec.payloads().some((p) => (p as { rest: string }).rest === 'evt.b.v1 again');
+      await waitFor(() => last(star) && last(tail) && last(exact), 'the last message on every filter');
       expect(star.payloads()).toEqual([{ rest: 'evt.a.v1' }, { rest: 'evt.b.v1' }, { rest: 'evt.end.v1' }, { rest: 'evt.b.v1 again' }]);
       expect(tail.payloads()).toEqual([
         { rest: 'evt.a.v1' },
@@ -331,7 +328,11 @@ export function describeEventStreamContract(adapterName: string, factory: () => 
       expect(inHandler).toBe(false);
       expect(finished).toBe(1);
       await stream.publish(subject('evt.a'), { n: 2 }, 'st2');
-      await sleep(300);
+      // The durable consumer, resumed, is offered the message: the stopped subscription never took it.
+      const resumed = recorder();
+      await subscribe('stopping', subject('evt.>'), resumed.handler);
+      await flush(resumed, subject('evt.z'));
+      expect(resumed.payloads()).toEqual([{ n: 2 }]);
       expect(finished).toBe(1);
     });
 
@@ -345,8 +346,13 @@ export function describeEventStreamContract(adapterName: string, factory: () => 
       open = false;
       const other = await fixture.open();
       await other.publish(subject('evt.a'), { n: 2 }, 'c2');
-      await sleep(300);
+      // The same durable consumer, on the stream opened again, is offered the message: the closed one never took it.
+      const resumed = recorder();
+      const sub = await other.subscribe(durable('closing'), subject('evt.>'), resumed.handler);
+      await waitFor(() => resumed.handled.length > 0, 'the message on the stream opened again');
+      await sub.stop();
       await other.close();
+      expect(resumed.payloads()).toEqual([{ n: 2 }]);
       expect(rec.payloads()).toEqual([{ n: 1 }]);
     });
   });

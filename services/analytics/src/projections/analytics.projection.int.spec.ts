@@ -181,7 +181,14 @@ describe('analytics projection', () => {
 
   it('acknowledges a batch only once the documents are synced; what it wrote is readable before', async () => {
     let releaseSync: () => void = () => undefined;
-    const documents = storeSyncing(() => new Promise<void>((resolve) => (releaseSync = resolve)));
+    let syncing = false;
+    const documents = storeSyncing(
+      () =>
+        new Promise<void>((resolve) => {
+          syncing = true;
+          releaseSync = resolve;
+        }),
+    );
     let handler: ((messages: StreamMessage[]) => Promise<void>) | null = null;
     const stream = {
       subscribeBatches: async (_durable: string, _filter: string, batchHandler: typeof handler) => {
@@ -213,7 +220,8 @@ describe('analytics projection', () => {
       acknowledged = true;
     });
     await vi.waitFor(async () => expect((await new FeedService(feedRepository).listEvents({ projectId, limit: 10 })).data).toHaveLength(1));
-    await new Promise((r) => setTimeout(r, 50));
+    // The batch waits on the sync (held): not acknowledged until it is done.
+    await vi.waitFor(() => expect(syncing).toBe(true));
     expect(acknowledged).toBe(false);
     releaseSync();
     await handled;

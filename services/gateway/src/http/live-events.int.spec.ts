@@ -1,7 +1,10 @@
 import { AppError } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type LiveEvent, serveLiveEvents } from './live-events';
+
+/** How often the stream asks unwoken. */
+const FALLBACK_MS = 60_000;
 
 /**
  * A live stream over `feed` (its index is the cursor), woken by `notify` and never polled in
@@ -30,7 +33,7 @@ const start = async (page = 100, until?: AbortSignal) => {
           listeners.add(notify);
           return () => listeners.delete(notify);
         },
-        fallbackMs: 60_000,
+        fallbackMs: FALLBACK_MS,
         until,
       },
     );
@@ -56,16 +59,11 @@ const readUntil = async (reader: ReadableStreamDefaultReader<Uint8Array>, text: 
   return seen;
 };
 
-const until = async (check: () => boolean) => {
-  const deadline = Date.now() + 5_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition never met');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
+const until = (check: () => void) => vi.waitFor(check, { timeout: 5_000, interval: 20 });
 
 let app: FastifyInstance | null = null;
 afterEach(async () => {
+  vi.useRealTimers();
   await app?.close();
   app = null;
 });
@@ -74,12 +72,14 @@ describe('serveLiveEvents with a wake-up', () => {
   it('asks only when woken, and writes what changed at once', async () => {
     const served = await start();
     app = served.app;
+    // The stream's pause is a timer: on a fake clock the whole fallback minute passes at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const controller = new AbortController();
     const response = await fetch(`${served.url}/events`, { signal: controller.signal });
     const reader = response.body!.getReader();
     const seen = await readUntil(reader, ': live');
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(served.asked()).toBe(1); // the first ask only: idle, it polls nothing (the fallback is a minute)
+    await vi.advanceTimersByTimeAsync(FALLBACK_MS - 1);
+    expect(served.asked()).toBe(1); // the first ask only: idle, it polls nothing until the fallback
 
     served.push('1');
     await readUntil(reader, 'id: 1\nevent: news', seen);
@@ -90,7 +90,7 @@ describe('serveLiveEvents with a wake-up', () => {
     expect(served.asked()).toBeLessThanOrEqual(4);
 
     controller.abort();
-    await until(() => served.listeners.size === 0);
+    await until(() => expect(served.listeners.size).toBe(0));
   });
 
   it('asks again at once while a full page leaves more after it', async () => {
@@ -116,7 +116,7 @@ describe('serveLiveEvents with a wake-up', () => {
     served.hold.until = new Promise<void>((resolve) => answered.push(resolve));
     const answer = () => answered[0]!();
     served.push('1');
-    await until(() => served.asked() === 2); // the ask woken by the push waits on the feed
+    await until(() => expect(served.asked()).toBe(2)); // the ask woken by the push waits on the feed
 
     credential.abort(new AppError('UNAUTHORIZED', 'this agent token has been revoked'));
     answer();
@@ -128,6 +128,6 @@ describe('serveLiveEvents with a wake-up', () => {
     }
     expect(seen.text).toContain(': closed: this agent token has been revoked\n\n');
     expect(seen.text).not.toContain('id: 1');
-    await until(() => served.listeners.size === 0);
+    await until(() => expect(served.listeners.size).toBe(0));
   });
 });

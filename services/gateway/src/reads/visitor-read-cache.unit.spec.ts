@@ -1,6 +1,6 @@
 import { CONVERSATION_CHANGES_CHANNEL } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { visitorChanges } from './announcements';
 import { DEFAULT_VISITOR_READ_CACHE, VisitorReadCache } from './visitor-read-cache';
 
@@ -23,6 +23,8 @@ describe('VisitorReadCache', () => {
     cache.follow(changes);
   };
   afterEach(async () => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
     cache.stop();
     await changes.stop();
   });
@@ -79,9 +81,14 @@ describe('VisitorReadCache', () => {
   });
 
   it('forgets answers after the TTL, should an announcement be lost', async () => {
-    await start({ ttlMs: 30 });
+    // The cache ages entries by `performance.now()` (and debounces it with a timer): both on the fake clock.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.spyOn(performance, 'now').mockImplementation(() => Date.now());
+    await start({ ttlMs: 30_000 });
     await read(ada, 'list', load('first'));
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    vi.advanceTimersByTime(29_999);
+    expect(await read(ada, 'list', load('second'))).toEqual({ value: 'first' });
+    vi.advanceTimersByTime(2);
     expect(await read(ada, 'list', load('second'))).toEqual({ value: 'second' });
   });
 
