@@ -1,18 +1,36 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, startE2eApp } from '../../../test/support/e2e-app';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type E2eApp, http, startE2eApp } from '../../../test/support/e2e-app';
+import { type StaticSite, startStaticSite } from '../../../test/support/static-site';
 import { PalaverAdmin } from './admin.client';
 import { PalaverApiError } from './errors';
 import { PalaverServer } from './surface-b.client';
+import { signUserToken } from './user-token';
 
 describe('PalaverAdmin against the running product', () => {
   let e2e: E2eApp;
   let admin: PalaverAdmin;
 
+  let site: StaticSite;
+
   beforeAll(async () => {
-    e2e = await startE2eApp();
+    site = await startStaticSite({
+      '/': {
+        type: 'text/html',
+        body: '<html><head><title>Bikes</title></head><body><main><h1>Bikes</h1><p>We sell refurbished city bikes.</p><a href="/returns">Returns</a></main></body></html>',
+      },
+      '/returns': {
+        type: 'text/html',
+        body: '<html><head><title>Returns</title></head><body><main><h1>Returns</h1><p>Unused bikes can be returned within 30 days.</p></main></body></html>',
+      },
+    });
+    // The local site is on loopback: the crawler may reach it only when private networks are allowed.
+    e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' });
     admin = new PalaverAdmin({ baseUrl: `${e2e.url}/`, adminToken: e2e.app.adminToken });
   });
-  afterAll(() => e2e.stop());
+  afterAll(async () => {
+    await e2e.stop();
+    await site.close();
+  });
 
   it('projects, assistants and keys: create, list, update, revoke', async () => {
     const project = await admin.projects.create({ name: 'SDK shop', limits: { monthlyMessages: 1000 } });
@@ -62,6 +80,46 @@ describe('PalaverAdmin against the running product', () => {
     expect((await admin.documents.list(project.id, { limit: 10 })).data.map((d) => d.id)).toEqual([document.id]);
     await admin.documents.delete(project.id, document.id);
     await expect(admin.documents.get(project.id, document.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('sources: a website crawled to ready, its pages listed, synced and deleted', async () => {
+    const project = await admin.projects.create({ name: 'Bike shop' });
+    const source = await admin.sources.create(project.id, { type: 'website', url: `${site.origin}/` });
+    expect(source).toMatchObject({ type: 'website', status: 'queued' });
+    await vi.waitFor(async () => expect((await admin.sources.get(project.id, source.id)).status).toBe('ready'), {
+      timeout: 15_000,
+      interval: 200,
+    });
+    const pages = await admin.sources.pages(project.id, source.id, { status: 'indexed' });
+    expect(pages.data.map((p) => p.url).sort()).toEqual([`${site.origin}/`, `${site.origin}/returns`]);
+    expect((await admin.sources.list(project.id)).data.map((s) => s.id)).toEqual([source.id]);
+    expect((await admin.sources.update(project.id, source.id, { maxPages: 10 })).maxPages).toBe(10);
+    expect((await admin.sources.sync(project.id, source.id)).id).toBe(source.id);
+    await vi.waitFor(async () => expect((await admin.sources.get(project.id, source.id)).pages.unchanged).toBe(2), {
+      timeout: 15_000,
+      interval: 200,
+    });
+    await admin.sources.delete(project.id, source.id);
+    expect((await admin.documents.list(project.id)).data).toEqual([]);
+  });
+
+  it("identity secret: rotated through the SDK, a token it signs opens the customer's session", async () => {
+    const project = await admin.projects.create({ name: 'Verified shop' });
+    const { key: publishableKey } = await admin.keys.create(project.id, {
+      type: 'publishable',
+      name: 'site',
+      assistantId: project.defaultAssistantId ?? '',
+      allowedOrigins: [],
+    });
+    const { secret, previousSecretValidUntil } = await admin.identitySecret.rotate(project.id);
+    expect(previousSecretValidUntil).toBeNull();
+    const userToken = await signUserToken(secret, { sub: 'user-9', name: 'Ida' });
+    const init = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: publishableKey, saVid: 'laptop', userToken } });
+    expect(init.body.visitor).toMatchObject({ type: 'identified', externalId: 'user-9', name: 'Ida' });
+    const forged = await signUserToken('not-the-secret', { sub: 'user-9' });
+    expect(
+      (await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: publishableKey, saVid: 'laptop', userToken: forged } })).status,
+    ).toBe(401);
   });
 
   it('conversations: a surface B chat is listed and read with its messages', async () => {

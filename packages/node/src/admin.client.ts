@@ -3,6 +3,7 @@ import type {
   AdminConversationFilter,
   AssistantRecord,
   CreateAssistantInput,
+  CreatedIdentitySecret,
   CreatedKey,
   CreateKeyInput,
   CreateProjectInput,
@@ -12,10 +13,15 @@ import type {
   ProjectRecord,
   Qna,
   QnaInput,
+  Source,
+  SourceInput,
+  SourcePage,
+  SourcePageStatus,
   UpdateAssistantInput,
   UpdateDocumentInput,
   UpdateProjectInput,
   UpdateQnaInput,
+  UpdateSourceInput,
 } from './contract-types';
 import { HttpApi, segment } from './http';
 
@@ -111,6 +117,34 @@ export class PalaverAdmin {
     delete: async (projectId: string, documentId: string): Promise<void> => {
       await this.http.send('DELETE', `/projects/${segment(projectId)}/documents/${segment(documentId)}`);
     },
+  };
+
+  readonly sources = {
+    /** A website or sitemap to crawl; it answers `status: 'queued'` and crawls in the background. */
+    create: (projectId: string, input: SourceInput): Promise<Source> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/sources`, { body: input }),
+    list: (projectId: string, query: ListWindow = {}): Promise<PagedList<Source>> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/sources`, { query: { ...query } }),
+    /** The source with its live page counters. */
+    get: (projectId: string, sourceId: string): Promise<Source> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`),
+    pages: (projectId: string, sourceId: string, query: ListWindow & { status?: SourcePageStatus } = {}): Promise<PagedList<SourcePage>> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/pages`, { query: { ...query } }),
+    /** Crawls again now: changed pages replace their documents, gone ones lose them. */
+    sync: (projectId: string, sourceId: string): Promise<Source> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/sync`),
+    update: (projectId: string, sourceId: string, input: UpdateSourceInput): Promise<Source> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`, { body: input }),
+    /** Removes the source and every document it made. */
+    delete: async (projectId: string, sourceId: string): Promise<void> => {
+      await this.http.send('DELETE', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`);
+    },
+  };
+
+  /** Creates or rotates the project's identity secret (answered only here; the previous one verifies 24 h more). */
+  readonly identitySecret = {
+    rotate: (projectId: string): Promise<CreatedIdentitySecret> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/identity-secret`),
   };
 
   readonly conversations = {
