@@ -134,6 +134,16 @@ describe('sources: a website crawled into the knowledge base, kept in sync', () 
         boilerplate,
       ).toBe(false);
     }
+    // A visitor asks: the built-in responder answers from the crawled page and cites it.
+    const token = (await http(`${e2e.url}/v2/identity/init`, { body: { apiKey, saVid: 'crawl-visitor' } })).body.sessionToken;
+    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const reply = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+      body: { content: 'How much is the Pro plan?' },
+      token,
+    });
+    expect(reply.body.steps[0].content[0].text).toContain('29 euros per month');
+    const [answer] = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;
+    expect(answer.metadata.sources).toEqual([{ title: 'Pricing', url: `${site.origin}/pricing` }]);
     const documents = (await e2e.admin.call('GET', `/projects/${projectId}/documents?limit=100`)).data as Array<{ url: string }>;
     expect(documents.map((d) => d.url).sort()).toEqual(
       ['/', '/about', '/docs/manual.pdf', '/gift-cards', '/old-news', '/pricing'].map((p) => `${site.origin}${p}`).sort(),
