@@ -41,7 +41,8 @@ describe('fuzz: every route, generated requests', () => {
   const knownIds: Record<string, string> = {};
 
   beforeAll(async () => {
-    e2e = await startE2eApp();
+    // Generated website sources name random hosts: none may be looked up or crawled from a test.
+    e2e = await startE2eApp({ OUTBOUND_ALLOWED_HOSTS: 'fuzz.invalid' });
     const { project, publishableKey, privateKey } = await e2e.admin.createProject({ name: 'Fuzz shop' });
     const { token } = await newVisitor(e2e.url, publishableKey);
     const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;

@@ -61,6 +61,8 @@ export const ConfigSchema = z.object({
     .default('/api'),
   /** Lets outbound requests (crawler, webhooks) reach loopback and private addresses; link-local never. */
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
+  /** Host names outbound requests may reach, comma-separated (`*.example.com` for subdomains); unset: any public host. */
+  OUTBOUND_ALLOWED_HOSTS: optionalString,
   /** Requests a website crawl makes to the site at once. */
   CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   /** Least time between the starts of two requests of a crawl to the site (robots.txt Crawl-delay may ask for more). */

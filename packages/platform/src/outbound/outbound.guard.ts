@@ -40,6 +40,11 @@ export class OutboundFetchError extends Error {
 export interface OutboundGuardOptions {
   /** Lifts the ban on loopback and private addresses (intranets, tests); link-local stays refused. */
   allowPrivateNetworks: boolean;
+  /**
+   * Host names that may be reached (`*.example.com`: its subdomains), checked before any DNS
+   * lookup, on every redirect too; absent: any host whose addresses pass the checks.
+   */
+  allowedHosts?: readonly string[];
   resolve?: Resolver;
   userAgent?: string;
 }
@@ -153,6 +158,10 @@ export class OutboundGuard {
       throw new OutboundRefusedError(`only http and https URLs may be fetched, not ${url.protocol}`, raw);
     }
     if (url.username || url.password) throw new OutboundRefusedError('URLs with credentials are refused', raw);
+    const { allowedHosts } = this.options;
+    if (allowedHosts && !allowedHosts.some((pattern) => hostMatches(url.hostname, pattern))) {
+      throw new OutboundRefusedError(`${url.hostname} is not among the allowed hosts (OUTBOUND_ALLOWED_HOSTS)`, raw);
+    }
     return url;
   }
 
@@ -261,8 +270,33 @@ export class OutboundGuard {
   }
 }
 
+/** `shop.example.com` matches itself; `*.example.com` matches its subdomains, not the apex. */
+const hostMatches = (hostname: string, pattern: string): boolean => {
+  const host = hostname.toLowerCase();
+  const wanted = pattern.trim().toLowerCase();
+  return wanted.startsWith('*.') ? host.endsWith(wanted.slice(1)) : host === wanted;
+};
+
+/** OUTBOUND_ALLOWED_HOSTS as a list; unset or blank: no list. */
+export const parseAllowedHosts = (value: string | undefined): string[] | undefined => {
+  const hosts = (value ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h.length > 0);
+  return hosts.length > 0 ? hosts : undefined;
+};
+
 const bareHost = (hostname: string): string => (hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname);
 
-/** The guard as configured (OUTBOUND_ALLOW_PRIVATE_NETWORKS). */
-export const outboundGuardFromConfig = (config: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' | 'false' }, userAgent?: string): OutboundGuard =>
-  new OutboundGuard({ allowPrivateNetworks: config.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true', ...(userAgent ? { userAgent } : {}) });
+/** The guard as configured (OUTBOUND_ALLOW_PRIVATE_NETWORKS, OUTBOUND_ALLOWED_HOSTS). */
+export const outboundGuardFromConfig = (
+  config: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' | 'false'; OUTBOUND_ALLOWED_HOSTS?: string | undefined },
+  userAgent?: string,
+): OutboundGuard => {
+  const allowedHosts = parseAllowedHosts(config.OUTBOUND_ALLOWED_HOSTS);
+  return new OutboundGuard({
+    allowPrivateNetworks: config.OUTBOUND_ALLOW_PRIVATE_NETWORKS === 'true',
+    ...(allowedHosts ? { allowedHosts } : {}),
+    ...(userAgent ? { userAgent } : {}),
+  });
+};

@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundFetchError, OutboundGuard, OutboundRefusedError, type ResolvedAddress, type Resolver } from './outbound.guard';
+import {
+  OutboundFetchError,
+  OutboundGuard,
+  OutboundRefusedError,
+  outboundGuardFromConfig,
+  type ResolvedAddress,
+  type Resolver,
+} from './outbound.guard';
 
 /** A resolver answering from a table, counting the look-ups of each name. */
 const tableResolver = (table: Record<string, ResolvedAddress[]>) => {
@@ -92,6 +99,37 @@ describe('OutboundGuard.checkUrl', () => {
     await expect(guard.checkUrl('https://metadata.test/')).rejects.toBeInstanceOf(OutboundRefusedError);
     await expect(guard.checkUrl('https://nowhere.test/')).rejects.toBeInstanceOf(OutboundFetchError);
     guard.close();
+  });
+});
+
+describe('OutboundGuard with allowed hosts', () => {
+  it('reaches only the listed hosts and their wildcard subdomains, refused before any DNS look-up', async () => {
+    const { resolve, calls } = tableResolver({ 'shop.test': [v4('93.184.216.34')], 'docs.shop.test': [v4('93.184.216.35')] });
+    const guard = new OutboundGuard({ allowPrivateNetworks: false, allowedHosts: ['shop.test', '*.shop.test'], resolve });
+    await expect(guard.checkUrl('https://shop.test/')).resolves.toBeInstanceOf(URL);
+    await expect(guard.checkUrl('https://DOCS.shop.test/a')).resolves.toBeInstanceOf(URL);
+    await expect(guard.checkUrl('https://evil.test/')).rejects.toThrow(/evil.test is not among the allowed hosts/);
+    await expect(guard.checkUrl('https://shop.test.evil.test/')).rejects.toBeInstanceOf(OutboundRefusedError);
+    await expect(guard.checkUrl('https://93.184.216.34/')).rejects.toBeInstanceOf(OutboundRefusedError);
+    expect(calls).toEqual(['shop.test', 'docs.shop.test']);
+    guard.close();
+  });
+
+  it('checks a redirect against the list too', async () => {
+    const guard = new OutboundGuard({ allowPrivateNetworks: true, allowedHosts: ['127.0.0.1'] });
+    expect((await guard.fetch(`http://127.0.0.1:${port}/to-ok`)).status).toBe(200);
+    await expect(guard.fetch(`http://127.0.0.1:${port}/to-other-origin`)).rejects.toThrow(/other.test is not among the allowed hosts/);
+    guard.close();
+  });
+
+  it('reads OUTBOUND_ALLOWED_HOSTS from the configuration, a blank value meaning no list', async () => {
+    const listed = outboundGuardFromConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', OUTBOUND_ALLOWED_HOSTS: ' a.test , *.b.test ' });
+    await expect(listed.checkUrl('http://c.test/')).rejects.toBeInstanceOf(OutboundRefusedError);
+    await expect(listed.checkUrl('http://127.0.0.1/')).rejects.toBeInstanceOf(OutboundRefusedError);
+    const open = outboundGuardFromConfig({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', OUTBOUND_ALLOWED_HOSTS: ' ' });
+    await expect(open.checkUrl('http://127.0.0.1/')).resolves.toBeInstanceOf(URL);
+    listed.close();
+    open.close();
   });
 });
 
