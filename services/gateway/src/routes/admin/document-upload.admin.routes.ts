@@ -1,10 +1,11 @@
 import fastifyMultipart from '@fastify/multipart';
-import { AppError, DocumentRecord, IdentityMessages, SearchMessages, UPLOAD_MAX_BYTES, UploadDocumentBody, Uuid } from '@palaver/contracts';
+import { AppError, DocumentRecord, SearchMessages, UPLOAD_MAX_BYTES, UploadDocumentBody, Uuid } from '@palaver/contracts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { parse } from '../../http/parse';
 import type { Routes } from '../../http/routes';
+import { existingProject } from './existing-project';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const UploadFields = UploadDocumentBody.pick({ title: true, url: true });
@@ -60,7 +61,7 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
       }
       if (!file) throw new AppError('INVALID_REQUEST_BODY', 'no file in the field "file"', { field: 'file' });
       const extra = parse(UploadFields, fields, 'body');
-      await services.send(IdentityMessages.getProject, { projectId: params.projectId });
+      await existingProject(services, params.projectId);
       const document = await services.send(SearchMessages.uploadDocument, {
         projectId: params.projectId,
         body: {

@@ -1,7 +1,6 @@
 import {
   DocumentBody,
   DocumentRecord,
-  IdentityMessages,
   ListQnasQuery,
   pagedList,
   Qna,
@@ -16,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { existingProject } from './existing-project';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const QnaPath = ProjectPath.extend({ qnaId: Uuid });
@@ -25,10 +25,7 @@ const ListDocumentsQuery = z.object({ limit: queryInt(1, 100).default(20), offse
 /** Q&A entries and documents of a project (search service); creating and listing check the project exists. */
 export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = { auth: 'admin', tag: 'admin: knowledge' } as const;
-  const existing = async (projectId: string) => {
-    await services.send(IdentityMessages.getProject, { projectId });
-    return projectId;
-  };
+  const existing = (projectId: string) => existingProject(services, projectId);
 
   routes.add(
     {

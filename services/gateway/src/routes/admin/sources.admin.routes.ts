@@ -1,5 +1,4 @@
 import {
-  IdentityMessages,
   pagedList,
   QueryOffset,
   queryInt,
@@ -14,6 +13,7 @@ import {
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { existingProject } from './existing-project';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const SourcePath = ProjectPath.extend({ sourceId: Uuid });
@@ -23,10 +23,7 @@ const ListPagesQuery = ListQuery.extend({ status: SourcePageStatus.optional() })
 /** Websites and sitemaps a project's knowledge is crawled from (search service); creating and listing check the project exists. */
 export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = { auth: 'admin', tag: 'admin: knowledge' } as const;
-  const existing = async (projectId: string) => {
-    await services.send(IdentityMessages.getProject, { projectId });
-    return projectId;
-  };
+  const existing = (projectId: string) => existingProject(services, projectId);
 
   routes.add(
     {
