@@ -26,6 +26,7 @@ import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
+import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -137,6 +138,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
+    webhooksAdminRoutes(adminRoutes, deps);
     agentAdminRoutes(adminRoutes, deps, identity);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });

@@ -69,6 +69,24 @@ export const ConfigSchema = z.object({
   CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
   /** How often the search service looks for sources whose refresh is due. */
   SOURCE_SCHEDULE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Waits before each retry of a webhook delivery, comma-separated ms; unset: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be a comma-separated list of milliseconds')
+      .optional(),
+  ),
+  /** One delivery attempt may take this long. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** An endpoint whose every attempt has failed for this long is disabled (default 5 days). */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 24 * 3_600_000),
+  /** How often pending deliveries whose job was lost (an embedded queue's, on a restart) are queued again. */
+  WEBHOOK_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });

@@ -63,6 +63,7 @@ export class BullMqJobQueue implements JobQueue {
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
       removeOnComplete: true,
       removeOnFail: true,
+      delay: Math.max(0, options.delayMs ?? 0),
       // Last: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });
