@@ -7,6 +7,7 @@ export * from './agents/agent';
 export * from './common';
 export * from './errors';
 export * from './events/conversation.events';
+export * from './events/event-stream.contract';
 export * from './events/feed.types';
 export * from './jobs';
 export * from './messages/analytics.messages';

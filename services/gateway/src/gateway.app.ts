@@ -15,6 +15,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { asyncApiDocument } from './openapi/async-api';
 import { agentFeedChanges, visitorChanges } from './reads/announcements';
 import { VisitorReadCache } from './reads/visitor-read-cache';
 import { ReplyHub } from './replies/reply-hub';
@@ -147,5 +148,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
 
   const document = docs.document();
   app.get('/openapi.json', async () => document);
+  const events = asyncApiDocument();
+  app.get('/asyncapi.json', async () => events);
   return app;
 };

@@ -1,11 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ALL_CONVERSATION_EVENTS } from '@palaver/contracts';
+import { ALL_CONVERSATION_EVENTS, DURABLE_CONSUMERS } from '@palaver/contracts';
 import { type EventStream, logger, Ports, type StreamSubscription } from '@palaver/platform';
 import { readConversationEvent } from '../domain/feed-entry.mapper';
 import { WebhookDeliveryService } from '../services/webhook-delivery.service';
 
 /** The webhooks' own durable consumer: independent of the feed's, so a slow endpoint never holds the feed back. */
-export const WEBHOOK_CONSUMER = 'webhooks';
+export const WEBHOOK_CONSUMER = DURABLE_CONSUMERS.webhooks;
 
 /**
  * Turns each conversation event the feed keeps into a delivery per subscribed endpoint. A batch is
