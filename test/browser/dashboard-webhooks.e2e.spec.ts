@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
@@ -7,6 +9,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 // The Webhooks page in Chromium: an endpoint added (its secret shown once), a test event sent and
 // seen retried then delivered, the endpoint edited and deleted.
 const available = chromiumAvailable();
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhooks', available), () => {
   let e2e: E2eApp;
@@ -16,6 +19,17 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhoo
   let projectId = '';
 
   const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
+  const seriousViolations = async (): Promise<string[]> => {
+    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
+    const violations = (await page.evaluate('window.axe.run({ resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{
+      id: string;
+      impact: string | null;
+      nodes: { target: unknown[] }[];
+    }>;
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+  };
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver((_hook, hit) => (hit === 1 ? 500 : 200));
@@ -50,6 +64,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhoo
     await page.getByLabel('All events, those added later too').uncheck();
     await page.getByRole('checkbox', { name: 'feedback.given' }).check();
     await page.getByRole('checkbox', { name: 'conversation.started' }).check();
+    await shot('webhooks-form');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     const secret = page.getByTestId('webhook-secret');
     await secret.waitFor();
@@ -73,6 +88,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhoo
     await expect.poll(async () => row.textContent(), { timeout: 15_000, interval: 100 }).toMatch(/succeeded.*2.*200/);
     await shot('webhooks-delivered');
     expect(receiver.received.map((h) => h.status)).toEqual([500, 200]);
+    expect(await seriousViolations()).toEqual([]);
   });
 
   it('edits the endpoint, rotates its secret and deletes it', async () => {
