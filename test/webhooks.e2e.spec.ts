@@ -213,3 +213,31 @@ describe('the outbound guard on webhooks', () => {
     }
   }, 60_000);
 });
+
+describe('webhooks across a restart (embedded: the job queue lives in the process)', () => {
+  it('a retry waiting when the process stops is queued again by the next one and delivered', async () => {
+    const receiver = await startWebhookReceiver((_hook, hit) => (hit === 1 ? 500 : 200));
+    const settings = { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS_MS: '1000', WEBHOOK_TIMEOUT_MS: '1000' } as const;
+    const first = await startE2eApp({ ...settings, WEBHOOK_RECOVERY_INTERVAL_MS: '60000' });
+    let second: E2eApp | null = null;
+    try {
+      const { project } = await first.admin.createProject();
+      const path = `/projects/${project.id}/webhooks`;
+      const endpoint = await first.admin.call('POST', path, { url: receiver.url, events: ['*'] });
+      const test = await first.admin.call('POST', `${path}/${endpoint.id}/test`);
+      await expect
+        .poll(async () => (await first.admin.call('GET', `${path}/${endpoint.id}/deliveries`)).data[0], POLL)
+        .toMatchObject({ status: 'pending', attempts: 1, lastResponseStatus: 500 });
+      await first.stop({ keepData: true });
+
+      second = await startE2eApp({ ...settings, WEBHOOK_RECOVERY_INTERVAL_MS: '300' }, { dataDir: first.dataDir });
+      await expect
+        .poll(async () => (await second!.admin.call('GET', `${path}/${endpoint.id}/deliveries`)).data[0], POLL)
+        .toMatchObject({ id: test.id, status: 'succeeded', attempts: 2, lastResponseStatus: 200 });
+      expect(receiver.hitsOf(test.eventId).map((h) => h.status)).toEqual([500, 200]);
+    } finally {
+      await second?.stop();
+      await receiver.close();
+    }
+  }, 60_000);
+});

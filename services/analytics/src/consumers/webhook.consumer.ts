@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { ALL_CONVERSATION_EVENTS, DURABLE_CONSUMERS } from '@palaver/contracts';
 import { type EventStream, logger, Ports, type StreamSubscription } from '@palaver/platform';
-import { readConversationEvent } from '../domain/feed-entry.mapper';
+import { type FeedEntry, readConversationEvent } from '../domain/feed-entry.mapper';
 import { WebhookDeliveryService } from '../services/webhook-delivery.service';
 
 /** The webhooks' own durable consumer: independent of the feed's, so a slow endpoint never holds the feed back. */
@@ -26,11 +26,13 @@ export class WebhookConsumer implements OnApplicationBootstrap, OnApplicationShu
       WEBHOOK_CONSUMER,
       ALL_CONVERSATION_EVENTS,
       async (messages) => {
+        const entries: FeedEntry[] = [];
         for (const message of messages) {
           const read = readConversationEvent(message.payload);
           if (read.kind === 'invalid') logger.warn({ seq: message.seq, reason: read.reason }, 'webhooks: event skipped');
-          if (read.kind === 'entry') await this.deliveries.fanOut(read.entry);
+          if (read.kind === 'entry') entries.push(read.entry);
         }
+        await this.deliveries.fanOut(entries);
       },
       64,
     );

@@ -32,12 +32,22 @@ export class WebhookDeliveryService {
     this.retryDelaysMs = parseRetryDelays(config.WEBHOOK_RETRY_DELAYS_MS);
   }
 
-  /** One delivery per enabled endpoint subscribed to the entry's type and registered before it happened. */
-  async fanOut(entry: FeedEntry): Promise<void> {
-    const endpoints = await this.webhooks.enabledOf(entry.projectId);
-    for (const webhook of endpoints) {
-      if (!subscribes(webhook.events, entry.type) || webhook.createdAt > entry.occurredAt) continue;
-      await this.start(webhook, webhookPayload(entry));
+  /**
+   * One delivery per entry and enabled endpoint subscribed to its type and registered before it
+   * happened; the endpoints are read once per project of the batch (most projects have none).
+   */
+  async fanOut(entries: readonly FeedEntry[]): Promise<void> {
+    const byProject = new Map<string, FeedEntry[]>();
+    for (const entry of entries) byProject.set(entry.projectId, [...(byProject.get(entry.projectId) ?? []), entry]);
+    for (const [projectId, ofProject] of byProject) {
+      const endpoints = await this.webhooks.enabledOf(projectId);
+      if (endpoints.length === 0) continue;
+      for (const entry of ofProject) {
+        for (const webhook of endpoints) {
+          if (!subscribes(webhook.events, entry.type) || webhook.createdAt > entry.occurredAt) continue;
+          await this.start(webhook, webhookPayload(entry));
+        }
+      }
     }
   }
 
