@@ -121,6 +121,9 @@ describe('signed webhooks (embedded)', () => {
     expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(Math.floor((RETRY_DELAYS_MS[0]! + RETRY_DELAYS_MS[1]!) / 1000));
     const webhook = await e2e.admin.call('GET', `${hooks()}/${endpoint.id}`);
     expect(webhook).toMatchObject({ enabled: true, failingSince: null });
+    const metrics = (await http(`${e2e.url}/metrics`, { token: e2e.app.adminToken })).text;
+    expect(metrics).toMatch(/palaver_webhook_deliveries_total\{outcome="failed"\} [2-9]/);
+    expect(metrics).toMatch(/palaver_webhook_deliveries_total\{outcome="succeeded"\} [1-9]/);
 
     // A resend on demand: one more attempt, same id.
     const resent = await e2e.admin.call('POST', `${hooks()}/${endpoint.id}/deliveries/${test.id}/retry`);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type FeedEntry, WEBHOOK_DELIVERY_JOB, WEBHOOK_QUEUE, type WebhookDeliveryJob, type WebhookPayload } from '@palaver/contracts';
-import { type Clock, type Config, type JobQueue, logger, Ports } from '@palaver/platform';
-import { decideAfterAttempt } from '../domain/webhook-attempt.decider';
+import { type Clock, type Config, inSpan, type JobQueue, logger, Ports, SpanKind, serviceMetrics } from '@palaver/platform';
+import { decideAfterAttempt, isSuccess } from '../domain/webhook-attempt.decider';
 import { deliveryIdOf, subscribes, webhookPayload } from '../domain/webhook-endpoint';
 import { parseRetryDelays } from '../domain/webhook-retry.schedule';
 import { type StoredWebhook, WebhookRepository } from '../repositories/webhook.repository';
@@ -85,13 +85,19 @@ export class WebhookDeliveryService {
       await this.deliveries.failPending(webhook._id, webhook.disabledReason ?? 'the endpoint is disabled', at.toISOString());
       return;
     }
-    const result = await this.sender.send({
-      url: webhook.url,
-      secret: webhook.secret,
-      messageId: delivery.eventId,
-      body: delivery.body,
-      at,
-    });
+    const request = { url: webhook.url, secret: webhook.secret, messageId: delivery.eventId, body: delivery.body, at };
+    const result = await inSpan(
+      'analytics.deliver-webhook',
+      { 'palaver.project_id': delivery.projectId, 'palaver.webhook_id': webhook._id, 'palaver.delivery_attempt': attempt },
+      async (span) => {
+        const started = performance.now();
+        const sent = await this.sender.send(request);
+        serviceMetrics().delivery(isSuccess(sent) ? 'succeeded' : 'failed', (performance.now() - started) / 1000);
+        if (sent.kind === 'response') span?.setAttribute('http.response.status_code', sent.status);
+        return sent;
+      },
+      { kind: SpanKind.CLIENT },
+    );
     const now = this.clock.now();
     const decision = decideAfterAttempt({
       attempt,
