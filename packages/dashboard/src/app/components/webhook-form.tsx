@@ -65,9 +65,9 @@ export const WebhookForm = ({
       <Field label="Description">
         <input name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </Field>
-      <fieldset class="radio-group">
+      <fieldset class="radio-group webhook-events">
         <legend class="field-label">Events</legend>
-        <label>
+        <label class="webhook-events-all">
           <input type="checkbox" name="allEvents" checked={all} onChange={() => setAll(!all)} /> All events, those added later too
         </label>
         {all
