@@ -7,6 +7,7 @@ import {
   Empty,
   ErrorNotice,
   Field,
+  Form,
   formatDate,
   ListStatus,
   PageHeader,
@@ -43,13 +44,7 @@ const QnaForm = ({
     }
   });
   return (
-    <form
-      class="form-grid"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit.run();
-      }}
-    >
+    <Form class="form-grid" onSubmit={submit.run}>
       <Field label="Question">
         <input name="question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
       </Field>
@@ -67,7 +62,7 @@ const QnaForm = ({
           {submitLabel}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 };
 
