@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ComponentChildren, JSX } from 'preact';
+import type { ButtonHTMLAttributes, ComponentChildren, FormHTMLAttributes } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage } from '../lib/api';
 import type { AsyncState } from '../lib/use-async';
@@ -253,7 +253,7 @@ export const formatDate = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
 /** A form whose submit runs `onSubmit` (a `useSubmit`'s `run`) instead of loading a page. */
-export const Form = ({ onSubmit, ...props }: Omit<JSX.HTMLAttributes<HTMLFormElement>, 'onSubmit'> & { onSubmit: () => Promise<void> }) => (
+export const Form = ({ onSubmit, ...props }: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> & { onSubmit: () => Promise<void> }) => (
   <form
     {...props}
     onSubmit={(event) => {

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ExternalLink } from '../components/external-link';
 import { FileUpload } from '../components/file-upload';
+import { ACTIONS, ListTable } from '../components/list-table';
 import {
   Button,
   Card,

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { ACTIONS, ListTable } from '../components/list-table';
 import {
   Button,
   Card,
