@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { globLines } from '../lib/sources';
 import type { Source } from '../lib/types';
-import { Button, ErrorNotice, Field, Form, useSubmit } from './ui';
+import { Field, Form, FormActions, useSubmit } from './ui';
 
 export interface SourceSettings {
   maxPages: number;
@@ -103,15 +103,7 @@ export const SourceForm = ({
           <textarea name="exclude" rows={3} value={exclude} onInput={(e) => setExclude(e.currentTarget.value)} />
         </Field>
       </div>
-      <ErrorNotice error={submit.error} />
-      <div class="dialog-actions">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={submit.busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
     </Form>
   );
 };

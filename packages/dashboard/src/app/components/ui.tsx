@@ -263,6 +263,33 @@ export const Form = ({ onSubmit, ...props }: Omit<FormHTMLAttributes<HTMLFormEle
   />
 );
 
+/** A form's error, then its submit button, after a Cancel button when it sits in a dialog (`onCancel`). */
+export const FormActions = ({
+  submit,
+  label,
+  onCancel,
+  disabled,
+}: {
+  submit: { busy: boolean; error: unknown };
+  label: ComponentChildren;
+  onCancel?: () => void;
+  disabled?: boolean;
+}) => (
+  <>
+    <ErrorNotice error={submit.error} />
+    <div class={onCancel ? 'dialog-actions' : undefined}>
+      {onCancel ? (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
+      <Button type="submit" busy={submit.busy} disabled={disabled}>
+        {label}
+      </Button>
+    </div>
+  </>
+);
+
 /** Runs a submit handler with a busy flag and the API's error message. */
 export const useSubmit = <A extends unknown[]>(action: (...args: A) => Promise<void>) => {
   const [busy, setBusy] = useState(false);

@@ -8,9 +8,9 @@ import {
   ConfirmDialog,
   Dialog,
   Empty,
-  ErrorNotice,
   Field,
   Form,
+  FormActions,
   formatDate,
   Notice,
   PageHeader,
@@ -52,15 +52,7 @@ const DocumentForm = ({
       <Field label="Content">
         <textarea name="content" required rows={10} value={fields.content} onInput={set('content')} />
       </Field>
-      <ErrorNotice error={submit.error} />
-      <div class="dialog-actions">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={submit.busy}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
     </Form>
   );
 };

@@ -5,9 +5,9 @@ import {
   ConfirmDialog,
   Dialog,
   Empty,
-  ErrorNotice,
   Field,
   Form,
+  FormActions,
   formatDate,
   ListStatus,
   PageHeader,
@@ -51,17 +51,7 @@ const QnaForm = ({
       <Field label="Answer">
         <textarea name="answer" required rows={4} maxLength={20000} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} />
       </Field>
-      <ErrorNotice error={submit.error} />
-      <div class={onCancel ? 'dialog-actions' : undefined}>
-        {onCancel ? (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        ) : null}
-        <Button type="submit" busy={submit.busy} disabled={!question.trim() || !answer.trim()}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions submit={submit} label={submitLabel} onCancel={onCancel} disabled={!question.trim() || !answer.trim()} />
     </Form>
   );
 };
