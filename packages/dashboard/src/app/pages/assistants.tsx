@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, ErrorNotice, Field, Form, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, Form, FormActions, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AssistantRecord } from '../lib/types';
@@ -100,12 +100,7 @@ export const AssistantsPage = () => {
           <Field label="Instructions" hint="Empty: neutral default instructions">
             <textarea rows={4} maxLength={20000} value={instructions} onInput={(e) => setInstructions(e.currentTarget.value)} />
           </Field>
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-              Create assistant
-            </Button>
-          </div>
+          <FormActions submit={create} label="Create assistant" disabled={!name.trim()} />
         </Form>
       </Card>
     </>

@@ -6,9 +6,9 @@ import {
   ConfirmDialog,
   CopyButton,
   Empty,
-  ErrorNotice,
   Field,
   Form,
+  FormActions,
   formatDate,
   Notice,
   PageHeader,
@@ -156,12 +156,7 @@ export const KeysPage = () => {
               </Field>
             </>
           ) : null}
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-              Create key
-            </Button>
-          </div>
+          <FormActions submit={create} label="Create key" disabled={!name.trim()} />
         </Form>
       </Card>
       <Card title="Keys of this project">

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { type PlanName, ProjectFields } from '../components/project-fields';
-import { Button, Card, Empty, ErrorNotice, Form, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
+import { Card, Empty, Form, FormActions, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import type { ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
@@ -31,12 +31,7 @@ export const ProjectsPage = () => {
             onDescription={setDescription}
             descriptionRows={2}
           />
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-              Create project
-            </Button>
-          </div>
+          <FormActions submit={create} label="Create project" disabled={!name.trim()} />
         </Form>
       </Card>
       <Card title="All projects">
