@@ -1,6 +1,6 @@
 import type { ButtonHTMLAttributes, ComponentChildren, FormHTMLAttributes } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorMessage } from '../lib/api';
+import { api, errorMessage } from '../lib/api';
 import type { AsyncState } from '../lib/use-async';
 
 export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
@@ -219,6 +219,31 @@ export const ConfirmDialog = ({
     </Dialog>
   );
 };
+
+/** Asks before deleting `item` (open while it is set), then sends DELETE to its `path` and calls `onDeleted`. */
+export const DeleteDialog = <T extends { id: string }>({
+  item,
+  path,
+  onDeleted,
+  ...dialog
+}: {
+  item: T | null;
+  title: string;
+  body: ComponentChildren;
+  confirmLabel: string;
+  path: (item: T) => string;
+  onDeleted: () => void;
+  onClose: () => void;
+}) => (
+  <ConfirmDialog
+    {...dialog}
+    open={item !== null}
+    onConfirm={async () => {
+      await api(path(item!), { method: 'DELETE' });
+      onDeleted();
+    }}
+  />
+);
 
 export const Pager = ({
   total,

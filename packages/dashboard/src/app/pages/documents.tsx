@@ -5,7 +5,7 @@ import { ACTIONS, ListTable } from '../components/list-table';
 import {
   Button,
   Card,
-  ConfirmDialog,
+  DeleteDialog,
   Dialog,
   Empty,
   Field,
@@ -224,15 +224,13 @@ export const DocumentsPage = () => {
           />
         ) : null}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title="Delete this document?"
         body={<p>“{deleting?.title}” and its chunks are removed from search.</p>}
         confirmLabel="Delete"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/documents/${deleting!.id}`, { method: 'DELETE' });
-          list.reload();
-        }}
+        path={(item) => `/projects/${project.id}/documents/${item.id}`}
+        onDeleted={list.reload}
         onClose={() => setDeleting(null)}
       />
     </>

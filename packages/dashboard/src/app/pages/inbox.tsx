@@ -3,8 +3,8 @@ import { MessageList, textOf } from '../components/message-list';
 import {
   Button,
   Card,
-  ConfirmDialog,
   CopyButton,
+  DeleteDialog,
   Empty,
   ErrorNotice,
   Field,
@@ -129,15 +129,13 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
           ))}
         </ul>
       </Card>
-      <ConfirmDialog
-        open={revoking !== null}
+      <DeleteDialog
+        item={revoking}
         title="Revoke this agent?"
         body={<p>{revoking?.name}'s token stops working at once. The conversations they hold stay assigned until released.</p>}
         confirmLabel="Revoke agent"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/agents/${revoking!.id}`, { method: 'DELETE' });
-          agents.reload();
-        }}
+        path={(item) => `/projects/${project.id}/agents/${item.id}`}
+        onDeleted={agents.reload}
         onClose={() => setRevoking(null)}
       />
     </>

@@ -3,8 +3,8 @@ import { ACTIONS, ListTable } from '../components/list-table';
 import {
   Button,
   Card,
-  ConfirmDialog,
   CopyButton,
+  DeleteDialog,
   Empty,
   Field,
   Form,
@@ -189,8 +189,8 @@ export const KeysPage = () => {
           )}
         />
       </Card>
-      <ConfirmDialog
-        open={revoking !== null}
+      <DeleteDialog
+        item={revoking}
         title="Revoke this key?"
         body={
           <p>
@@ -198,10 +198,8 @@ export const KeysPage = () => {
           </p>
         }
         confirmLabel="Revoke key"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/keys/${revoking!.id}`, { method: 'DELETE' });
-          keys.reload();
-        }}
+        path={(item) => `/projects/${project.id}/keys/${item.id}`}
+        onDeleted={keys.reload}
         onClose={() => setRevoking(null)}
       />
     </>

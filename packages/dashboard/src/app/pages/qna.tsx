@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import {
   Button,
   Card,
-  ConfirmDialog,
+  DeleteDialog,
   Dialog,
   Empty,
   Field,
@@ -141,15 +141,13 @@ export const QnaPage = () => {
           />
         ) : null}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title="Delete this Q&A entry?"
         body={<p>“{deleting?.question}” will no longer be used in answers.</p>}
         confirmLabel="Delete"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/qnas/${deleting!.id}`, { method: 'DELETE' });
-          list.reload();
-        }}
+        path={(item) => `/projects/${project.id}/qnas/${item.id}`}
+        onDeleted={list.reload}
         onClose={() => setDeleting(null)}
       />
     </>
