@@ -40,12 +40,13 @@ export const measureBusFloor = async (
     await settle(cpu);
     // The bench process only waits: the floor drives its messages itself.
     const { 'load generator': _idle, ...cpuMsPerMessage } = perRequest(before, cpu.sample(), completed);
+    const mainThreadMsPerMessage = perRequest(mainBefore, cpu.sampleMainThreads(), completed).floor ?? 0;
     const { took } = await floor.ask<{ took: number[] }>('sequential', 'sequential', { count: sequential + WARMUP });
     const samples = took.slice(WARMUP).sort((a, b) => a - b);
     return {
       rps: completed / elapsed,
       cpuMsPerMessage,
-      mainThreadMsPerMessage: perRequest(mainBefore, cpu.sampleMainThreads(), completed).floor ?? 0,
+      mainThreadMsPerMessage,
       firstFragment: { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), count: samples.length },
     };
   } finally {
