@@ -65,7 +65,7 @@ export class BullMqJobQueue implements JobQueue {
       removeOnComplete: true,
       removeOnFail: true,
       delay: Math.max(0, options.delayMs ?? 0),
-      // Last: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
+      // Last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });
     added.catch(() => undefined); // when `lost` wins the race
