@@ -8,7 +8,8 @@ import { redeliveryDelay } from './subject-filter';
 
 export type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
 /** `at`: when it was published (ms since the epoch); a log written by an earlier version has none. */
-export type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at?: number };
+/** `at`: when it was published (ms since the epoch). */
+export type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at: number };
 
 /** How long a consumer's new position may wait before it is written (one write covers them all). */
 const ACK_PERSIST_DELAY_MS = 100;
