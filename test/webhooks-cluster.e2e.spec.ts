@@ -1,5 +1,5 @@
 import type { WebhookDelivery, WebhookWithSecret } from '@palaver/contracts';
-import { privateServersAvailable } from '@palaver/platform';
+import { privateServersAvailable } from '@palaver/platform/testing';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from './support/child-app';
