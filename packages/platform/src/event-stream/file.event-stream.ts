@@ -10,6 +10,12 @@ import { type BatchHandler, CONSUMERS_DIR, DurableConsumer, type LoggedMessage, 
 import { assertValidDurable, assertValidSubject, subjectMatcher } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
+<<<<<<< HEAD
+=======
+type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
+/** `at`: when it was published (ms since the epoch). */
+type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at: number };
+>>>>>>> h/lean
 
 export interface FileEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
@@ -78,17 +84,11 @@ export class FileEventStream implements EventStream {
       options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
       options.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
     );
-    const openedAt = Date.now();
-    let undated = 0;
     for (const record of records) {
       // A rewrite may hold a message that was also appended after it (see `compact`).
       if (record.seq <= stream.lastSeq) continue;
       if (stream.messages.length > 0 && record.seq !== stream.lastSeq + 1) {
         throw new Error(`${join(dir, LOG_FILE)} skips from message ${stream.lastSeq} to ${record.seq}: messages are missing`);
-      }
-      if (record.at === undefined) {
-        record.at = openedAt;
-        undated += 1;
       }
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
@@ -96,10 +96,7 @@ export class FileEventStream implements EventStream {
     }
     stream.offset = stream.lastSeq - stream.messages.length;
     stream.durableSeq = stream.lastSeq;
-    // An earlier version's messages are kept maxAgeMs from their first open: dated on disk once,
-    // or each restart would date them again.
-    if (undated > 0) await log.rewrite(stream.messages);
-    stream.expire(openedAt);
+    stream.expire(Date.now());
     return stream;
   }
 
@@ -187,7 +184,7 @@ export class FileEventStream implements EventStream {
   private expire(now: number): void {
     const cutoff = now - this.maxAgeMs;
     let head = this.head;
-    while (head < this.messages.length && this.messages[head]!.at! < cutoff) {
+    while (head < this.messages.length && this.messages[head]!.at < cutoff) {
       this.msgIds.delete(this.messages[head]!.msgId);
       head += 1;
     }
