@@ -8,9 +8,11 @@ import { consumeTraced } from './event-trace';
 import { redeliveryDelay } from './subject-filter';
 
 export type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
-/** `at`: when it was published (ms since the epoch); a log written by an earlier version has none. */
-/** `trace`: the publisher's W3C trace context, when it traced. */
-export type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at?: number; trace?: Record<string, string> };
+/**
+ * `at`: when it was published (ms since the epoch); `trace`: the publisher's W3C trace context,
+ * when it traced.
+ */
+export type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at: number; trace?: Record<string, string> };
 
 /** How long a consumer's new position may wait before it is written (one write covers them all). */
 const ACK_PERSIST_DELAY_MS = 100;
