@@ -25,7 +25,8 @@ export const jetStreamCarrier = (m: JsMsg): Carrier => {
 export const consumeTraced = (durable: string, carriers: readonly Carrier[], handle: () => Promise<void>): Promise<void> => {
   if (!tracingEnabled()) return handle();
   const attributes = { 'messaging.consumer.group.name': durable, 'messaging.batch.message_count': carriers.length };
-  if (carriers.length === 1) return inSpan(`${durable}.consume`, attributes, handle, { kind: SpanKind.CONSUMER, parent: contextFrom(carriers[0]) });
+  if (carriers.length === 1)
+    return inSpan(`${durable}.consume`, attributes, handle, { kind: SpanKind.CONSUMER, parent: contextFrom(carriers[0]) });
   const links: Link[] = [];
   for (const carrier of carriers) {
     const context = carrier && trace.getSpanContext(contextFrom(carrier));

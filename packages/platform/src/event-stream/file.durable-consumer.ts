@@ -118,7 +118,13 @@ export class DurableConsumer {
       }
       this.turn++;
       const delivered = batch.map((m): StreamMessage => ({ subject: m.subject, payload: copyJsonValue(m.payload), seq: m.seq }));
-      const done = Promise.resolve().then(() => consumeTraced(this.durable, batch.map((m) => m.trace), () => attachment.handler(delivered)));
+      const done = Promise.resolve().then(() =>
+        consumeTraced(
+          this.durable,
+          batch.map((m) => m.trace),
+          () => attachment.handler(delivered),
+        ),
+      );
       this.delivery = { attachment, done };
       try {
         await done;

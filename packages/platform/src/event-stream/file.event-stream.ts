@@ -101,9 +101,14 @@ export class FileEventStream implements EventStream {
 
   publish(subject: string, payload: unknown, msgId: string): Promise<void> {
     if (!tracingEnabled()) return this.append(subject, payload, msgId);
-    return inSpan('events.publish', { 'messaging.destination.name': subject, 'messaging.message.id': msgId }, () => this.append(subject, payload, msgId), {
-      kind: SpanKind.PRODUCER,
-    });
+    return inSpan(
+      'events.publish',
+      { 'messaging.destination.name': subject, 'messaging.message.id': msgId },
+      () => this.append(subject, payload, msgId),
+      {
+        kind: SpanKind.PRODUCER,
+      },
+    );
   }
 
   private async append(subject: string, payload: unknown, msgId: string): Promise<void> {
