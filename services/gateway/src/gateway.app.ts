@@ -17,6 +17,7 @@ import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { agentFeedChanges, visitorChanges } from './reads/announcements';
 import { VisitorReadCache } from './reads/visitor-read-cache';
+import { ReplyRequests } from './replies/ask-reply';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
@@ -112,11 +113,12 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
-  completionRoutes(routes, deps, limits, identity, replies);
+  const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
+  conversationRoutes(routes, deps, identity, visitorReads, replyRequests);
+  completionRoutes(routes, deps, identity, replyRequests);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live);
-  surfaceBRoutes(routes, deps, limits, identity, replies);
+  surfaceBRoutes(routes, deps, identity, replyRequests);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {
