@@ -36,6 +36,7 @@ import { conversationEventRoutes } from './routes/v2/conversation-events.routes'
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
+import { replyStreamRoutes } from './routes/v2/reply-stream.routes';
 import { searchRoutes } from './routes/v2/search.routes';
 import { widgetRoutes } from './routes/widget.routes';
 
@@ -116,6 +117,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
   conversationRoutes(routes, deps, identity, visitorReads, replyRequests);
   completionRoutes(routes, deps, identity, replyRequests);
+  replyStreamRoutes(routes, deps, visitorReads);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live);
   surfaceBRoutes(routes, deps, identity, replyRequests);
