@@ -28,6 +28,8 @@ export interface ReplyAddress {
   replyId: string;
   replyTo?: string | undefined;
   streamed?: boolean | undefined;
+  /** Kept in the reply log too (a conversation's reply: resumable and stoppable). */
+  replayable?: boolean | undefined;
 }
 
 export const TokenChunk = z.discriminatedUnion('type', [
