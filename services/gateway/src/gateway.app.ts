@@ -19,6 +19,7 @@ import { ApiDocs } from './openapi/api-docs';
 import { asyncApiDocument } from './openapi/async-api';
 import { agentFeedChanges, visitorChanges } from './reads/announcements';
 import { VisitorReadCache } from './reads/visitor-read-cache';
+import { ReplyRequests } from './replies/ask-reply';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
@@ -38,6 +39,7 @@ import { conversationEventRoutes } from './routes/v2/conversation-events.routes'
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
+import { replyStreamRoutes } from './routes/v2/reply-stream.routes';
 import { searchRoutes } from './routes/v2/search.routes';
 import { widgetRoutes } from './routes/widget.routes';
 
@@ -116,11 +118,13 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
-  completionRoutes(routes, deps, limits, identity, replies);
+  const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
+  conversationRoutes(routes, deps, identity, visitorReads, replyRequests);
+  completionRoutes(routes, deps, identity, replyRequests);
+  replyStreamRoutes(routes, deps, visitorReads);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live);
-  surfaceBRoutes(routes, deps, limits, identity, replies);
+  surfaceBRoutes(routes, deps, identity, replyRequests);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {

@@ -25,6 +25,11 @@ export const ConfigSchema = z.object({
     .int()
     .min(2 * QUIET_REPLY_PROGRESS_MS)
     .default(120_000),
+  /**
+   * How long a reply's fragments stay replayable (GET /v2/conversations/{id}/stream) after its
+   * last one: longer than REPLY_TIMEOUT_MS, so a reply still generating is never forgotten.
+   */
+  REPLY_LOG_TTL_MS: z.coerce.number().int().min(1_000).default(300_000),
   /** Replies one inference process generates at once (each mostly waits on the model); the next waits for a free one. */
   INFERENCE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   /** A job whose worker died is run again (as a new attempt) within 1.5 times this (BullMQ lock). */
