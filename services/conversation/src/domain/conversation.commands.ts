@@ -28,10 +28,12 @@ export type ConversationCommand =
       finishReason: FinishReason;
       usage: Usage;
       sources?: ReplySource[];
+      grounded?: boolean;
     })
   | (Addressed & { type: 'FailReply'; messageId: string; error: string; partialText: string })
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })
+  | (VisitorAddressed & { type: 'Rate'; score: number; comment: string | null })
   | (Addressed & { type: 'RequestHandoff'; source: HandoffSource; messageId: string | null })
   /** `queue`: only a waiting conversation; `take`: any open one not held by another agent. */
   | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })

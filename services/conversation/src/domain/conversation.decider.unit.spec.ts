@@ -326,6 +326,44 @@ describe('Close', () => {
   });
 });
 
+describe('Rate', () => {
+  const rate = (score: number, comment: string | null = null, visitorId = VISITOR): ConversationCommand => ({
+    type: 'Rate',
+    ...scope,
+    visitorId,
+    score,
+    comment,
+  });
+  const rated = (score: number, comment: string | null, previousScore: number | null) =>
+    ({ type: 'ConversationRated', data: { score, comment, previousScore } }) as const;
+
+  it('rates an open or a closed conversation', () => {
+    given(...answered)
+      .when(rate(4, 'Quick answer'))
+      .then([rated(4, 'Quick answer', null)]);
+    given(...answered, ev.closed())
+      .when(rate(2))
+      .then([rated(2, null, null)]);
+  });
+
+  it('replaces the rating, naming the previous score; the same rating again records nothing', () => {
+    const first = { ...rated(3, null, null), occurredAt: new Date(0).toISOString() };
+    given(...answered, first)
+      .when(rate(5, 'Better now'))
+      .then([rated(5, 'Better now', 3)]);
+    given(...answered, first)
+      .when(rate(3))
+      .then([]);
+  });
+
+  it('is FORBIDDEN for another visitor and CONVERSATION_NOT_FOUND when absent', () => {
+    given(...answered)
+      .when(rate(5, null, OTHER_VISITOR))
+      .thenFails('FORBIDDEN');
+    given().when(rate(5)).thenFails('CONVERSATION_NOT_FOUND');
+  });
+});
+
 describe('Handoff by an admin call (agent without identity)', () => {
   it('hands the conversation to a human agent', () => {
     given(...answered)

@@ -44,6 +44,11 @@ export class ConversationHandler {
     return handle(M.close, raw, (req) => this.commands.close(req));
   }
 
+  @MessagePattern(M.rate.subject)
+  rate(@Payload() raw: unknown) {
+    return handle(M.rate, raw, (req) => this.commands.rate(req));
+  }
+
   @MessagePattern(M.setFeedback.subject)
   setFeedback(@Payload() raw: unknown) {
     return handle(M.setFeedback, raw, (req) => this.commands.setFeedback(req));
