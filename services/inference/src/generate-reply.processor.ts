@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress } from '@palaver/contracts';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress, ZERO_USAGE } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
+import { isGrounded } from './domain/qna-override';
 import { describeFailure } from './domain/reply-failure';
 import { ReplyPromptService } from './reply-prompt.service';
 import { ReplyReportService } from './reply-report.service';
@@ -8,7 +9,7 @@ import { ReplyStreamService, type StreamOutcome } from './reply-stream.service';
 import { TokenChannel } from './token-channel.service';
 
 /**
- * Answers a visitor message: prompt, stream on the reply's channel, then record the outcome with
+ * Answers a visitor message: prompt (or a Q&A entry's answer verbatim, see `overridingQna`), stream on the reply's channel, then record the outcome with
  * the conversation service and publish the terminal chunk (finish or error), in that order, so
  * that whoever sees the end of the stream finds the message stored. Never throws: see
  * INFERENCE_JOB_ATTEMPTS.
@@ -37,9 +38,12 @@ export class GenerateReplyProcessor {
     logger.info({ jobId: job.id, ...ids }, 'generating reply');
 
     let outcome: StreamOutcome;
+    let grounded: boolean | undefined;
     try {
       const request = await this.prompts.prepare(data);
-      outcome = await this.streamer.stream(reply, request);
+      grounded = isGrounded(request.grounding);
+      const verbatim = await this.prompts.verbatimAnswer(data.projectId, request.grounding);
+      outcome = verbatim ? await this.answerVerbatim(reply, verbatim.answer) : await this.streamer.stream(reply, request);
     } catch (error) {
       outcome = { ok: false, error, partialText: '' };
     }
@@ -55,7 +59,7 @@ export class GenerateReplyProcessor {
         await this.channel.publish(reply, { type: 'delta', delta: text });
       }
       try {
-        await this.reports.completed({ text, finishReason, usage, sources, ...ids });
+        await this.reports.completed({ text, finishReason, usage, sources, ...(grounded === undefined ? {} : { grounded }), ...ids });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
@@ -74,6 +78,12 @@ export class GenerateReplyProcessor {
       logger.error({ err, ...ids }, 'could not record the failed reply');
     }
     await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
+  }
+
+  /** A Q&A entry's answer as the reply: published whole, the model not called. */
+  private async answerVerbatim(reply: ReplyAddress, answer: string): Promise<StreamOutcome> {
+    await this.channel.publish(reply, { type: 'delta', delta: answer, sources: [] });
+    return { ok: true, text: answer, finishReason: 'stop', usage: ZERO_USAGE, sources: [], toolCalls: [] };
   }
 
   /**
