@@ -72,7 +72,10 @@ export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; 
             />
             Answer with a Q&A entry word for word, without the model, when the question matches it closely
           </label>
-          <Field label="Minimum similarity" hint="0.5 to 1: higher needs a closer match. 0.9 takes rephrasings of the entry's question.">
+          <Field
+            label="Minimum similarity"
+            hint="0.5 to 1: higher needs a closer match. At 0.9 only the entry's question and near-identical wordings; below, looser rephrasings too."
+          >
             <input
               name="qnaMinScore"
               type="number"
