@@ -18,7 +18,9 @@ export const RateChart = ({ rates, title }: { rates: Rate[]; title: string }) =>
     <figure class="chart">
       <svg
         viewBox={`0 0 ${WIDTH} ${rates.length * ROW + 8}`}
-        width="100%"
+        width={WIDTH}
+        height={rates.length * ROW + 8}
+        class="rate-chart"
         role="img"
         aria-label={title}
         preserveAspectRatio="xMinYMid meet"
