@@ -44,10 +44,10 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
       for (const content of questions) await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
       await http(`${e2e.url}/v2/conversations/${conversationId}/rating`, { body: { score: 4 }, token });
     }
-    await vi.waitFor(
-      async () => expect((await e2e.admin.call('GET', `/projects/${projectId}/insights/unanswered`)).data).toHaveLength(2),
-      { timeout: 10_000, interval: 50 },
-    );
+    await vi.waitFor(async () => expect((await e2e.admin.call('GET', `/projects/${projectId}/insights/unanswered`)).data).toHaveLength(2), {
+      timeout: 10_000,
+      interval: 50,
+    });
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
     await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);

@@ -175,20 +175,27 @@ const ConversationPanel = ({
     messages.reload();
     onChanged();
   });
-  const release = useSubmit(async () => {
-    await agentApi(token, `/conversations/${conversation.id}/release`, { method: 'POST' });
-    onChanged();
-  });
+  const [confirmRelease, setConfirmRelease] = useState(false);
   return (
     <Card
       title={conversation.title ?? 'Untitled conversation'}
       actions={
-        <Button variant="secondary" class="button-small" busy={release.busy} onClick={() => void release.run()}>
+        <Button variant="secondary" class="button-small" onClick={() => setConfirmRelease(true)}>
           Release to the assistant
         </Button>
       }
     >
-      <ErrorNotice error={release.error} />
+      <ConfirmDialog
+        open={confirmRelease}
+        title="Release to the assistant?"
+        body={<p>The assistant answers the visitor again, and the conversation leaves your list.</p>}
+        confirmLabel="Release"
+        onConfirm={async () => {
+          await agentApi(token, `/conversations/${conversation.id}/release`, { method: 'POST' });
+          onChanged();
+        }}
+        onClose={() => setConfirmRelease(false)}
+      />
       {messages.loading && !messages.data ? <Loading /> : null}
       <ErrorNotice error={messages.error} onRetry={messages.reload} />
       {messages.data ? <MessageList messages={messages.data!.data} /> : null}
