@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { Timestamp, Uuid } from '../common';
 
 /** An ISO date (`2026-03-01`, midnight UTC) or date-time with an offset. */
-const Instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]).transform((v) => new Date(v).toISOString());
+const Instant = z
+  .string()
+  .max(40)
+  .pipe(z.union([z.iso.datetime({ offset: true }), z.iso.date()]))
+  .transform((v) => new Date(v).toISOString());
 
 /** `from` / `to` of an insights query: `from` inclusive, `to` exclusive; either may be left open. */
 export const InsightsRange = z
