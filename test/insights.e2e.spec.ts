@@ -228,4 +228,22 @@ describe('insights: CSAT, unanswered questions, the Q&A override and the summary
       expect(bad.status).toBe(400);
     });
   });
+
+  describe('closing from the inbox', () => {
+    it('the agent who holds a conversation closes it; another agent cannot; the visitor can then rate it', async () => {
+      const ada = await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Ada' });
+      const grace = await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Grace' });
+      const agent = (as: string, path: string, body?: unknown) => http(`${e2e.url}/agent/v1${path}`, { method: 'POST', body, token: as });
+      const conversationId = await start();
+      await ask(conversationId, 'hello again');
+      expect((await agent(ada.token, `/conversations/${conversationId}/handoff`)).status).toBe(200);
+      expect((await agent(grace.token, `/conversations/${conversationId}/close`, {})).status).toBe(409);
+      const closed = await agent(ada.token, `/conversations/${conversationId}/close`, { closeReason: 'solved' });
+      expect(closed.status).toBe(200);
+      expect(closed.body.status).toBe('closed');
+      const seen = await http(`${e2e.url}/v2/conversations/${conversationId}`, { token });
+      expect(seen.body.status).toBe('closed');
+      expect((await rate(conversationId, { score: 5 })).status).toBe(201);
+    });
+  });
 });

@@ -146,6 +146,12 @@ export const ConversationMessages = {
     z.object({ conversation: AgentConversation.nullable() }),
   ),
   /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
+  /** The agent who holds the conversation closes it (a null agent id: an admin call, whoever holds it). */
+  agentClose: defineMessage(
+    'conversation.cmd.agent-close.v1',
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable(), closeReason: z.string().max(1000).nullable() }),
+    AgentConversation,
+  ),
   release: defineMessage(
     'conversation.cmd.release.v1',
     z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable() }),

@@ -212,6 +212,14 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
       return [{ type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } }];
     }
+    case 'AgentClose': {
+      const conversation = owned(command, state);
+      if (conversation.status === 'closed') return [];
+      if (command.humanAgentId !== null && (conversation.handoff !== 'claimed' || conversation.humanAgent?.id !== command.humanAgentId)) {
+        throw heldByAnother(command.conversationId);
+      }
+      return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
+    }
     case 'RegenerateReply': {
       const conversation = owned(command, state);
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);

@@ -364,6 +364,37 @@ describe('Rate', () => {
   });
 });
 
+describe('AgentClose', () => {
+  const agentClose = (humanAgentId: string | null): ConversationCommand => ({
+    type: 'AgentClose',
+    ...on,
+    humanAgentId,
+    closeReason: 'solved',
+  });
+  const closed = [{ type: 'ConversationClosed', data: { closeReason: 'solved' } }] as const;
+
+  it('closes a conversation its agent holds, or any by an admin call; a closed one records nothing', () => {
+    given(...answered, ev.claimed(ADA_ID))
+      .when(agentClose(ADA_ID))
+      .then([...closed]);
+    given(...answered)
+      .when(agentClose(null))
+      .then([...closed]);
+    given(...answered, ev.claimed(ADA_ID), ev.closed())
+      .when(agentClose(ADA_ID))
+      .then([]);
+  });
+
+  it('is a CONFLICT for an agent who does not hold it', () => {
+    given(...answered, ev.claimed(GRACE_ID, 'Grace'))
+      .when(agentClose(ADA_ID))
+      .thenFails('CONFLICT');
+    given(...answered)
+      .when(agentClose(ADA_ID))
+      .thenFails('CONFLICT');
+  });
+});
+
 describe('Handoff by an admin call (agent without identity)', () => {
   it('hands the conversation to a human agent', () => {
     given(...answered)

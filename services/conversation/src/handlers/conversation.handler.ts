@@ -101,6 +101,11 @@ export class ConversationHandler {
     return handle(M.claimNext, raw, (req) => this.handoffs.claimNext(req));
   }
 
+  @MessagePattern(M.agentClose.subject)
+  agentClose(@Payload() raw: unknown) {
+    return handle(M.agentClose, raw, (req) => this.handoffs.agentClose(req));
+  }
+
   @MessagePattern(M.release.subject)
   release(@Payload() raw: unknown) {
     return handle(M.release, raw, (req) => this.handoffs.release(req));

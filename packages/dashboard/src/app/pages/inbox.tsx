@@ -176,15 +176,32 @@ const ConversationPanel = ({
     onChanged();
   });
   const [confirmRelease, setConfirmRelease] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
   return (
     <Card
       title={conversation.title ?? 'Untitled conversation'}
       actions={
-        <Button variant="secondary" class="button-small" onClick={() => setConfirmRelease(true)}>
-          Release to the assistant
-        </Button>
+        <div class="row">
+          <Button variant="secondary" class="button-small" onClick={() => setConfirmRelease(true)}>
+            Release to the assistant
+          </Button>
+          <Button variant="secondary" class="button-small" onClick={() => setConfirmClose(true)}>
+            Close the conversation
+          </Button>
+        </div>
       }
     >
+      <ConfirmDialog
+        open={confirmClose}
+        title="Close this conversation?"
+        body={<p>The conversation ends; the visitor sees it closed.</p>}
+        confirmLabel="Close"
+        onConfirm={async () => {
+          await agentApi(token, `/conversations/${conversation.id}/close`, { body: {} });
+          onChanged();
+        }}
+        onClose={() => setConfirmClose(false)}
+      />
       <ConfirmDialog
         open={confirmRelease}
         title="Release to the assistant?"
