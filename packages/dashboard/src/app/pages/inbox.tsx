@@ -3,6 +3,7 @@ import { MessageList, textOf } from '../components/message-list';
 import {
   Button,
   Card,
+  ConfirmDialog,
   CopyButton,
   DeleteDialog,
   Empty,
