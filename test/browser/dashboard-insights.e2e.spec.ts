@@ -73,7 +73,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     await expect.poll(() => page.getByRole('img', { name: 'Rates of the period' }).count()).toBe(1);
     const items = page.locator('.item-list > li');
     await expect.poll(() => items.count()).toBe(2);
-    await expect.poll(() => items.first().innerText()).toContain('asked 2 times');
+    await expect.poll(() => items.first().textContent()).toContain('asked 2 times');
     expect(await seriousViolations()).toEqual([]);
     await shot('insights');
 
