@@ -8,10 +8,11 @@
  * Run: `npx tsx bench/answers.bench.ts` (or `pnpm bench`).
  */
 import { fileURLToPath } from 'node:url';
-import { RETRIEVAL_LIMITS } from '@palaver/contracts';
+import { DEFAULT_QNA_OVERRIDE_SETTINGS, RETRIEVAL_LIMITS } from '@palaver/contracts';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from '../packages/launcher/src/demo.content';
 import { groundedAnswer } from '../packages/platform/src/chat-model/grounded-answer';
 import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
+import { overridingQna } from '../services/inference/src/domain/qna-override';
 import { BIKE_SHOP_CASES, BIKE_SHOP_DOCUMENTS } from '../test/support/bike-shop.content';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
 import { formatTable, type Table } from './retrieval.bench';
@@ -22,6 +23,8 @@ interface Outcome {
   /** 'qna:<question>', 'document:<title>', or null for "I don't know" (and small talk). */
   answeredFrom: string | null;
   text: string;
+  /** The best Q&A entry, 'qna:<question>', and its score: the Q&A override answers with it at or above its minScore. */
+  bestQna: { key: string; score: number } | null;
 }
 
 const expectedKey = (from: AnswerCase['from']): string | null =>
@@ -63,13 +66,17 @@ export const answerOutcomes = async (set: AnswerSet = DEMO_SET): Promise<Outcome
       const qna = answer.source === 'qna' ? knowledge.qnas.find((q) => q.answer === answer.text) : undefined;
       const answeredFrom =
         answer.source === 'qna' ? `qna:${qna?.question}` : answer.source === 'document' ? `document:${answer.documents[0]?.title}` : null;
-      outcomes.push({ kase, answeredFrom, text: answer.text });
+      const best = overridingQna(knowledge, { enabled: true, minScore: 0 });
+      outcomes.push({ kase, answeredFrom, text: answer.text, bestQna: best && { key: `qna:${best.question}`, score: best.score } });
     }
     return outcomes;
   } finally {
     await service.close();
   }
 };
+
+/** The project default, and a looser one. */
+const OVERRIDE_SCORES = [DEFAULT_QNA_OVERRIDE_SETTINGS.minScore, 0.7];
 
 export const runAnswersBench = async (set: AnswerSet = DEMO_SET): Promise<Table> => {
   const outcomes = await answerOutcomes(set);
@@ -88,6 +95,14 @@ export const runAnswersBench = async (set: AnswerSet = DEMO_SET): Promise<Table>
       ['answered from the wrong source', wrong.length],
       ['"I don\'t know" to an answerable question', dontKnow.length],
       ['false answers to unanswerable questions', rate(falseAnswers.length, unanswerable.length)],
+      ...OVERRIDE_SCORES.map((minScore) => {
+        const overridden = outcomes.filter((o) => o.bestQna !== null && o.bestQna.score >= minScore);
+        const right = overridden.filter((o) => o.bestQna?.key === expectedKey(o.kase.from)).length;
+        return [
+          `Q&A override at ${minScore}: answered verbatim, model not called (right entry)`,
+          `${rate(overridden.length, outcomes.length)} (${right})`,
+        ];
+      }),
     ],
     notes: [
       ...[...wrong, ...dontKnow].map((o) => `missed: "${o.kase.question}" -> ${o.answeredFrom ?? "I don't know"}`),

@@ -16,6 +16,7 @@ export const FEED_TYPES = [
   'conversation.closed',
   'handoff.requested',
   'handoff.released',
+  'conversation.rated',
 ] as const;
 export const FeedType = z.enum(FEED_TYPES);
 export type FeedType = z.infer<typeof FeedType>;
@@ -32,6 +33,7 @@ export const FEED_TYPE_DESCRIPTIONS: Record<FeedType, string> = {
   'conversation.closed': 'The conversation was closed (data: closeReason).',
   'handoff.requested': 'A person was asked for, by the visitor or the assistant (data: source, messageId).',
   'handoff.released': 'The human agent handed the conversation back (data: humanAgentId).',
+  'conversation.rated': 'The visitor rated the conversation, 1 to 5 (data: score, comment, previousScore).',
 };
 
 /** One feed entry: the event it stands for, and the fields the feed keeps of it. */

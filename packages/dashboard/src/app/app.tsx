@@ -8,6 +8,7 @@ import { AnalyticsPage } from './pages/analytics';
 import { AssistantsPage } from './pages/assistants';
 import { ConversationPage, ConversationsPage } from './pages/conversations';
 import { InboxPage } from './pages/inbox';
+import { InsightsPage } from './pages/insights';
 import { KeysPage } from './pages/keys';
 import { ProjectsPage } from './pages/projects';
 import { QnaPage } from './pages/qna';
@@ -32,6 +33,7 @@ const SECTIONS = [
   ['sources', 'Sources'],
   ['widget', 'Widget'],
   ['conversations', 'Conversations'],
+  ['insights', 'Insights'],
   ['analytics', 'Feedback'],
   ['webhooks', 'Webhooks'],
   ['inbox', 'Inbox'],
@@ -89,6 +91,7 @@ const ProjectArea = () => {
             <Route path="/widget" component={WidgetPage} />
             <Route path="/conversations/:conversationId" component={ConversationPage} />
             <Route path="/conversations" component={ConversationsPage} />
+            <Route path="/insights" component={InsightsPage} />
             <Route path="/analytics" component={AnalyticsPage} />
             <Route path="/webhooks" component={WebhooksPage} />
             <Route path="/inbox" component={InboxPage} />

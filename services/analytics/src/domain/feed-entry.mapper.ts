@@ -26,6 +26,7 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffRequested   | handoff.requested      | source, messageId                  |
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
+ * | ConversationRated       | conversation.rated     | score, comment, previousScore      |
  *
  * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
  * types is the feed contract's (FEED_TYPES in @palaver/contracts).
@@ -78,6 +79,10 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       return { type: 'handoff.released', data: { humanAgentId: event.data.humanAgentId } };
     case 'ConversationClosed':
       return { type: 'conversation.closed', data: { closeReason: event.data.closeReason } };
+    case 'ConversationRated': {
+      const { score, comment, previousScore } = event.data;
+      return { type: 'conversation.rated', data: { score, comment, previousScore } };
+    }
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':

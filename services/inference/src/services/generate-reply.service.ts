@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress } from '@palaver/contracts';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress, ZERO_USAGE } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
+import { isGrounded } from '../domain/qna-override';
 import { describeFailure } from '../domain/reply-failure';
 import { ReplyStops } from '../repositories/reply-stops';
 import { TokenChannel } from '../repositories/token-channel';
@@ -9,7 +10,7 @@ import { ReplyReportService } from './reply-report.service';
 import { ReplyStreamService, type StreamOutcome } from './reply-stream.service';
 
 /**
- * Answers a visitor message: prompt, stream on the reply's channel, then record the outcome with
+ * Answers a visitor message: prompt (or a Q&A entry's answer verbatim, see `overridingQna`), stream on the reply's channel, then record the outcome with
  * the conversation service and publish the terminal chunk (finish or error), in that order, so
  * that whoever sees the end of the stream finds the message stored. Never throws: see
  * INFERENCE_JOB_ATTEMPTS.
@@ -41,11 +42,14 @@ export class GenerateReplyService {
     // A stop (POST .../stop) stores the reply and ends its streams itself: only the model call is left to cancel.
     const stop = this.stops.track(replyId);
     let outcome: StreamOutcome;
+    let grounded: boolean | undefined;
     try {
       stop.signal.throwIfAborted();
       const request = await this.prompts.prepare(data);
       request.signal = stop.signal;
-      outcome = await this.streamer.stream(reply, request);
+      grounded = isGrounded(request.grounding);
+      const verbatim = await this.prompts.verbatimAnswer(data.projectId, request.grounding);
+      outcome = verbatim ? await this.answerVerbatim(reply, verbatim.answer) : await this.streamer.stream(reply, request);
     } catch (error) {
       outcome = { ok: false, error, partialText: '' };
     } finally {
@@ -67,7 +71,7 @@ export class GenerateReplyService {
         await this.channel.publish(reply, { type: 'delta', delta: text });
       }
       try {
-        await this.reports.completed({ text, finishReason, usage, sources, ...ids });
+        await this.reports.completed({ text, finishReason, usage, sources, ...(grounded === undefined ? {} : { grounded }), ...ids });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
@@ -86,6 +90,12 @@ export class GenerateReplyService {
       logger.error({ err, ...ids }, 'could not record the failed reply');
     }
     await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
+  }
+
+  /** A Q&A entry's answer as the reply: published whole, the model not called. */
+  private async answerVerbatim(reply: ReplyAddress, answer: string): Promise<StreamOutcome> {
+    await this.channel.publish(reply, { type: 'delta', delta: answer, sources: [] });
+    return { ok: true, text: answer, finishReason: 'stop', usage: ZERO_USAGE, sources: [], toolCalls: [] };
   }
 
   /**

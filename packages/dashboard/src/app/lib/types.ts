@@ -15,6 +15,7 @@ export type {
   DocumentRecord,
   FeedbackSummary,
   HeldConversations,
+  InsightsSummary,
   KeyRecord,
   Message,
   ProjectRecord,
@@ -24,6 +25,7 @@ export type {
   SourcePageStatus,
   Webhook as WebhookRecord,
   WebhookDelivery as WebhookDeliveryRecord,
+  UnansweredGroup,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

@@ -4,6 +4,7 @@ import {
   type AgentFeedChange,
   AgentInfo,
   AgentMessageBody,
+  CloseConversationBody,
   ConversationMessages,
   ErrorBody,
   HeldConversations,
@@ -134,6 +135,25 @@ export const agentRoutes = (
     },
     async ({ agent, params }) =>
       services.send(ConversationMessages.claim, { projectId: agent.projectId, ...params, humanAgent: asRef(agent), mode: 'take' }),
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'POST',
+      url: '/agent/v1/conversations/:conversationId/close',
+      summary: 'Close the conversation (only its holder), with an optional reason',
+      params: ConversationPath,
+      body: CloseConversationBody,
+      responses: { 200: { description: 'The closed conversation', schema: AgentConversation } },
+    },
+    async ({ agent, params, body }) =>
+      services.send(ConversationMessages.agentClose, {
+        projectId: agent.projectId,
+        ...params,
+        humanAgentId: agent.agentId,
+        closeReason: body.closeReason ?? null,
+      }),
   );
 
   routes.add(
