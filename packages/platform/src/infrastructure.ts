@@ -7,6 +7,7 @@ import type { Embedder } from './embedder/embedder.port';
 import type { EventStore } from './event-store/event-store.port';
 import type { EventStream } from './event-stream/event-stream.port';
 import type { JobQueue } from './job-queue/job-queue.port';
+import type { KeyStore } from './key-store/key-store.port';
 import type { KeyValueStore } from './kv/kv.port';
 import type { PubSub } from './pubsub/pubsub.port';
 import { Ports } from './tokens';
@@ -24,6 +25,8 @@ export interface Infrastructure {
   jobs: JobQueue;
   pubsub: PubSub;
   kv: KeyValueStore;
+  /** Data keys of personal fields (crypto-shredding): MongoDB, or a file in DATA_DIR. */
+  keys: KeyStore;
   vectors: VectorIndex;
   embedder: Embedder;
   chatModel: ChatModel;

@@ -8,6 +8,7 @@ export const Ports = {
   jobs: 'JobQueue',
   pubsub: 'PubSub',
   kv: 'KeyValueStore',
+  keys: 'KeyStore',
   vectors: 'VectorIndex',
   embedder: 'Embedder',
   chatModel: 'ChatModel',
