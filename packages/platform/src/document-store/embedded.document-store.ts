@@ -80,6 +80,11 @@ export class EmbeddedDocumentStore implements DocumentStore {
     await Promise.all([...this.collections.values()].map((c) => c.sync()));
   }
 
+  async compact(): Promise<void> {
+    if (this.closed) throw new Error('document store is closed');
+    await Promise.all([...this.collections.values()].map((c) => c.compact()));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -298,6 +303,14 @@ class EmbeddedCollection implements Collection<Doc> {
 
   async sync(): Promise<void> {
     await this.log?.sync();
+  }
+
+  /** Rewrites the log with one put per live document, between writes (see DocumentStore.compact). */
+  async compact(): Promise<void> {
+    await this.writes.run(async () => {
+      if (!this.log || this.closed) return;
+      await this.log.rewrite([...this.docs.values()].map((doc) => ({ op: 'put', doc })));
+    });
   }
 
   ensureIndex(spec: IndexSpec): void {

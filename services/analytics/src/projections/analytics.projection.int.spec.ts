@@ -153,6 +153,7 @@ describe('analytics projection', () => {
   const storeSyncing = (sync: () => Promise<void>): DocumentStore => ({
     collection: (name, indexes, options) => infra.documents.collection(name, indexes, options),
     sync,
+    compact: () => infra.documents.compact(),
     close: async () => {},
   });
 
