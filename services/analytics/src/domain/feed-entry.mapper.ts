@@ -1,4 +1,5 @@
 import { type ConversationEvent, ConversationEventData, type ConversationEventType, StoredEventEnvelope } from '@palaver/contracts';
+import { isSealed } from '@palaver/platform';
 import type { FeedbackSubmission } from './feedback-summary.reducer';
 
 /**
@@ -20,7 +21,11 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
  *
- * Other events (reply started or restarted, human agent messages) stay out of the feed.
+ * Other events (reply started or restarted, human agent messages) stay out of the feed. The page
+ * URL is personal data, sealed in the event with the conversation's key (docs/privacy.md): the
+ * feed has it only from events written before encryption, null otherwise.
+ *
+ * ConversationErased makes no entry: it anonymizes the conversation's entries (see `ReadEvent`).
  */
 export const FEED_TYPES = [
   'conversation.started',
@@ -48,6 +53,8 @@ export interface FeedEntry {
 
 export type ReadEvent =
   | { kind: 'entry'; entry: FeedEntry; feedback: FeedbackSubmission | null }
+  /** The conversation was erased: its entries keep their counts, lose every id that leads back. */
+  | { kind: 'erased'; projectId: string; conversationId: string }
   | { kind: 'ignored' }
   | { kind: 'invalid'; reason: string };
 
@@ -60,7 +67,10 @@ export const conversationIdOf = (streamId: string): string | null => UUID_AT_END
 const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string, unknown> } | null => {
   switch (event.type) {
     case 'ConversationStarted':
-      return { type: 'conversation.started', data: { visitorId: event.data.visitorId, pageUrl: event.data.pageUrl } };
+      return {
+        type: 'conversation.started',
+        data: { visitorId: event.data.visitorId, pageUrl: isSealed(event.data.pageUrl) ? null : event.data.pageUrl },
+      };
     case 'UserMessagePosted':
       return { type: 'message.posted', data: { messageId: event.data.messageId } };
     case 'AssistantReplyCompleted': {
@@ -85,6 +95,7 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':
+    case 'ConversationErased':
       return null;
     default: {
       const unreachable: never = event;
@@ -104,9 +115,13 @@ export const readConversationEvent = (payload: unknown): ReadEvent => {
   const data = ConversationEventData[event.type].safeParse(event.data);
   if (!data.success) return { kind: 'invalid', reason: `${event.type} data: ${data.error.issues[0]?.message ?? 'invalid'}` };
   const domainEvent = { type: event.type, data: data.data } as ConversationEvent;
+  const conversationId = conversationIdOf(event.streamId);
+  if (domainEvent.type === 'ConversationErased') {
+    if (conversationId === null) return { kind: 'invalid', reason: `stream id ${event.streamId} names no conversation` };
+    return { kind: 'erased', projectId: event.projectId, conversationId };
+  }
   const feed = toFeed(domainEvent);
   if (feed === null) return { kind: 'ignored' };
-  const conversationId = conversationIdOf(event.streamId);
   if (conversationId === null) return { kind: 'invalid', reason: `stream id ${event.streamId} names no conversation` };
 
   const entry: FeedEntry = {
@@ -134,3 +149,10 @@ export const readConversationEvent = (payload: unknown): ReadEvent => {
     },
   };
 };
+
+/** What an erased conversation's feed entries keep: counts and outcomes, nothing that names a person, message or text. */
+const KEPT_AFTER_ERASURE = new Set(['finishReason', 'usage', 'feedback', 'previous', 'source']);
+
+/** An entry's data once its conversation is erased. */
+export const anonymizedData = (data: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(data).filter(([key]) => KEPT_AFTER_ERASURE.has(key)));

@@ -30,9 +30,18 @@ export class AnalyticsProjection {
    */
   async applyBatch(payloads: unknown[]): Promise<void> {
     let entries: FeedEntry[] = [];
+    let erased = false;
     for (const payload of payloads) {
       const read = readConversationEvent(payload);
       if (read.kind === 'ignored') continue;
+      if (read.kind === 'erased') {
+        await this.feed.appendMany(entries);
+        entries = [];
+        await this.feed.anonymizeConversation(read.projectId, read.conversationId);
+        await this.messages.anonymizeConversation(read.projectId, read.conversationId);
+        erased = true;
+        continue;
+      }
       if (read.kind === 'invalid') {
         // Redelivering a malformed event would fail forever: skip it, loudly.
         logger.warn({ reason: read.reason }, 'analytics: skipped a malformed conversation event');
@@ -52,6 +61,8 @@ export class AnalyticsProjection {
       await this.days.settle(read.feedback.projectId, utcDay(read.feedback.occurredAt), read.feedback.eventId);
     }
     await this.feed.appendMany(entries);
+    // What the entries held before is still in the embedded store's files until they are rewritten.
+    if (erased) await this.documents.compact();
   }
 
   /**
