@@ -63,6 +63,11 @@ export class VisitorRepository {
     return this.findById(projectId, visitorId);
   }
 
+  /** Deletes the visitor (erasure); whether there was one. */
+  async delete(projectId: string, visitorId: string): Promise<boolean> {
+    return (await this.visitors.deleteOne({ _id: visitorId, projectId })) > 0;
+  }
+
   async findById(projectId: string, visitorId: string): Promise<VisitorDocument | null> {
     return this.visitors.findOne({ _id: visitorId, projectId });
   }
