@@ -69,6 +69,8 @@ export const ConfigSchema = z.object({
   CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
   /** How often the search service looks for sources whose refresh is due. */
   SOURCE_SCHEDULE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often the conversation service checks whether today's retention run (projects' retentionDays) is done. */
+  RETENTION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });
