@@ -29,6 +29,8 @@ export interface ExistingConversation {
   readonly positions: MessagePositions;
   /** The assistant message being generated, if any (one at a time: a new reply fails a pending one first). */
   readonly streamingReplyId: string | null;
+  /** Erased (docs/privacy.md): it is not there for any command any more, and keeps no text. */
+  readonly erased?: true;
 }
 
 export type HandoffStatus = 'none' | 'waiting' | 'claimed';
@@ -154,6 +156,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
         feedback: null,
         createdAt: event.occurredAt,
       });
+    case 'ConversationErased':
+      return { ...state, erased: true, title: null, messages: PersistentList.empty(), positions: new Map(), streamingReplyId: null };
     default: {
       const unreachable: never = event;
       return unreachable;

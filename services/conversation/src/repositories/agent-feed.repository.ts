@@ -58,6 +58,11 @@ export class AgentFeedRepository {
     });
   }
 
+  /** Deletes the conversation's entries (erasure): a gap in the feed's old sequences holds no reader back (`untilGap`). */
+  async deleteOfConversation(projectId: string, conversationId: string): Promise<void> {
+    await this.entries.deleteMany({ projectId, conversationId });
+  }
+
   /** The last sequence taken in the project's feed (0 for none): entries after it are yet to come. */
   async position(projectId: string): Promise<number> {
     return (await this.counters.findOne({ _id: projectId }))?.seq ?? 0;

@@ -29,7 +29,8 @@ export class ConversationCipher {
     for (const event of events) streams.set(event.streamId, [...(streams.get(event.streamId) ?? []), event]);
     if (streams.size <= 1) return events[0] ? this.cipher.open(events[0].streamId, events) : [];
     const opened = new Map<string, E>();
-    for (const [streamId, ofStream] of streams) for (const event of await this.cipher.open(streamId, ofStream)) opened.set(event.eventId, event);
+    for (const [streamId, ofStream] of streams)
+      for (const event of await this.cipher.open(streamId, ofStream)) opened.set(event.eventId, event);
     return events.map((event) => opened.get(event.eventId)!);
   }
 

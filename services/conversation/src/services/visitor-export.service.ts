@@ -9,14 +9,14 @@ import { ConversationAdminQueryService } from './conversation-admin-query.servic
 export class VisitorExportService {
   constructor(
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
-    @Inject(ConversationReadRepository) private readonly conversations: ConversationReadRepository,
+    @Inject(ConversationReadRepository) private readonly reads: ConversationReadRepository,
     @Inject(ConversationAdminQueryService) private readonly admin: ConversationAdminQueryService,
   ) {}
 
   async conversations(projectId: string, visitorId: string): Promise<AdminConversation[]> {
     // Whatever is durable but not yet projected is exported too.
     await this.relay.flush();
-    const ids = await this.conversations.idsOfVisitor(projectId, visitorId);
+    const ids = await this.reads.idsOfVisitor(projectId, visitorId);
     const result: AdminConversation[] = [];
     for (const conversationId of ids) result.push(await this.admin.get({ projectId, conversationId }));
     return result;
