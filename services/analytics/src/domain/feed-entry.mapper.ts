@@ -1,4 +1,10 @@
-import { type ConversationEvent, ConversationEventData, type ConversationEventType, StoredEventEnvelope } from '@palaver/contracts';
+import {
+  type ConversationEvent,
+  ConversationEventData,
+  type ConversationEventType,
+  PERSONAL_EVENT_FIELDS,
+  StoredEventEnvelope,
+} from '@palaver/contracts';
 import { isSealed } from '@palaver/platform';
 import type { FeedbackSubmission } from './feedback-summary.reducer';
 
@@ -67,10 +73,7 @@ export const conversationIdOf = (streamId: string): string | null => UUID_AT_END
 const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string, unknown> } | null => {
   switch (event.type) {
     case 'ConversationStarted':
-      return {
-        type: 'conversation.started',
-        data: { visitorId: event.data.visitorId, pageUrl: isSealed(event.data.pageUrl) ? null : event.data.pageUrl },
-      };
+      return { type: 'conversation.started', data: { visitorId: event.data.visitorId, pageUrl: event.data.pageUrl } };
     case 'UserMessagePosted':
       return { type: 'message.posted', data: { messageId: event.data.messageId } };
     case 'AssistantReplyCompleted': {
@@ -106,13 +109,25 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
 
 const isEventType = (type: string): type is ConversationEventType => Object.hasOwn(ConversationEventData, type);
 
+/**
+ * The event's data with its sealed personal fields (docs/privacy.md) read as erased: the feed
+ * never needs them, and a sealed value is a string where the schema may want an object.
+ */
+const withoutSealed = (type: ConversationEventType, data: unknown): unknown => {
+  const fields: Readonly<Record<string, unknown>> | undefined = PERSONAL_EVENT_FIELDS[type];
+  if (!fields || typeof data !== 'object' || data === null) return data;
+  const copy: Record<string, unknown> = { ...data };
+  for (const [field, erased] of Object.entries(fields)) if (isSealed(copy[field])) copy[field] = erased;
+  return copy;
+};
+
 /** Reads one StoredEvent from the stream into its feed entry (and its feedback submission, if it is one). */
 export const readConversationEvent = (payload: unknown): ReadEvent => {
   const envelope = StoredEventEnvelope.safeParse(payload);
   if (!envelope.success) return { kind: 'invalid', reason: `envelope: ${envelope.error.issues[0]?.message ?? 'invalid'}` };
   const event = envelope.data;
   if (!isEventType(event.type)) return { kind: 'ignored' };
-  const data = ConversationEventData[event.type].safeParse(event.data);
+  const data = ConversationEventData[event.type].safeParse(withoutSealed(event.type, event.data));
   if (!data.success) return { kind: 'invalid', reason: `${event.type} data: ${data.error.issues[0]?.message ?? 'invalid'}` };
   const domainEvent = { type: event.type, data: data.data } as ConversationEvent;
   const conversationId = conversationIdOf(event.streamId);

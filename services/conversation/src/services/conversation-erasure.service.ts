@@ -59,9 +59,10 @@ export class ConversationErasureService {
     return this.documents.compact();
   }
 
+  /** Records an erasure; one that erased nothing (an unknown visitor) is answered but not kept. */
   async record(fields: Omit<ErasureRecord, 'object' | 'id' | 'erasedAt'>): Promise<ErasureRecord> {
     const record: ErasureRecord = { object: 'erasure', id: randomUUID(), erasedAt: this.clock.now().toISOString(), ...fields };
-    await this.records.insert(record);
+    if (record.conversations > 0 || record.profileErased) await this.records.insert(record);
     return record;
   }
 
