@@ -29,6 +29,7 @@ describe('newProject', () => {
       quickPrompts: [],
       handoff: { enabled: false, triggerPhrases: [] },
       identityVerification: { required: false, secretCreatedAt: null },
+      retentionDays: null,
       defaultAssistantId: A,
       createdAt: NOW,
       updatedAt: NOW,
