@@ -78,8 +78,9 @@ export class EventCipher {
     const fields = this.fieldsOf(event);
     if (!fields || !isRecord(event.data)) return event;
     const data: Record<string, unknown> = { ...event.data };
+    // A null or absent field holds nothing personal: it stays as it is (and costs no encryption).
     for (const field of Object.keys(fields))
-      if (Object.hasOwn(data, field) && data[field] !== undefined) data[field] = change(field, data[field]);
+      if (data[field] !== undefined && data[field] !== null) data[field] = change(field, data[field]);
     return { ...event, data };
   }
 

@@ -30,7 +30,8 @@ describe('EventCipher', () => {
     const cipher = new EventCipher(new InMemoryKeyStore(), policy);
     const event = { type: 'Posted', data: { messageId: 'm2', content: 'x', pageContext: null } };
     const [sealed] = await cipher.seal('c1', [event]);
-    expect(isSealed((sealed!.data as { pageContext: unknown }).pageContext)).toBe(true);
+    expect((sealed!.data as { pageContext: unknown }).pageContext).toBeNull();
+    expect(isSealed((sealed!.data as { content: unknown }).content)).toBe(true);
     const [again] = await cipher.seal('c1', [sealed!]);
     expect(again).toEqual(sealed);
     const [started] = await cipher.seal('c1', [{ type: 'Started', data: {} }]);
