@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { infraAvailable, infraUrl } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { filesContaining } from './support/data-dir-grep';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';

@@ -1,4 +1,4 @@
-import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RetentionRunRepository } from './retention-run.repository';
 
