@@ -65,10 +65,10 @@ export interface DocumentStore {
   /** Makes every write answered so far durable, those to `derived` collections included. */
   sync(): Promise<void>;
   /**
-   * Rewrites what the store keeps on disk so that it holds only the live documents: once it
-   * resolves no deleted or overwritten document's bytes remain in its files (erasure). MongoDB
-   * keeps no such history in its collections, so there it does nothing.
+   * Rewrites what the store keeps on disk of these collections (all when absent) so that it holds
+   * only the live documents: once it resolves no deleted or overwritten document's bytes remain in
+   * their files (erasure). MongoDB keeps no such history in its collections: there it does nothing.
    */
-  compact(): Promise<void>;
+  compact(collections?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -96,6 +96,10 @@ describe('EmbeddedDocumentStore on disk', () => {
     await store.sync();
     const files = async () => (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
     expect(await files()).toContain('MARKER');
+    // Only the collections named.
+    await store.compact(['plain']);
+    const afterPlain = await files();
+    expect(afterPlain.split('\n').filter((line) => line.includes('MARKER'))).toHaveLength(2);
     await store.compact();
     expect(await files()).not.toContain('MARKER');
     await derived.insertOne({ _id: 'after', text: 'later' });

@@ -41,7 +41,7 @@ export class MongoDocumentStore implements DocumentStore {
   async sync(): Promise<void> {}
 
   /** A deleted document is gone from its collection at once: no log of ours to rewrite. */
-  async compact(): Promise<void> {}
+  async compact(_collections?: readonly string[]): Promise<void> {}
 
   async close(): Promise<void> {
     if (this.closed) return;

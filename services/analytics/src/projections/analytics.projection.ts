@@ -6,6 +6,9 @@ import { FeedRepository } from '../repositories/feed.repository';
 import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
 
+/** The collections an erased conversation's ids were in (compacted after). */
+const ANALYTICS_COLLECTIONS = ['analytics_events', 'analytics_feedback'];
+
 /**
  * Applies conversation events (StoredEvents from the stream) to the analytics read models.
  * Every step is idempotent, so a redelivery, or a retry after a crash between steps, leaves the
@@ -62,7 +65,7 @@ export class AnalyticsProjection {
     }
     await this.feed.appendMany(entries);
     // What the entries held before is still in the embedded store's files until they are rewritten.
-    if (erased) await this.documents.compact();
+    if (erased) await this.documents.compact(ANALYTICS_COLLECTIONS);
   }
 
   /**

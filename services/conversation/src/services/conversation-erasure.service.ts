@@ -3,10 +3,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ErasureActor, ErasureReason, ErasureRecord } from '@palaver/contracts';
 import { type Clock, type DocumentStore, Ports } from '@palaver/platform';
 import { OutboxRelay } from '../outbox/outbox.relay';
+import { AGENT_FEED } from '../repositories/agent-feed.repository';
 import { ConversationRepository } from '../repositories/conversation.repository';
 import { ConversationCipher } from '../repositories/conversation-cipher';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
 import { ErasureRecordRepository } from '../repositories/erasure-record.repository';
+import { CONVERSATIONS, MESSAGES } from '../repositories/read-model';
 import { ConversationExecutor } from './conversation.executor';
 
 /**
@@ -41,7 +43,7 @@ export class ConversationErasureService {
     await this.relay.flush();
     const ids = await this.conversations.idsOfVisitor(request.projectId, request.visitorId);
     await this.erase(request.projectId, ids, request.reason);
-    await this.documents.compact();
+    await this.compact();
     return this.record({ ...request, conversations: ids.length });
   }
 
@@ -56,7 +58,7 @@ export class ConversationErasureService {
 
   /** Rewrites the embedded files without what the erasures deleted. */
   compact(): Promise<void> {
-    return this.documents.compact();
+    return this.documents.compact([CONVERSATIONS, MESSAGES, AGENT_FEED]);
   }
 
   /** Records an erasure; one that erased nothing (an unknown visitor) is answered but not kept. */

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type ErasureActor, type ErasureRecord, PrivacyMessages, type VisitorProfile, type VisitorRef } from '@palaver/contracts';
 import { type DocumentStore, Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
-import { type VisitorDocument, VisitorRepository } from '../repositories/visitor.repository';
+import { VISITORS, type VisitorDocument, VisitorRepository } from '../repositories/visitor.repository';
 
 const notFound = (visitor: VisitorRef): AppError =>
   new AppError(
@@ -55,7 +55,7 @@ export class VisitorErasureService {
     const profileErased = doc ? await this.visitors.delete(projectId, visitorId) : false;
     if (profileErased) {
       await this.changes.announce({ kind: 'visitor-erased', projectId, visitorId });
-      await this.documents.compact();
+      await this.documents.compact([VISITORS]);
     }
     const record = await this.services.send(PrivacyMessages.eraseVisitorConversations, {
       projectId,
