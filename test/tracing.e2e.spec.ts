@@ -82,6 +82,18 @@ describe.each(modes)('traces, $mode', ({ skip, config }) => {
       expect(post.attributes['palaver.conversation_id']).toBe(conversationId);
       expect(byName('inference.generate-reply').attributes['palaver.conversation_id']).toBe(conversationId);
 
+      // The domain events went out on the stream inside the trace, and analytics' consumer took them
+      // as part of it: the child of their publication, or, in a batch, linked to it.
+      expect(trace.filter((span) => span.name === 'events.publish').length).toBeGreaterThan(0);
+      const inTrace = (context: { traceId: string; spanId: string } | undefined) => context !== undefined && ids.has(context.spanId);
+      await vi.waitFor(() => {
+        const consumed = exporter
+          .getFinishedSpans()
+          .filter((span) => span.name === 'analytics.consume')
+          .filter((span) => inTrace(span.parentSpanContext) || span.links.some((link) => inTrace(link.context)));
+        expect(consumed.length).toBeGreaterThan(0);
+      }, 5_000);
+
       // Ids, never text.
       for (const span of trace) for (const value of Object.values(span.attributes)) expect(String(value)).not.toContain('Sundays');
 
