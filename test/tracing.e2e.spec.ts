@@ -23,7 +23,7 @@ describe.each(modes)('traces, $mode', ({ skip, config }) => {
   let e2e: E2eApp;
   beforeAll(async () => {
     if (skip) return;
-    tracing = startTracing('test', { exporter });
+    tracing = await startTracing('test', { exporter });
     e2e = await startE2eApp(config);
   });
   afterAll(async () => {
