@@ -1,5 +1,6 @@
 export * from './admin/conversation.admin';
 export * from './admin/knowledge.admin';
+export * from './admin/privacy.admin';
 export * from './admin/project.admin';
 export * from './admin/source.admin';
 export * from './admin/webhook.admin';
@@ -20,6 +21,7 @@ export * from './messages/health.messages';
 export * from './messages/identity.messages';
 export * from './messages/identity-changes';
 export * from './messages/inference.messages';
+export * from './messages/privacy.messages';
 export * from './messages/search.messages';
 export * from './messages/webhook.messages';
 export * from './surface-b/surface-b';

@@ -28,12 +28,14 @@ import { conversationBrowseAdminRoutes } from './routes/admin/conversations-brow
 import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.routes';
 import { insightsAdminRoutes } from './routes/admin/insights.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
+import { privacyAdminRoutes } from './routes/admin/privacy.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
 import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
+import { customerErasureRoutes } from './routes/surface-b/customer-erasure.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
 import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
@@ -128,6 +130,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live);
   surfaceBRoutes(routes, deps, identity, replyRequests);
+  customerErasureRoutes(routes, deps, identity);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {
@@ -144,6 +147,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);
     sourcesAdminRoutes(adminRoutes, deps);
+    privacyAdminRoutes(adminRoutes, deps, identity);
     await documentUploadAdminRoutes(admin, adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);

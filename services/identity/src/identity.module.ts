@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
 import { IdentityHandler } from './handlers/identity.handler';
+import { PrivacyHandler } from './handlers/privacy.handler';
 import { IdentityChangesPublisher } from './publishers/identity-changes.publisher';
 import { AgentRepository } from './repositories/agent.repository';
 import { AssistantRepository } from './repositories/assistant.repository';
@@ -15,13 +16,14 @@ import { KeyService } from './services/key.service';
 import { ProjectService } from './services/project.service';
 import { SessionService } from './services/session.service';
 import { VisitorService } from './services/visitor.service';
+import { VisitorErasureService } from './services/visitor-erasure.service';
 
 @Module({})
 export class IdentityModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: IdentityModule,
-      controllers: [IdentityHandler],
+      controllers: [IdentityHandler, PrivacyHandler],
       providers: [
         ...portProviders(infra, 'documents', 'kv', 'pubsub', 'clock', 'config', 'services'),
         IdentityChangesPublisher,
@@ -38,6 +40,7 @@ export class IdentityModule {
         AgentRepository,
         AgentService,
         CustomerService,
+        VisitorErasureService,
       ],
     };
   }

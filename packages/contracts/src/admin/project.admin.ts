@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrl, MAX_URL, ModelName, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
+import { RetentionDays } from './privacy.admin';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -71,6 +72,8 @@ export const ProjectRecord = z.object({
   qnaOverride: QnaOverrideSettings.default(DEFAULT_QNA_OVERRIDE_SETTINGS),
   /** Absent on projects stored before the setting existed: not required, no secret. */
   identityVerification: IdentityVerification.default(DEFAULT_IDENTITY_VERIFICATION),
+  /** Days a conversation is kept after its last activity; null (or absent on older projects) keeps it. */
+  retentionDays: RetentionDays.default(null),
   defaultAssistantId: Uuid.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -101,6 +104,7 @@ export const CreateProjectBody = z.object({
   handoff: HandoffSettings.optional(),
   qnaOverride: QnaOverrideSettings.optional(),
   identityVerification: IdentityVerificationSettings.optional(),
+  retentionDays: RetentionDays.optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 

@@ -92,6 +92,8 @@ export const ConfigSchema = z.object({
     .default(5 * 24 * 3_600_000),
   /** How often pending deliveries whose job was lost (an embedded queue's, on a restart) are queued again. */
   WEBHOOK_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often the conversation service checks whether today's retention run (projects' retentionDays) is done. */
+  RETENTION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });

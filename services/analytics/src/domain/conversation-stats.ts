@@ -151,6 +151,7 @@ export const evolveStats = (
       break;
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
+    case 'ConversationErased':
       break;
     default: {
       const unreachable: never = event;

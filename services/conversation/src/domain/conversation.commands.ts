@@ -42,7 +42,9 @@ export type ConversationCommand =
   /** `humanAgentId` null: an admin call. */
   | (Addressed & { type: 'AgentClose'; humanAgentId: string | null; closeReason: string | null })
   | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string; humanAgentId: string | null })
-  | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null });
+  | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null })
+  /** Erasure (docs/privacy.md): the visitor asked, or the project's retention ran out. */
+  | (Addressed & { type: 'EraseConversation'; reason: 'request' | 'retention' });
 
 export interface DecisionContext {
   /** ISO 8601 time of the decision. */

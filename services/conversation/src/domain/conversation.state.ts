@@ -31,6 +31,8 @@ export interface ExistingConversation {
   readonly streamingReplyId: string | null;
   /** The visitor's latest satisfaction rating, if any. */
   readonly rating: ConversationRating | null;
+  /** Erased (docs/privacy.md): it is not there for any command any more, and keeps no text. */
+  readonly erased?: true;
 }
 
 export interface ConversationRating {
@@ -165,6 +167,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
         feedback: null,
         createdAt: event.occurredAt,
       });
+    case 'ConversationErased':
+      return { ...state, erased: true, title: null, messages: PersistentList.empty(), positions: new Map(), streamingReplyId: null };
     default: {
       const unreachable: never = event;
       return unreachable;

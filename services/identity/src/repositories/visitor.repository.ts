@@ -22,6 +22,8 @@ export interface VisitorDocument {
   attributes?: Record<string, string>;
 }
 
+export const VISITORS = 'visitors';
+
 export const toVisitor = (doc: VisitorDocument): Visitor => ({
   object: 'visitor',
   id: doc._id,
@@ -41,7 +43,7 @@ export class VisitorRepository {
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
     // One unique index holds both kinds apart: an anonymous visitor is (project, device, null), an
     // identified one (project, null, externalId), so neither can take the other's place.
-    this.visitors = documents.collection<VisitorDocument>('visitors', [
+    this.visitors = documents.collection<VisitorDocument>(VISITORS, [
       { keys: { projectId: 1, saVid: 1, externalId: 1 }, unique: true },
       { keys: { projectId: 1, externalId: 1 } },
     ]);
@@ -61,6 +63,11 @@ export class VisitorRepository {
   async set(projectId: string, visitorId: string, set: Partial<VisitorDocument>): Promise<VisitorDocument | null> {
     await this.visitors.updateOne({ _id: visitorId, projectId }, { $set: set });
     return this.findById(projectId, visitorId);
+  }
+
+  /** Deletes the visitor (erasure); whether there was one. */
+  async delete(projectId: string, visitorId: string): Promise<boolean> {
+    return (await this.visitors.deleteOne({ _id: visitorId, projectId })) > 0;
   }
 
   async findById(projectId: string, visitorId: string): Promise<VisitorDocument | null> {
