@@ -1,3 +1,6 @@
+export * from './accounts/audit';
+export * from './accounts/roles';
+export * from './accounts/user';
 export * from './admin/conversation.admin';
 export * from './admin/knowledge.admin';
 export * from './admin/project.admin';
@@ -7,6 +10,7 @@ export * from './common';
 export * from './errors';
 export * from './events/conversation.events';
 export * from './jobs';
+export * from './messages/accounts.messages';
 export * from './messages/analytics.messages';
 export * from './messages/conversation.messages';
 export * from './messages/conversation-admin.messages';
