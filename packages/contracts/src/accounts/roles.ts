@@ -1,58 +1,10 @@
 import { z } from 'zod';
+import { GLOBAL_PERMISSIONS, PROJECT_PERMISSIONS, ROLES } from './role-matrix';
 
-/** A user's role in one project (docs/accounts.md has the matrix in prose). */
-export const Role = z.enum(['owner', 'admin', 'agent', 'analyst']);
-export type Role = z.infer<typeof Role>;
+export * from './role-matrix';
 
-/**
- * What an admin route asks of its caller. `project.*`-scoped permissions are checked against the
- * caller's role in the route's project; the `global.*` ones concern no single project.
- */
-export const PROJECT_PERMISSIONS = [
-  'project.read',
-  'project.update',
-  'project.delete',
-  'keys.read',
-  'keys.manage',
-  'knowledge.read',
-  'knowledge.write',
-  'conversations.read',
-  'conversations.act',
-  'analytics.read',
-  'agents.manage',
-  'members.read',
-  'members.manage',
-  'audit.read',
-] as const;
-export const GLOBAL_PERMISSIONS = [
-  /** Listing projects: anyone signed in, who sees the projects they have a role in. */
-  'global.projects.list',
-  /** Creating a project (the creator becomes its owner): the admin token or an owner of any project. */
-  'global.projects.create',
-  /** Users: the admin token or an owner of any project. */
-  'global.users.manage',
-  /** Operations (metrics): the admin token only. */
-  'global.operations',
-] as const;
+/** A user's role in one project. */
+export const Role = z.enum(ROLES);
 export const Permission = z.enum([...PROJECT_PERMISSIONS, ...GLOBAL_PERMISSIONS]);
+export type Role = z.infer<typeof Role>;
 export type Permission = z.infer<typeof Permission>;
-export type ProjectPermission = (typeof PROJECT_PERMISSIONS)[number];
-
-const READS_FOR_ANALYSTS: ProjectPermission[] = ['project.read', 'conversations.read', 'analytics.read'];
-
-/**
- * The permission matrix: owner everything; admin everything but members and deleting the project;
- * agent the inbox and reading conversations; analyst feedback, events, conversations and exports,
- * read only.
- */
-export const ROLE_PERMISSIONS: Record<Role, readonly ProjectPermission[]> = {
-  owner: PROJECT_PERMISSIONS,
-  admin: PROJECT_PERMISSIONS.filter((p) => p !== 'members.manage' && p !== 'project.delete'),
-  agent: ['project.read', 'conversations.read', 'conversations.act'],
-  analyst: READS_FOR_ANALYSTS,
-};
-
-export const isProjectPermission = (permission: Permission): permission is ProjectPermission =>
-  (PROJECT_PERMISSIONS as readonly string[]).includes(permission);
-
-export const roleAllows = (role: Role, permission: ProjectPermission): boolean => ROLE_PERMISSIONS[role].includes(permission);
