@@ -32,6 +32,7 @@ import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
 import { userAdminRoutes } from './routes/admin/users.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
 import { authRoutes } from './routes/auth/auth.routes';
+import { ssoRoutes } from './routes/auth/sso.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
@@ -125,6 +126,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   surfaceBRoutes(routes, deps, limits, identity, replies);
   widgetRoutes(app, deps);
   authRoutes(routes, deps);
+  ssoRoutes(routes, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Button, ErrorNotice, Field, useSubmit } from '../components/ui';
 import { api, authApi } from '../lib/api';
 import type { DashboardAuth } from '../lib/auth';
@@ -20,6 +20,13 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => vo
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
+  const [sso, setSso] = useState(false);
+  useEffect(() => {
+    authApi<{ enabled: boolean }>('/sso').then(
+      (answer) => setSso(answer.enabled),
+      () => setSso(false),
+    );
+  }, []);
   const signIn = useSubmit(async () => {
     await authApi('/login', { body: { email: email.trim(), password } });
     onSignedIn({ kind: 'user', me: await authApi<Me>('/me') });
@@ -60,7 +67,7 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => vo
             Sign in
           </Button>
           <button type="button" class="button button-ghost" onClick={() => setUseToken(false)}>
-            Sign in with email instead
+            Use email and password instead
           </button>
         </form>
       ) : (
@@ -97,6 +104,11 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => vo
           <Button type="submit" busy={signIn.busy} disabled={!email.trim() || !password}>
             Sign in
           </Button>
+          {sso ? (
+            <a class="button button-secondary" href="/auth/v1/sso/start">
+              Sign in with SSO
+            </a>
+          ) : null}
           <button type="button" class="button button-ghost" onClick={() => setUseToken(true)}>
             Use the admin token
           </button>
