@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { SearchMessages, type Source } from '@palaver/contracts';
-import { createTestInfrastructure, loadConfig } from '../packages/platform/src/index';
+import { loadConfig } from '../packages/platform/src/index';
+import { createTestInfrastructure } from '../packages/platform/src/testing/index';
 import { startSearchService } from '../services/search/src/index';
 import { formatTable, type Table } from './retrieval.bench';
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PrivateServer, startPrivateNats, startPrivateRedis } from '@palaver/platform';
+import { type PrivateServer, startPrivateNats, startPrivateRedis } from '@palaver/platform/testing';
 import { isAlive } from './child-app';
 import { AdminClient } from './e2e-app';
 
