@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { infraAvailable, infraUrl } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf, PASSWORD } from './support/accounts';
 import { type E2eApp, http, startE2eApp } from './support/e2e-app';

@@ -1,5 +1,6 @@
 import { AccountMessages as A, AppError, IdentityMessages as M, type RequestOf, type ServiceMessage } from '@palaver/contracts';
-import { createTestInfrastructure, ManualClock, type RunningService } from '@palaver/platform';
+import { ManualClock, type RunningService } from '@palaver/platform';
+import { createTestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startIdentityService } from './index';
 
