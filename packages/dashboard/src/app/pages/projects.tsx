@@ -16,6 +16,7 @@ const FirstOwner = ({ projects, onCreated }: { projects: ProjectRecord[]; onCrea
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [open, setOpen] = useState(false);
   const create = useSubmit(async () => {
     const user = await api<CreatedUser>('/users', { body: { name, email, password } });
     for (const project of projects) {
@@ -29,44 +30,53 @@ const FirstOwner = ({ projects, onCreated }: { projects: ProjectRecord[]; onCrea
         Nobody has an account yet. Create yours: you become owner of every project and can then invite your colleagues, each with their own
         role. Keep the admin token for automation and emergencies.
       </p>
-      <form
-        class="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.run();
-        }}
-      >
-        <Field label="Name">
-          <input name="owner-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        </Field>
-        <Field label="Email">
-          <input
-            type="email"
-            name="owner-email"
-            autoComplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </Field>
-        <Field label="Password" hint="At least 12 characters; common passwords are refused">
-          <input
-            type="password"
-            name="owner-password"
-            autoComplete="new-password"
-            minLength={12}
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </Field>
-        <ErrorNotice error={create.error} />
+      {open ? null : (
         <div>
-          <Button type="submit" busy={create.busy} disabled={!name.trim() || !email.trim() || password.length < 12}>
-            Create the owner
+          <Button variant="secondary" onClick={() => setOpen(true)}>
+            Create the first owner…
           </Button>
         </div>
-      </form>
+      )}
+      {open ? (
+        <form
+          class="form-grid"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create.run();
+          }}
+        >
+          <Field label="Owner's name">
+            <input name="owner-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          <Field label="Owner's email">
+            <input
+              type="email"
+              name="owner-email"
+              autoComplete="username"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
+          </Field>
+          <Field label="Owner's password" hint="At least 12 characters; common passwords are refused">
+            <input
+              type="password"
+              name="owner-password"
+              autoComplete="new-password"
+              minLength={12}
+              required
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+            />
+          </Field>
+          <ErrorNotice error={create.error} />
+          <div>
+            <Button type="submit" busy={create.busy} disabled={!name.trim() || !email.trim() || password.length < 12}>
+              Create the owner
+            </Button>
+          </div>
+        </form>
+      ) : null}
     </Card>
   );
 };
