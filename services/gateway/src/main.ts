@@ -6,7 +6,7 @@ import { buildGateway } from './gateway.app';
 /** The gateway alone (distributed mode): it needs only the transport, pub/sub and KV ports. */
 exitOnFatalErrors('gateway');
 const config = loadConfig();
-const tracing = startTracing('gateway');
+const tracing = await startTracing('gateway');
 const infra = await createInfrastructure(config, { only: ['pubsub', 'kv'] });
 const { token } = await resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 const app = await buildGateway({ ...infra, adminToken: token });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { jsonCopy } from '../json/json-copy';
 import { logger } from '../logger/logger';
 import { JsonlLog } from '../storage/jsonl-log';
+import { currentTraceContext, inSpan, SpanKind } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 import { DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
 import { type BatchHandler, CONSUMERS_DIR, DurableConsumer, type LoggedMessage, readAckSeq } from './file.durable-consumer';
 import { assertValidDurable, assertValidSubject, subjectMatcher } from './subject-filter';
@@ -76,17 +78,11 @@ export class FileEventStream implements EventStream {
       options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
       options.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
     );
-    const openedAt = Date.now();
-    let undated = 0;
     for (const record of records) {
       // A rewrite may hold a message that was also appended after it (see `compact`).
       if (record.seq <= stream.lastSeq) continue;
       if (stream.messages.length > 0 && record.seq !== stream.lastSeq + 1) {
         throw new Error(`${join(dir, LOG_FILE)} skips from message ${stream.lastSeq} to ${record.seq}: messages are missing`);
-      }
-      if (record.at === undefined) {
-        record.at = openedAt;
-        undated += 1;
       }
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
@@ -94,10 +90,7 @@ export class FileEventStream implements EventStream {
     }
     stream.offset = stream.lastSeq - stream.messages.length;
     stream.durableSeq = stream.lastSeq;
-    // An earlier version's messages are kept maxAgeMs from their first open: dated on disk once,
-    // or each restart would date them again.
-    if (undated > 0) await log.rewrite(stream.messages);
-    stream.expire(openedAt);
+    stream.expire(Date.now());
     return stream;
   }
 
@@ -106,7 +99,19 @@ export class FileEventStream implements EventStream {
     return `deadletter.${durable}`;
   }
 
-  async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
+  publish(subject: string, payload: unknown, msgId: string): Promise<void> {
+    if (!tracingEnabled()) return this.append(subject, payload, msgId);
+    return inSpan(
+      'events.publish',
+      { 'messaging.destination.name': subject, 'messaging.message.id': msgId },
+      () => this.append(subject, payload, msgId),
+      {
+        kind: SpanKind.PRODUCER,
+      },
+    );
+  }
+
+  private async append(subject: string, payload: unknown, msgId: string): Promise<void> {
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
     if (this.closed) throw new Error('event stream is closed');
@@ -117,7 +122,10 @@ export class FileEventStream implements EventStream {
     if (this.msgIds.has(msgId)) return this.log.durable();
     const copy = payload === undefined ? null : jsonCopy(payload); // before the seq: a payload that is no JSON takes none
     const now = Date.now();
-    const message: LoggedMessage = { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now };
+    const trace = currentTraceContext();
+    const message: LoggedMessage = trace
+      ? { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now, trace }
+      : { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now };
     this.msgIds.add(msgId);
     this.messages.push(message);
     this.expire(now);
@@ -175,7 +183,7 @@ export class FileEventStream implements EventStream {
   private expire(now: number): void {
     const cutoff = now - this.maxAgeMs;
     let head = this.head;
-    while (head < this.messages.length && this.messages[head]!.at! < cutoff) {
+    while (head < this.messages.length && this.messages[head]!.at < cutoff) {
       this.msgIds.delete(this.messages[head]!.msgId);
       head += 1;
     }

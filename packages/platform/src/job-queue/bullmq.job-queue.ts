@@ -64,7 +64,7 @@ export class BullMqJobQueue implements JobQueue {
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
       removeOnComplete: true,
       removeOnFail: true,
-      // Last: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
+      // Last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });
     added.catch(() => undefined); // when `lost` wins the race
