@@ -1,3 +1,6 @@
+export * from './accounts/audit';
+export * from './accounts/roles';
+export * from './accounts/user';
 export * from './admin/conversation.admin';
 export * from './admin/knowledge.admin';
 export * from './admin/privacy.admin';
@@ -12,6 +15,7 @@ export * from './events/event-stream.contract';
 export * from './events/feed.types';
 export * from './insights/insights';
 export * from './jobs';
+export * from './messages/accounts.messages';
 export * from './messages/analytics.messages';
 export * from './messages/conversation.messages';
 export * from './messages/conversation-admin.messages';

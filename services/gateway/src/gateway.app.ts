@@ -1,5 +1,6 @@
 import { AppError, IdentityMessages } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { AdminAccess } from './auth/admin-access';
 import { AdminGuard } from './auth/admin-token';
 import { Authenticator } from './auth/authenticator';
 import { DEFAULT_IDENTITY_CACHE, IdentityCache } from './auth/identity-cache';
@@ -23,16 +24,21 @@ import { ReplyRequests } from './replies/ask-reply';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
+import { auditAdminRoutes } from './routes/admin/audit.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.routes';
 import { insightsAdminRoutes } from './routes/admin/insights.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
+import { memberAdminRoutes } from './routes/admin/members.admin.routes';
 import { privacyAdminRoutes } from './routes/admin/privacy.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
+import { userAdminRoutes } from './routes/admin/users.admin.routes';
 import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
+import { authRoutes } from './routes/auth/auth.routes';
+import { ssoRoutes } from './routes/auth/sso.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
 import { customerErasureRoutes } from './routes/surface-b/customer-erasure.routes';
@@ -76,13 +82,14 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   registerJsonBodyParser(app);
   exemptRequestsInFlight(app);
   const adminGuard = new AdminGuard(deps.adminToken, deps.kv);
+  const access = new AdminAccess(adminGuard, deps.services, deps.config.USER_SESSION_IDLE_TTL_SECONDS);
   app.setErrorHandler((err, _request, reply) => {
     const { status, body, headers } = toErrorResponse(err);
     return reply.status(status).headers(headers).send(body);
   });
   app.setNotFoundHandler(async (request, reply) => {
     // An unknown admin path answers as a known one would without the token: 401, not a map of the API.
-    if (ADMIN_PATH.test(request.url)) await adminGuard.check(request);
+    if (ADMIN_PATH.test(request.url)) await access.authenticate(request, reply);
     const { status, body } = toErrorResponse(new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
     return reply.status(status).send(body);
   });
@@ -116,7 +123,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   app.addHook('onClose', () => replies.stop());
 
   const docs = new ApiDocs();
-  const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
+  const routes = new Routes(app, docs, new Authenticator(identity, deps.services, access));
   const limits = new MessageLimits(deps.kv, deps.clock);
   healthRoutes(routes, deps);
   identityRoutes(routes, deps, identity);
@@ -132,15 +139,17 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   surfaceBRoutes(routes, deps, identity, replyRequests);
   customerErasureRoutes(routes, deps, identity);
   widgetRoutes(app, deps);
+  authRoutes(routes, deps);
+  ssoRoutes(routes, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {
       route.bodyLimit = ADMIN_BODY_LIMIT;
     });
     // Callback-style: the admin token passes without a promise.
-    admin.addHook('onRequest', (request, _reply, done) => {
-      const refused = adminGuard.check(request);
-      if (refused) refused.catch(done);
+    admin.addHook('onRequest', (request, reply, done) => {
+      const pending = access.authenticate(request, reply);
+      if (pending) pending.then(() => done(), done);
       else done();
     });
     const adminRoutes = routes.on(admin);
@@ -155,7 +164,13 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     webhooksAdminRoutes(adminRoutes, deps);
     insightsAdminRoutes(adminRoutes, deps);
     agentAdminRoutes(adminRoutes, deps, identity);
-    admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+    userAdminRoutes(adminRoutes, deps);
+    memberAdminRoutes(adminRoutes, deps);
+    auditAdminRoutes(adminRoutes, deps);
+    admin.get('/metrics', async (request, reply) => {
+      access.authorize(access.principalOf(request), 'global.operations', undefined);
+      return reply.type(metrics.contentType).send(await metrics.metrics());
+    });
   });
 
   await dashboardRoutes(app);

@@ -1,20 +1,28 @@
-import type { AgentInfo, KeyInfo, SessionInfo } from '@palaver/contracts';
+import type { Actor, AgentInfo, KeyInfo, Permission, SessionInfo } from '@palaver/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { type AdminPrincipal, actorOf } from '../auth/admin-access';
 import type { Authenticator } from '../auth/authenticator';
 import type { ApiDocs, Auth, RouteDoc } from '../openapi/api-docs';
 import { parse } from './parse';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** What the declared credential resolves to. Admin routes are guarded by their plugin's hook. */
-type Credential<A extends Auth> = A extends 'session'
-  ? { session: SessionInfo }
-  : A extends 'privateKey' | 'publishableKey' | 'serviceKey'
-    ? { key: KeyInfo }
-    : A extends 'agent'
-      ? { agent: AgentInfo }
-      : object;
+/** What the declared credential resolves to. Admin routes are authenticated by their plugin's hook. */
+type Credential<A extends Auth> = A extends 'admin'
+  ? { principal: AdminPrincipal; actor: Actor }
+  : A extends 'user'
+    ? { principal: Extract<AdminPrincipal, { me: unknown }>; actor: Actor }
+    : A extends 'session'
+      ? { session: SessionInfo }
+      : A extends 'privateKey' | 'publishableKey' | 'serviceKey'
+        ? { key: KeyInfo }
+        : A extends 'agent'
+          ? { agent: AgentInfo }
+          : object;
+
+/** Every admin route declares the permission it asks of a person; other routes declare none. */
+type PermissionOf<A extends Auth> = A extends 'admin' ? { permission: Permission } : { permission?: never };
 
 export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
   params: Out<P>;
@@ -42,18 +50,30 @@ export class Routes {
     Q extends z.ZodObject | undefined = undefined,
     B extends z.ZodType | undefined = undefined,
   >(
-    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body'> & { auth: A; params?: P; query?: Q; body?: B },
+    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body' | 'permission'> & {
+      auth: A;
+      params?: P;
+      query?: Q;
+      body?: B;
+    } & PermissionOf<A>,
     handler: (input: RouteInput<A, P, Q, B>) => Promise<unknown>,
   ): void {
+    if (route.auth === 'admin' && !route.permission) throw new Error(`${route.method} ${route.url} declares no permission`);
     this.docs.register(route as RouteDoc);
     this.app.route({
       method: route.method,
       url: route.url,
       handler: async (request, reply) => {
-        const credential = await this.resolve(route.auth, request);
+        const credential = await this.resolve(route.auth, request, reply);
+        const params = (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>;
+        if (route.auth === 'admin') {
+          // Before the body is read: a caller without the right learns nothing from validation.
+          const projectId = (params as { projectId?: string } | undefined)?.projectId;
+          this.auth.access.authorize((credential as { principal: AdminPrincipal }).principal, route.permission as Permission, projectId);
+        }
         // The credential spread last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
         return handler({
-          params: (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>,
+          params,
           query: (route.query ? parse(route.query, request.query, 'query') : undefined) as Out<Q>,
           body: (route.body ? parse(route.body, request.body, 'body') : undefined) as Out<B>,
           request,
@@ -69,7 +89,7 @@ export class Routes {
     return new Routes(app, this.docs, this.auth);
   }
 
-  private async resolve(auth: Auth, request: FastifyRequest): Promise<object> {
+  private async resolve(auth: Auth, request: FastifyRequest, reply: FastifyReply): Promise<object> {
     switch (auth) {
       case 'session':
         return { session: await this.auth.session(request) };
@@ -80,8 +100,15 @@ export class Routes {
       case 'serviceKey':
         return { key: await this.auth.serviceKey(request) };
       case 'agent':
-        return { agent: await this.auth.agent(request) };
-      case 'admin':
+        return { agent: await this.auth.agent(request, reply) };
+      case 'admin': {
+        const principal = this.auth.access.principalOf(request);
+        return { principal, actor: actorOf(principal) };
+      }
+      case 'user': {
+        const principal = await this.auth.access.person(request, reply);
+        return { principal, actor: actorOf(principal) };
+      }
       case 'none':
         return {};
       default: {

@@ -1,9 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody } from '@palaver/contracts';
+import { ErrorBody, type Permission } from '@palaver/contracts';
 import type { z } from 'zod';
 
-export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey';
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** `user`: a signed-in person (session cookie or personal API token); `admin`: the admin token or a person with the route's permission. */
+export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey' | 'user';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseDoc {
   description: string;
@@ -20,6 +21,8 @@ export interface RouteDoc {
   summary: string;
   tag: string;
   auth: Auth;
+  /** What an admin route asks of a person (docs/accounts.md); required on every `admin` route. */
+  permission?: Permission;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -31,8 +34,9 @@ const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   publishableKey: [{ publishableKey: [] }],
   session: [{ sessionToken: [] }],
   privateKey: [{ privateKey: [] }],
-  admin: [{ adminToken: [] }],
-  agent: [{ agentToken: [] }],
+  admin: [{ adminToken: [] }, { sessionCookie: [] }, { apiToken: [] }],
+  agent: [{ agentToken: [] }, { sessionCookie: [] }],
+  user: [{ sessionCookie: [] }, { apiToken: [] }],
   serviceKey: [{ serviceKey: [] }],
 };
 
@@ -44,7 +48,8 @@ export class ApiDocs {
   constructor() {
     this.registry.registerComponent('securitySchemes', 'publishableKey', { type: 'apiKey', in: 'query', name: 'apiKey' });
     this.registry.registerComponent('securitySchemes', 'serviceKey', { type: 'apiKey', in: 'header', name: 'x-service-key' });
-    for (const name of ['sessionToken', 'privateKey', 'adminToken', 'agentToken']) {
+    this.registry.registerComponent('securitySchemes', 'sessionCookie', { type: 'apiKey', in: 'cookie', name: 'palaver_session' });
+    for (const name of ['sessionToken', 'privateKey', 'adminToken', 'agentToken', 'apiToken']) {
       this.registry.registerComponent('securitySchemes', name, { type: 'http', scheme: 'bearer' });
     }
   }
@@ -68,6 +73,7 @@ export class ApiDocs {
       summary: route.summary,
       tags: [route.tag],
       security: SECURITY[route.auth],
+      ...(route.permission ? { 'x-permission': route.permission } : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),
@@ -83,6 +89,11 @@ export class ApiDocs {
   /** Every documented route as `METHOD url`. */
   list(): string[] {
     return this.routes.map((r) => `${r.method} ${r.url}`);
+  }
+
+  /** The admin API's routes with their declared permission (undefined: none declared). */
+  adminRoutes(): Array<{ method: string; url: string; permission: Permission | undefined }> {
+    return this.routes.filter((r) => r.auth === 'admin').map((r) => ({ method: r.method, url: r.url, permission: r.permission }));
   }
 
   document(): object {

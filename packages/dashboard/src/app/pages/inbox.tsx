@@ -18,7 +18,8 @@ import {
   useSubmit,
 } from '../components/ui';
 import { clearAgentToken, readAgentToken, saveAgentToken } from '../lib/agent-session';
-import { ApiError, agentApi, agentFetch, api } from '../lib/api';
+import { ApiError, agentApi, agentFetch, api, sessionAgentToken } from '../lib/api';
+import { useAuth } from '../lib/auth';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
 import type { AgentConversation, AgentEvent, AgentInfo, AgentRecord, CreatedAgent, HeldConversations, Message } from '../lib/types';
@@ -319,9 +320,11 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
               {state}
             </span>
           </span>
-          <Button variant="secondary" class="button-small" onClick={onStop}>
-            Stop working as {me.name}
-          </Button>
+          {token.startsWith('session:') ? null : (
+            <Button variant="secondary" class="button-small" onClick={onStop}>
+              Stop working as {me.name}
+            </Button>
+          )}
         </div>
       </Notice>
       <ErrorNotice error={error} />
@@ -412,7 +415,9 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
 
 export const InboxPage = () => {
   const { project } = useProject();
-  const [token, setToken] = useState(() => readAgentToken(project.id));
+  const auth = useAuth();
+  // A person signed in with their own account answers as themself; the admin token picks an agent.
+  const [token, setToken] = useState(() => (auth.kind === 'user' ? sessionAgentToken(project.id) : readAgentToken(project.id)));
   const me = useAsync((signal) => (token ? agentApi<AgentInfo>(token, '/me', { signal }) : Promise.resolve(null)), [token]);
   const stop = () => {
     clearAgentToken(project.id);

@@ -24,6 +24,7 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
   routes.add(
     {
       auth: 'admin',
+      permission: 'knowledge.write',
       tag: 'admin: knowledge',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/documents/upload',
