@@ -13,6 +13,8 @@ import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { agentFeedChanges, visitorChanges } from './reads/announcements';
@@ -51,6 +53,10 @@ const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** The admin API's paths (its routes and `/metrics`): credentials are checked before anything is said about them. */
 const ADMIN_PATH = /^\/(?:admin(?:[/?]|$)|metrics(?:[/?]|$))/;
+
+/** A claim outlives the longest request (a reply waited for), so only a dead gateway's claim expires. */
+const idempotencyClaimTtlSeconds = (config: GatewayDeps['config']): number =>
+  Math.ceil(Math.max(config.REPLY_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS) / 1000) + 60;
 
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
   const app = Fastify({
@@ -106,17 +112,18 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   app.addHook('onClose', () => replies.stop());
 
   const docs = new ApiDocs();
-  const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
+  const idempotency = new IdempotentRequests(new IdempotencyStore(deps.kv, idempotencyClaimTtlSeconds(deps.config)), deps.services);
+  const routes = new Routes(app, docs, new Authenticator(identity, deps.services), idempotency);
   const limits = new MessageLimits(deps.kv, deps.clock);
   healthRoutes(routes, deps);
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
+  conversationRoutes(routes, deps, limits, identity, visitorReads, replies, idempotency);
   completionRoutes(routes, deps, limits, identity, replies);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live);
-  surfaceBRoutes(routes, deps, limits, identity, replies);
+  surfaceBRoutes(routes, deps, limits, identity, replies, idempotency);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {

@@ -2,6 +2,7 @@ import type { AgentInfo, KeyInfo, SessionInfo } from '@palaver/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator';
+import type { IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { ApiDocs, Auth, RouteDoc } from '../openapi/api-docs';
 import { parse } from './parse';
 
@@ -24,16 +25,29 @@ export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
   reply: FastifyReply;
 };
 
+/** Credentials whose POSTs honour an `Idempotency-Key` unless the route says otherwise. */
+const IDEMPOTENT_BY_DEFAULT = new Set<Auth>(['session', 'privateKey', 'serviceKey', 'agent', 'admin']);
+
+/** Whose keys a credential's idempotency keys are: the visitor, the API key, the agent or the admin token. */
+const callerScope = (credential: { session?: SessionInfo; key?: KeyInfo; agent?: AgentInfo }, auth: Auth): string => {
+  if (credential.session) return `visitor:${credential.session.projectId}:${credential.session.visitorId}`;
+  if (credential.key) return `key:${credential.key.keyId}`;
+  if (credential.agent) return `agent:${credential.agent.agentId}`;
+  return auth;
+};
+
 /**
  * Declares a route once. Fastify serves it: the declared credential is resolved first (401/403),
  * then path, query and body are parsed with the route's contract schemas (400/422 as in
- * docs/api.md). The OpenAPI document describes it with the same schemas.
+ * docs/api.md). The OpenAPI document describes it with the same schemas. A POST with a credential
+ * honours an `Idempotency-Key` (see IdempotentRequests) unless declared with `idempotent: false`.
  */
 export class Routes {
   constructor(
     private readonly app: FastifyInstance,
     private readonly docs: ApiDocs,
     private readonly auth: Authenticator,
+    private readonly idempotency: IdempotentRequests,
   ) {}
 
   add<
@@ -42,32 +56,49 @@ export class Routes {
     Q extends z.ZodObject | undefined = undefined,
     B extends z.ZodType | undefined = undefined,
   >(
-    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body'> & { auth: A; params?: P; query?: Q; body?: B },
+    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body'> & {
+      auth: A;
+      params?: P;
+      query?: Q;
+      body?: B;
+      /** Honours `Idempotency-Key` (default: a POST with a credential; false for a body that is not JSON). */
+      idempotent?: boolean;
+    },
     handler: (input: RouteInput<A, P, Q, B>) => Promise<unknown>,
   ): void {
-    this.docs.register(route as RouteDoc);
+    const { idempotent = route.method === 'POST' && IDEMPOTENT_BY_DEFAULT.has(route.auth), ...doc } = route;
+    this.docs.register({ ...doc, idempotent } as RouteDoc);
+    const idempotency = this.idempotency;
     this.app.route({
       method: route.method,
       url: route.url,
+      ...(idempotent ? { onSend: idempotency.onSend } : {}),
       handler: async (request, reply) => {
         const credential = await this.resolve(route.auth, request);
         // The credential spread last: V8 (Node 20) adds keys after a spread of another object
         // about a microsecond each, and a credential has none of these.
-        return handler({
+        const input = {
           params: (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>,
           query: (route.query ? parse(route.query, request.query, 'query') : undefined) as Out<Q>,
           body: (route.body ? parse(route.body, request.body, 'body') : undefined) as Out<B>,
           request,
           reply,
           ...credential,
-        } as RouteInput<A, P, Q, B>);
+        } as RouteInput<A, P, Q, B>;
+        if (!idempotent || request.headers['idempotency-key'] === undefined) return handler(input);
+        if (await idempotency.begin(request, reply, callerScope(credential, route.auth))) return reply;
+        try {
+          return await handler(input);
+        } finally {
+          await idempotency.afterHandler(request, reply);
+        }
       },
     });
   }
 
   /** The same declarations on another (encapsulated) Fastify instance. */
   on(app: FastifyInstance): Routes {
-    return new Routes(app, this.docs, this.auth);
+    return new Routes(app, this.docs, this.auth, this.idempotency);
   }
 
   private async resolve(auth: Auth, request: FastifyRequest): Promise<object> {

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ErrorBody } from '@palaver/contracts';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -24,7 +24,18 @@ export interface RouteDoc {
   query?: z.ZodObject;
   body?: z.ZodType;
   responses: Record<number, ResponseDoc>;
+  /** Honours the `Idempotency-Key` header (docs/api.md, "Idempotent requests"). */
+  idempotent?: boolean;
 }
+
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('Makes a retry safe: a repeat within 24 hours gets the first answer again (header `idempotent-replayed: true`)'),
+});
 
 const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   none: [],
@@ -71,6 +82,7 @@ export class ApiDocs {
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),
+        ...(route.idempotent ? { headers: IdempotencyHeaders } : {}),
         ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
       },
       responses: {

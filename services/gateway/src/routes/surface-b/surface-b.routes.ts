@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
 import type { MessageLimits } from '../../limits/message-limits';
 import { recordAbandonedReply } from '../../replies/abandoned-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
@@ -49,6 +50,7 @@ export const surfaceBRoutes = (
   limits: MessageLimits,
   identity: IdentityCache,
   replies: ReplyHub,
+  idempotency: IdempotentRequests,
 ): void => {
   const { services } = deps;
   const base = deps.config.SURFACE_B_BASE;
@@ -133,7 +135,7 @@ export const surfaceBRoutes = (
         202: { description: 'A human agent handles the chat: the message is queued', mediaType: 'text/plain' },
       },
     },
-    async ({ key, params, body, reply }) => {
+    async ({ key, params, body, reply, request }) => {
       const content = body.message.parts.map((part) => part.text).join('\n');
       // Checked before anything is stored: a refused message leaves no chat behind.
       if (body.messageId == null && content.trim().length === 0) {
@@ -174,6 +176,7 @@ export const surfaceBRoutes = (
           );
           return listener;
         });
+        idempotency.noteReply(request, { format: 'plain-text', ...scope, messageId });
         return sendPlainTextReply(reply, listener, body.streaming);
       }
 
@@ -209,10 +212,13 @@ export const surfaceBRoutes = (
         await listener.close();
         return sendQueued(reply);
       }
+      const streamed = (messageId: string) => idempotency.noteReply(request, { format: 'plain-text', ...scope, messageId });
       if (outcome.kind === 'handoff') {
         await listener.close();
+        streamed(outcome.notice.id);
         return sendPlainTextReply(reply, fixedReply(outcome.notice.parts.map((p) => p.text).join('')), body.streaming);
       }
+      streamed(assistantMessageId);
       await sendPlainTextReply(reply, listener, body.streaming);
     },
   );

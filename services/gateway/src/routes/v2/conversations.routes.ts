@@ -22,6 +22,7 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
+import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
 import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
 import { recordAbandonedReply } from '../../replies/abandoned-reply';
@@ -43,6 +44,7 @@ export const conversationRoutes = (
   identity: IdentityCache,
   visitorReads: VisitorReadCache,
   replies: ReplyHub,
+  idempotency: IdempotentRequests,
 ): void => {
   const { services } = deps;
 
@@ -135,7 +137,7 @@ export const conversationRoutes = (
         202: { description: 'A human agent handles the conversation: the message is queued', mediaType: 'text/plain' },
       },
     },
-    async ({ session, params, body, reply }) => {
+    async ({ session, params, body, reply, request }) => {
       const project = await identity.project(session.projectId);
       const assistantMessageId = randomUUID();
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
@@ -172,8 +174,16 @@ export const conversationRoutes = (
         await listener.close();
         return sendQueued(reply);
       }
+      const streamed = (messageId: string) =>
+        idempotency.noteReply(request, {
+          format: 'ui-message-stream',
+          ...scope(session),
+          conversationId: params.conversationId,
+          messageId,
+        });
       if (outcome.kind === 'handoff') {
         await listener.close();
+        streamed(outcome.notice.id);
         const notice = outcome.notice.parts.map((p) => p.text).join('');
         return sendReply(reply, fixedReply(notice), {
           stream: body.stream,
@@ -182,6 +192,7 @@ export const conversationRoutes = (
           messageId: outcome.notice.id,
         });
       }
+      streamed(assistantMessageId);
       await sendReply(reply, listener, {
         stream: body.stream,
         jsonStatus: 200,
