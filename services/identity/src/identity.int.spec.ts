@@ -12,7 +12,7 @@ import { createTestInfrastructure, ManualClock, type RunningService } from '@pal
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';
-import type { VisitorDocument } from './visitor.repository';
+import type { VisitorDocument } from './repositories/visitor.repository';
 
 const IDLE_TTL_SECONDS = 60;
 

@@ -1,20 +1,20 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
-import { AgentRepository } from './agent.repository';
-import { AgentService } from './agent.service';
-import { AssistantRepository } from './assistant.repository';
-import { AssistantService } from './assistant.service';
-import { CustomerService } from './customer.service';
 import { IdentityHandler } from './handlers/identity.handler';
-import { IdentityChangesPublisher } from './identity-changes.publisher';
-import { KeyRepository } from './key.repository';
-import { KeyService } from './key.service';
-import { ProjectRepository } from './project.repository';
-import { ProjectService } from './project.service';
-import { SessionService } from './session.service';
-import { SessionStore } from './session.store';
-import { VisitorRepository } from './visitor.repository';
-import { VisitorService } from './visitor.service';
+import { IdentityChangesPublisher } from './publishers/identity-changes.publisher';
+import { AgentRepository } from './repositories/agent.repository';
+import { AssistantRepository } from './repositories/assistant.repository';
+import { KeyRepository } from './repositories/key.repository';
+import { ProjectRepository } from './repositories/project.repository';
+import { SessionStore } from './repositories/session.store';
+import { VisitorRepository } from './repositories/visitor.repository';
+import { AgentService } from './services/agent.service';
+import { AssistantService } from './services/assistant.service';
+import { CustomerService } from './services/customer.service';
+import { KeyService } from './services/key.service';
+import { ProjectService } from './services/project.service';
+import { SessionService } from './services/session.service';
+import { VisitorService } from './services/visitor.service';
 
 @Module({})
 export class IdentityModule {

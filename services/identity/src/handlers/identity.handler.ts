@@ -2,13 +2,13 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IdentityMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
-import { AgentService } from '../agent.service';
-import { AssistantService } from '../assistant.service';
-import { CustomerService } from '../customer.service';
-import { KeyService } from '../key.service';
-import { ProjectService } from '../project.service';
-import { SessionService } from '../session.service';
-import { VisitorService } from '../visitor.service';
+import { AgentService } from '../services/agent.service';
+import { AssistantService } from '../services/assistant.service';
+import { CustomerService } from '../services/customer.service';
+import { KeyService } from '../services/key.service';
+import { ProjectService } from '../services/project.service';
+import { SessionService } from '../services/session.service';
+import { VisitorService } from '../services/visitor.service';
 
 @Controller()
 export class IdentityHandler {

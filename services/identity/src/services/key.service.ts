@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type CreatedKey, type CreateKeyBody, type KeyInfo, type KeyRecord, type KeyType } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
+import { formatKey, KEY_PREFIX, KEY_RANDOM_BYTES, keyHint, parseKeyType } from '../domain/api-key';
+import { admittingEntries, isOriginAllowed, originMatchEntries } from '../domain/origin-policy';
+import { hashSecret } from '../domain/secret-hash';
+import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
+import { KeyRepository } from '../repositories/key.repository';
 import { AssistantService } from './assistant.service';
-import { formatKey, KEY_PREFIX, KEY_RANDOM_BYTES, keyHint, parseKeyType } from './domain/api-key';
-import { admittingEntries, isOriginAllowed, originMatchEntries } from './domain/origin-policy';
-import { hashSecret } from './domain/secret-hash';
-import { IdentityChangesPublisher } from './identity-changes.publisher';
-import { KeyRepository } from './key.repository';
 import { ProjectService } from './project.service';
 import { secureRandomBytes } from './random-bytes';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type Customer, MAX_CUSTOMER_ATTRIBUTES, type UpsertCustomerBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
+import { newIdentifiedVisitor, type VisitorDocument, VisitorRepository } from '../repositories/visitor.repository';
 import { ProjectService } from './project.service';
-import { newIdentifiedVisitor, type VisitorDocument, VisitorRepository } from './visitor.repository';
 
 const toCustomer = (doc: VisitorDocument): Customer => ({
   id: doc._id,

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type AssistantRecord, type CreateAssistantBody, type UpdateAssistantBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { AssistantRepository } from './assistant.repository';
-import { newAssistant } from './domain/assistant';
-import { IdentityChangesPublisher } from './identity-changes.publisher';
+import { newAssistant } from '../domain/assistant';
+import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
+import { AssistantRepository } from '../repositories/assistant.repository';
 import { ProjectService } from './project.service';
 
 export const assistantNotFound = (assistantId: string | null): AppError =>

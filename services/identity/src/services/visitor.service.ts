@@ -2,12 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type KeyInfo, type Visitor } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { verifyingSecrets } from './domain/identity-secret';
-import { type UserClaims, verifyUserToken } from './domain/user-token';
-import { ProjectRepository } from './project.repository';
+import { verifyingSecrets } from '../domain/identity-secret';
+import { type UserClaims, verifyUserToken } from '../domain/user-token';
+import { ProjectRepository } from '../repositories/project.repository';
+import {
+  newAnonymousVisitor,
+  newIdentifiedVisitor,
+  toVisitor,
+  type VisitorDocument,
+  VisitorRepository,
+} from '../repositories/visitor.repository';
 import { projectNotFound } from './project.service';
 import { SessionService } from './session.service';
-import { newAnonymousVisitor, newIdentifiedVisitor, toVisitor, type VisitorDocument, VisitorRepository } from './visitor.repository';
 
 type Found = { visitor: VisitorDocument; created: boolean };
 

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type SessionInfo } from '@palaver/contracts';
 import { type Clock, type Config, Ports } from '@palaver/platform';
-import { hashSecret } from './domain/secret-hash';
-import { isDueForExtension, isLapsed, withIdleExpiry } from './domain/session';
-import { isWellFormedSessionToken, newSessionToken } from './domain/session-token';
+import { hashSecret } from '../domain/secret-hash';
+import { isDueForExtension, isLapsed, withIdleExpiry } from '../domain/session';
+import { isWellFormedSessionToken, newSessionToken } from '../domain/session-token';
+import { SessionStore } from '../repositories/session.store';
 import { KeyService } from './key.service';
 import { secureRandomBytes } from './random-bytes';
-import { SessionStore } from './session.store';
 
 const invalidSession = (): AppError => new AppError('UNAUTHORIZED', 'session token is invalid or has expired');
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_IDENTITY_VERIFICATION, type ProjectRecord } from '@palaver/contracts';
 import { type Collection, type DocumentStore, Ports, type Update } from '@palaver/platform';
+import type { IdentitySecrets } from '../domain/identity-secret';
 import { fromDocument, type Stored, toDocument } from './document-mapping';
-import type { IdentitySecrets } from './domain/identity-secret';
 
 /** A project at rest: the record and its identity secrets, which no record ever carries. */
 type ProjectDocument = Stored<ProjectRecord> & { identitySecrets?: IdentitySecrets | null };

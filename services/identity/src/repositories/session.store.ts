@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type KeyValueStore, Ports } from '@palaver/platform';
-import { StoredSession } from './domain/session';
+import { StoredSession } from '../domain/session';
 
 /** Sessions in the key-value store under the SHA-256 of their token, so a leaked store reveals no token. */
 @Injectable()

@@ -9,11 +9,11 @@ import {
   type CreatedAgent,
 } from '@palaver/contracts';
 import { type Clock, Ports, type ServiceClient } from '@palaver/platform';
-import { AgentRepository } from './agent.repository';
-import { AGENT_TOKEN_RANDOM_BYTES, formatAgentToken, isAgentToken } from './domain/agent-token';
-import { keyHint } from './domain/api-key';
-import { hashSecret } from './domain/secret-hash';
-import { IdentityChangesPublisher } from './identity-changes.publisher';
+import { AGENT_TOKEN_RANDOM_BYTES, formatAgentToken, isAgentToken } from '../domain/agent-token';
+import { keyHint } from '../domain/api-key';
+import { hashSecret } from '../domain/secret-hash';
+import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
+import { AgentRepository } from '../repositories/agent.repository';
 import { ProjectService } from './project.service';
 import { secureRandomBytes } from './random-bytes';
 

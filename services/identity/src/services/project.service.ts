@@ -8,12 +8,12 @@ import {
   type UpdateProjectBody,
 } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
-import { AssistantRepository } from './assistant.repository';
-import { defaultAssistant } from './domain/assistant';
-import { formatIdentitySecret, IDENTITY_SECRET_RANDOM_BYTES, rotatedSecrets } from './domain/identity-secret';
-import { newProject, projectPatchUpdate } from './domain/project';
-import { IdentityChangesPublisher } from './identity-changes.publisher';
-import { ProjectRepository } from './project.repository';
+import { defaultAssistant } from '../domain/assistant';
+import { formatIdentitySecret, IDENTITY_SECRET_RANDOM_BYTES, rotatedSecrets } from '../domain/identity-secret';
+import { newProject, projectPatchUpdate } from '../domain/project';
+import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
+import { AssistantRepository } from '../repositories/assistant.repository';
+import { ProjectRepository } from '../repositories/project.repository';
 import { secureRandomBytes } from './random-bytes';
 
 /** Requiring verification before there is a secret would refuse every visitor: a token cannot be signed yet. */
