@@ -1,3 +1,4 @@
+export * from './admin/availability';
 export * from './admin/conversation.admin';
 export * from './admin/knowledge.admin';
 export * from './admin/project.admin';
@@ -20,6 +21,7 @@ export * from './messages/search.messages';
 export * from './surface-b/surface-b';
 export * from './tokens';
 export * from './v2/completion';
+export * from './v2/contact';
 export * from './v2/conversation';
 export * from './v2/conversation-events';
 export * from './v2/list';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrl, MAX_URL, ModelName, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
+import { Availability } from './availability';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -19,9 +20,11 @@ export type ProjectLimits = z.infer<typeof ProjectLimits>;
 export const HandoffSettings = z.object({
   enabled: z.boolean(),
   triggerPhrases: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+  /** Told to a visitor asking for a person when nobody can answer (null: DEFAULT_OFFLINE_MESSAGE). */
+  offlineMessage: z.string().trim().min(1).max(1000).nullable().default(null),
 });
 export type HandoffSettings = z.infer<typeof HandoffSettings>;
-export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [] };
+export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [], offlineMessage: null };
 
 /**
  * Identity verification of the widget's visitors: the site's backend signs a user token (HS256
@@ -57,6 +60,8 @@ export const ProjectRecord = z.object({
   handoff: HandoffSettings.default(DEFAULT_HANDOFF_SETTINGS),
   /** Absent on projects stored before the setting existed: not required, no secret. */
   identityVerification: IdentityVerification.default(DEFAULT_IDENTITY_VERIFICATION),
+  /** The team's opening hours; null (and absent on projects stored before the setting existed): none. */
+  availability: Availability.nullable().default(null),
   defaultAssistantId: Uuid.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -86,6 +91,8 @@ export const CreateProjectBody = z.object({
   limits: LimitsInput.optional(),
   handoff: HandoffSettings.optional(),
   identityVerification: IdentityVerificationSettings.optional(),
+  /** null removes the opening hours. */
+  availability: Availability.nullable().optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 

@@ -99,3 +99,10 @@ export type AgentEvent = z.infer<typeof AgentEvent>;
 export const HELD_LIMIT = 100;
 export const HeldConversations = z.object({ data: z.array(AgentConversation), feedCursor: z.string() });
 export type HeldConversations = z.infer<typeof HeldConversations>;
+
+export const PresenceStatus = z.enum(['online', 'away']);
+export type PresenceStatus = z.infer<typeof PresenceStatus>;
+/** `PUT /agent/v1/presence`: online lasts PRESENCE_TTL_SECONDS unless renewed (another PUT, or an open live feed). */
+export const PresenceBody = z.object({ status: PresenceStatus });
+export const Presence = z.object({ status: PresenceStatus, expiresInSeconds: z.number().int().nullable() });
+export type Presence = z.infer<typeof Presence>;

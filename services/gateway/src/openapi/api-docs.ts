@@ -3,7 +3,7 @@ import { ErrorBody } from '@palaver/contracts';
 import { z } from 'zod';
 
 export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey';
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseDoc {
   description: string;

@@ -37,6 +37,7 @@ export const newProject = (
   quickPrompts: withIds(input.quickPrompts ?? [], ids.newId),
   handoff: input.handoff ?? DEFAULT_HANDOFF_SETTINGS,
   identityVerification: { required: input.identityVerification?.required ?? false, secretCreatedAt: null },
+  availability: input.availability ?? null,
   defaultAssistantId: ids.defaultAssistantId,
   createdAt: now,
   updatedAt: now,
@@ -66,6 +67,7 @@ export const projectPatchUpdate = (
   if (patch.limits?.monthlyMessages !== undefined) set['limits.monthlyMessages'] = patch.limits.monthlyMessages;
   if (patch.quickPrompts !== undefined) set.quickPrompts = withIds(patch.quickPrompts, newId);
   if (patch.handoff !== undefined) set.handoff = patch.handoff;
+  if (patch.availability !== undefined) set.availability = patch.availability;
   if (patch.identityVerification !== undefined) set['identityVerification.required'] = patch.identityVerification.required;
   return Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set };
 };

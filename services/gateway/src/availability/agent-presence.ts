@@ -1,0 +1,62 @@
+import { type AgentInfo, IdentityMessages, type Presence, type PresenceStatus } from '@palaver/contracts';
+import { type KeyValueStore, logger, type ServiceClient } from '@palaver/platform';
+
+/** How long "online" lasts unless renewed: by another PUT, or every HEARTBEAT_MS while the agent's live feed is open. */
+export const PRESENCE_TTL_SECONDS = 120;
+const HEARTBEAT_MS = 60_000;
+
+const agentKey = (agent: Pick<AgentInfo, 'projectId' | 'agentId'>) => `presence:agent:${agent.projectId}:${agent.agentId}`;
+/** Set by every online agent of the project: one read tells whether anyone is there. */
+const projectKey = (projectId: string) => `presence:project:${projectId}`;
+
+/**
+ * Agents' presence in the KV port (Redis when distributed, so every gateway sees it), each with a
+ * TTL: an agent is away once it says so, or once nothing renewed its "online" for
+ * PRESENCE_TTL_SECONDS (its inbox closed without a word, its live feed gone for about 2 minutes).
+ */
+export class AgentPresence {
+  constructor(
+    private readonly kv: KeyValueStore,
+    private readonly services: ServiceClient,
+  ) {}
+
+  async set(agent: AgentInfo, status: PresenceStatus): Promise<Presence> {
+    if (status === 'online') {
+      await Promise.all([
+        this.kv.set(agentKey(agent), 'online', PRESENCE_TTL_SECONDS),
+        this.kv.set(projectKey(agent.projectId), '1', PRESENCE_TTL_SECONDS),
+      ]);
+      return { status, expiresInSeconds: PRESENCE_TTL_SECONDS };
+    }
+    await this.kv.del(agentKey(agent));
+    if (!(await this.othersOnline(agent.projectId))) await this.kv.del(projectKey(agent.projectId));
+    return { status, expiresInSeconds: null };
+  }
+
+  /** Whether any agent of the project is online (one KV read). */
+  async anyOnline(projectId: string): Promise<boolean> {
+    return (await this.kv.get(projectKey(projectId))) !== null;
+  }
+
+  /** Renews the agent's "online" while its live feed is open; the returned function stops (the feed closed). */
+  whileFeedOpen(agent: AgentInfo): () => void {
+    const beat = async () => {
+      try {
+        if (await this.kv.expire(agentKey(agent), PRESENCE_TTL_SECONDS))
+          await this.kv.set(projectKey(agent.projectId), '1', PRESENCE_TTL_SECONDS);
+      } catch (err) {
+        logger.warn({ err, agentId: agent.agentId }, 'agent presence heartbeat failed');
+      }
+    };
+    void beat();
+    const timer = setInterval(beat, HEARTBEAT_MS);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  private async othersOnline(projectId: string): Promise<boolean> {
+    const { data } = await this.services.send(IdentityMessages.listAgents, { projectId });
+    const states = await Promise.all(data.filter((a) => !a.revokedAt).map((a) => this.kv.get(agentKey({ projectId, agentId: a.id }))));
+    return states.some((state) => state !== null);
+  }
+}
