@@ -15,6 +15,7 @@ import {
   PageHeader,
   useSubmit,
 } from '../components/ui';
+import { useAgentPresence } from '../lib/agent-presence';
 import { clearAgentToken, readAgentToken, saveAgentToken } from '../lib/agent-session';
 import { ApiError, agentApi, agentFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
@@ -232,6 +233,7 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
   const [state, setState] = useState<FollowState>('connecting');
   const [error, setError] = useState<unknown>(null);
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useAgentPresence(token);
 
   useEffect(() => {
     const stop = follow(
