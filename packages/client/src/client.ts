@@ -1,6 +1,7 @@
 import type {
   ChatCompletionResult,
   CloseConversationResponse,
+  Contact,
   Conversation,
   ConversationLiveEvent,
   Feedback,
@@ -193,6 +194,11 @@ export class PalaverClient {
   /** Likes, dislikes (or with null, clears the feedback on) a stored assistant or agent message. */
   feedback(messageId: string, feedback: Feedback | null, options: SendOptions = {}): Promise<{ feedback: Feedback | null }> {
     return this.session('POST', `/v2/messages/${encodeURIComponent(messageId)}/feedback`, { body: { feedback }, ...options });
+  }
+
+  /** Leaves an email (and a name) so the team can get back to the visitor (when nobody could answer). */
+  leaveContact(conversationId: string, contact: { email: string; name?: string }, options: SendOptions = {}): Promise<Contact> {
+    return this.session('POST', `/v2/conversations/${encodeURIComponent(conversationId)}/contact`, { body: contact, ...options });
   }
 
   private messagesPath(conversationId: string): string {

@@ -36,6 +36,7 @@ import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
+import { contactRoutes } from './routes/v2/contact.routes';
 import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
@@ -124,7 +125,8 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps, team);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads, replies, idempotency);
+  conversationRoutes(routes, deps, limits, identity, visitorReads, replies, idempotency, team);
+  contactRoutes(routes, deps, visitorReads);
   completionRoutes(routes, deps, limits, identity, replies);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live, presence);

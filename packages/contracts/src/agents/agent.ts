@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
 import { ConversationStatus } from '../v2/conversation';
+import { Contact } from '../v2/contact';
 import { Message } from '../v2/message';
 
 /** Agent tokens: `ak_` and 32 random bytes in base62, shown once, stored as their SHA-256. */
@@ -57,6 +58,8 @@ export const AgentConversation = z.object({
   handoffRequestedAt: Timestamp.nullable(),
   humanAgent: HumanAgentRef.nullable(),
   unansweredMessages: z.array(Message),
+  /** The email (and name) the visitor left when nobody could answer. */
+  contact: Contact.nullable().optional(),
 });
 export type AgentConversation = z.infer<typeof AgentConversation>;
 

@@ -51,6 +51,8 @@ export const ConversationEventData = {
   }),
   /** A reply generated again: the message streams anew; its previous text stays in the earlier events. */
   AssistantReplyRestarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),
+  /** The visitor left a way to be reached (when nobody could answer); the latest one wins. */
+  ContactCaptured: z.object({ email: z.string(), name: z.string().nullable() }),
 } as const;
 
 export type ConversationEventType = keyof typeof ConversationEventData;

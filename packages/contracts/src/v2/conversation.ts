@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Contact } from './contact';
 import { HumanAgent, httpUrl, QueryOffset, queryInt, Timestamp, Uuid } from '../common';
 import { Message, MessageRole, MessageStatus } from './message';
 
@@ -19,6 +20,8 @@ export const Conversation = z.object({
   humanAgent: HumanAgent.optional(),
   messages: z.array(Message).optional(),
   lastMessage: Message.nullable().optional(),
+  /** The email (and name) the visitor left when nobody could answer; absent until then. */
+  contact: Contact.nullable().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

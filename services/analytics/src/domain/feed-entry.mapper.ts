@@ -19,6 +19,7 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffRequested   | handoff.requested      | source, messageId                  |
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
+ * | ContactCaptured         | contact.captured       | email, name                        |
  *
  * Other events (reply started or restarted, human agent messages) stay out of the feed.
  */
@@ -33,6 +34,7 @@ export const FEED_TYPES = [
   'conversation.closed',
   'handoff.requested',
   'handoff.released',
+  'contact.captured',
 ] as const;
 export type FeedType = (typeof FEED_TYPES)[number];
 
@@ -82,6 +84,8 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       return { type: 'handoff.released', data: { humanAgentId: event.data.humanAgentId } };
     case 'ConversationClosed':
       return { type: 'conversation.closed', data: { closeReason: event.data.closeReason } };
+    case 'ContactCaptured':
+      return { type: 'contact.captured', data: { email: event.data.email, name: event.data.name } };
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':

@@ -22,6 +22,7 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
+import type { TeamAvailability } from '../../availability/team-availability';
 import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
 import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
@@ -45,6 +46,7 @@ export const conversationRoutes = (
   visitorReads: VisitorReadCache,
   replies: ReplyHub,
   idempotency: IdempotentRequests,
+  team: TeamAvailability,
 ): void => {
   const { services } = deps;
 
@@ -139,6 +141,8 @@ export const conversationRoutes = (
     },
     async ({ session, params, body, reply, request }) => {
       const project = await identity.project(session.projectId);
+      // Read only for a project that lets visitors ask for a person (one KV read).
+      const offlineNotice = await team.offlineNotice(project);
       const assistantMessageId = randomUUID();
       // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
       const { listener, outcome } = await limits.within(project, async () => {
@@ -160,6 +164,7 @@ export const conversationRoutes = (
             assistantMessageId,
             assistantId: session.assistantId,
             handoffTriggers: handoffTriggersOf(project),
+            offlineNotice,
             replyTo: replies.channel,
             streamed: body.stream,
             ...scope(session),
