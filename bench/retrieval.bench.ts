@@ -17,14 +17,14 @@
 import { fileURLToPath } from 'node:url';
 import type { DocumentRecord } from '@palaver/contracts';
 import { EmbeddedVectorIndex, LocalEmbedder, loadConfig, systemClock } from '../packages/platform/src/index';
-import { DocumentRepository } from '../services/search/src/document.repository';
 import { Bm25Index } from '../services/search/src/domain/bm25.index';
 import type { ChunkPayload } from '../services/search/src/domain/knowledge-payload';
 import { documentChunks } from '../services/search/src/domain/knowledge-text';
 import { pointId } from '../services/search/src/domain/point-id';
 import { contributionOf, idfWeights } from '../services/search/src/domain/term-statistics';
-import { KnowledgeRevisionRepository } from '../services/search/src/knowledge-revision.repository';
-import { LexicalIndex, lexicalTokens } from '../services/search/src/lexical.index';
+import { DocumentRepository } from '../services/search/src/repositories/document.repository';
+import { KnowledgeRevisionRepository } from '../services/search/src/repositories/knowledge-revision.repository';
+import { LexicalIndex, lexicalTokens } from '../services/search/src/repositories/lexical-index';
 import { evaluateRun, recallAt } from './ir-metrics';
 import { loadSciFact, type SciFact, scifactDir } from './scifact';
 import { newProjectId, percentile, type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';

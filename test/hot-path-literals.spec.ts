@@ -8,11 +8,11 @@ import { fromRoot, keysAddedAfterSpread } from './support/keys-after-spread';
 const HOT_PATHS = [
   'services/gateway/src/http/routes.ts',
   'services/gateway/src/routes/v2/conversations.routes.ts',
-  'services/conversation/src/conversation-command.service.ts',
+  'services/conversation/src/services/conversation-command.service.ts',
   'services/conversation/src/projections/message.projection.ts',
   'services/conversation/src/projections/conversation.projection.ts',
   'services/conversation/src/domain/conversation.state.ts',
-  'services/inference/src/generate-reply.processor.ts',
+  'services/inference/src/services/generate-reply.service.ts',
   'services/search/src/domain/score-fusion.ts',
   'packages/platform/src/job-queue/bullmq.job-queue.ts',
 ];

@@ -10,7 +10,7 @@ import {
   isKnowledgeFile,
   parseNdjson,
   type SourceProblem,
-} from './knowledge-items';
+} from '@palaver/knowledge-formats';
 
 export { documentUrl, FOLDER_EXTENSIONS, fileDocument, type ImportItem, type ImportSources, parseNdjson, type SourceProblem };
 

@@ -19,8 +19,8 @@ import {
   type TestInfrastructure,
 } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConversationRepository } from './conversation.repository';
 import { startConversationService } from './index';
+import { ConversationRepository } from './repositories/conversation.repository';
 
 const REPLY_TIMEOUT_MS = 60_000;
 

@@ -1,23 +1,26 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
-import { ConversationExecutor } from './conversation.executor';
-import { ConversationRepository } from './conversation.repository';
-import { ConversationAdminQueryService } from './conversation-admin-query.service';
-import { ConversationCommandService } from './conversation-command.service';
-import { ConversationQueryService } from './conversation-query.service';
 import { ConversationHandler } from './handlers/conversation.handler';
 import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
-import { HandoffService } from './handoff.service';
 import { OutboxRelay } from './outbox/outbox.relay';
-import { AgentFeed } from './projections/agent-feed';
 import { ConversationProjection } from './projections/conversation.projection';
 import { MessageProjection } from './projections/message.projection';
-import { ReadModel } from './projections/read-model';
 import { ReadModelBarrier } from './projections/read-model.barrier';
 import { ReadModelChanges } from './projections/read-model.changes';
 import { ReadModelProjector } from './projections/read-model.projector';
-import { ReplyKnowledge } from './reply-knowledge';
-import { StaleReplySweeper } from './stale-reply.sweeper';
+import { AgentFeedRepository } from './repositories/agent-feed.repository';
+import { ConversationRepository } from './repositories/conversation.repository';
+import { ConversationReadRepository } from './repositories/conversation-read.repository';
+import { MessageReadRepository } from './repositories/message-read.repository';
+import { ReadModel } from './repositories/read-model';
+import { ReplyKnowledge } from './repositories/reply-knowledge';
+import { ConversationExecutor } from './services/conversation.executor';
+import { ConversationAdminQueryService } from './services/conversation-admin-query.service';
+import { ConversationCommandService } from './services/conversation-command.service';
+import { ConversationQueryService } from './services/conversation-query.service';
+import { HandoffCommandService } from './services/handoff-command.service';
+import { HandoffQueryService } from './services/handoff-query.service';
+import { StaleReplySweeper } from './services/stale-reply.sweeper';
 
 @Module({})
 export class ConversationModule {
@@ -30,18 +33,21 @@ export class ConversationModule {
         ReadModel,
         ReadModelChanges,
         ReadModelBarrier,
-        AgentFeed,
+        AgentFeedRepository,
         ConversationProjection,
         MessageProjection,
         ReadModelProjector,
         OutboxRelay,
         ConversationRepository,
+        ConversationReadRepository,
+        MessageReadRepository,
         ConversationExecutor,
         ReplyKnowledge,
         ConversationCommandService,
         ConversationQueryService,
         ConversationAdminQueryService,
-        HandoffService,
+        HandoffQueryService,
+        HandoffCommandService,
         StaleReplySweeper,
       ],
     };

@@ -1,15 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
-import { AssistantCache } from './assistant-cache.service';
-import { CompletionService } from './completion.service';
-import { GenerateCompletionProcessor } from './generate-completion.processor';
-import { GenerateReplyProcessor } from './generate-reply.processor';
+import { InferenceQueueConsumer } from './consumers/inference-queue.consumer';
 import { InferenceHandler } from './handlers/inference.handler';
-import { InferenceWorker } from './inference.worker';
-import { ReplyPromptService } from './reply-prompt.service';
-import { ReplyReportService } from './reply-report.service';
-import { ReplyStreamService } from './reply-stream.service';
-import { TokenChannel } from './token-channel.service';
+import { AssistantCache } from './repositories/assistant-cache';
+import { TokenChannel } from './repositories/token-channel';
+import { CompletionService } from './services/completion.service';
+import { GenerateCompletionService } from './services/generate-completion.service';
+import { GenerateReplyService } from './services/generate-reply.service';
+import { ReplyPromptService } from './services/reply-prompt.service';
+import { ReplyReportService } from './services/reply-report.service';
+import { ReplyStreamService } from './services/reply-stream.service';
 
 @Module({})
 export class InferenceModule {
@@ -24,9 +24,9 @@ export class InferenceModule {
         ReplyPromptService,
         ReplyStreamService,
         ReplyReportService,
-        GenerateReplyProcessor,
-        GenerateCompletionProcessor,
-        InferenceWorker,
+        GenerateReplyService,
+        GenerateCompletionService,
+        InferenceQueueConsumer,
         CompletionService,
       ],
     };

@@ -1,24 +1,24 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
-import { DocumentRepository } from './document.repository';
-import { DocumentService } from './document.service';
+import { CrawlQueueConsumer } from './consumers/crawl-queue.consumer';
 import { SearchHandler } from './handlers/search.handler';
-import { KnowledgeVectors } from './knowledge.vectors';
-import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
-import { LexicalIndex } from './lexical.index';
-import { QnaRepository } from './qna.repository';
-import { QnaService } from './qna.service';
-import { SearchService } from './search.service';
-import { CrawlWorker } from './sources/crawl.worker';
-import { outboundGuardProvider } from './sources/outbound-guard.provider';
-import { SourceHandler } from './sources/source.handler';
-import { SourceRepository } from './sources/source.repository';
-import { SourceService } from './sources/source.service';
-import { SourceCrawler } from './sources/source-crawler';
-import { SourcePageRepository } from './sources/source-page.repository';
-import { UploadService } from './sources/upload.service';
-import { TermStatsRepository } from './term-stats.repository';
-import { TermStatsService } from './term-stats.service';
+import { SourceHandler } from './handlers/source.handler';
+import { DocumentRepository } from './repositories/document.repository';
+import { KnowledgeRevisionRepository } from './repositories/knowledge-revision.repository';
+import { KnowledgeVectors } from './repositories/knowledge-vectors';
+import { LexicalIndex } from './repositories/lexical-index';
+import { outboundGuardProvider } from './repositories/outbound-guard.provider';
+import { QnaRepository } from './repositories/qna.repository';
+import { SourceRepository } from './repositories/source.repository';
+import { SourcePageRepository } from './repositories/source-page.repository';
+import { TermStatsRepository } from './repositories/term-stats.repository';
+import { DocumentService } from './services/document.service';
+import { QnaService } from './services/qna.service';
+import { SearchService } from './services/search.service';
+import { SourceService } from './services/source.service';
+import { SourceCrawler } from './services/source-crawler';
+import { TermStatsService } from './services/term-stats.service';
+import { UploadService } from './services/upload.service';
 
 @Module({})
 export class SearchModule {
@@ -43,7 +43,7 @@ export class SearchModule {
         SourcePageRepository,
         SourceService,
         SourceCrawler,
-        CrawlWorker,
+        CrawlQueueConsumer,
         UploadService,
       ],
     };

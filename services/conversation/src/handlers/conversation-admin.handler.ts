@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ConversationAdminMessages as M } from '@palaver/contracts';
 import { handle } from '@palaver/platform';
-import { ConversationAdminQueryService } from '../conversation-admin-query.service';
+import { ConversationAdminQueryService } from '../services/conversation-admin-query.service';
 
 /** The dashboard's reads over a project's conversations. */
 @Controller()

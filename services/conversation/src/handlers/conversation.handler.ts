@@ -2,16 +2,18 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ConversationMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
-import { ConversationCommandService } from '../conversation-command.service';
-import { ConversationQueryService } from '../conversation-query.service';
-import { HandoffService } from '../handoff.service';
+import { ConversationCommandService } from '../services/conversation-command.service';
+import { ConversationQueryService } from '../services/conversation-query.service';
+import { HandoffCommandService } from '../services/handoff-command.service';
+import { HandoffQueryService } from '../services/handoff-query.service';
 
 @Controller()
 export class ConversationHandler {
   constructor(
     @Inject(ConversationCommandService) private readonly commands: ConversationCommandService,
     @Inject(ConversationQueryService) private readonly queries: ConversationQueryService,
-    @Inject(HandoffService) private readonly handoffs: HandoffService,
+    @Inject(HandoffCommandService) private readonly handoffs: HandoffCommandService,
+    @Inject(HandoffQueryService) private readonly handoffQueries: HandoffQueryService,
   ) {}
 
   @MessagePattern(M.create.subject)
@@ -106,22 +108,22 @@ export class ConversationHandler {
 
   @MessagePattern(M.queue.subject)
   queue(@Payload() raw: unknown) {
-    return handle(M.queue, raw, (req) => this.handoffs.queue(req));
+    return handle(M.queue, raw, (req) => this.handoffQueries.queue(req));
   }
 
   @MessagePattern(M.agentConversation.subject)
   agentConversation(@Payload() raw: unknown) {
-    return handle(M.agentConversation, raw, (req) => this.handoffs.agentConversation(req));
+    return handle(M.agentConversation, raw, (req) => this.handoffQueries.agentConversation(req));
   }
 
   @MessagePattern(M.heldConversations.subject)
   heldConversations(@Payload() raw: unknown) {
-    return handle(M.heldConversations, raw, (req) => this.handoffs.heldConversations(req));
+    return handle(M.heldConversations, raw, (req) => this.handoffQueries.heldConversations(req));
   }
 
   @MessagePattern(M.agentEvents.subject)
   agentEvents(@Payload() raw: unknown) {
-    return handle(M.agentEvents, raw, (req) => this.handoffs.agentEvents(req));
+    return handle(M.agentEvents, raw, (req) => this.handoffQueries.agentEvents(req));
   }
 
   @MessagePattern(M.chats.subject)

@@ -2,7 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { StoredEvent } from '@palaver/contracts';
 import { eventSubject } from '@palaver/contracts';
 import { type DocumentStore, type EventStore, type EventStream, logger, Ports, SerialQueue } from '@palaver/platform';
-import { isConversationEvent } from '../conversation.stream';
+import { isConversationEvent } from '../domain/conversation.stream';
 import { ReadModelProjector } from '../projections/read-model.projector';
 
 const BATCH = 100;

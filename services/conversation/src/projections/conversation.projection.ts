@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DuplicateKeyError } from '@palaver/platform';
-import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
+import { conversationIdOf, type StoredConversationEvent } from '../domain/conversation.stream';
 import { conversationTitle } from '../domain/conversation.title';
-import { type ConversationDoc, ReadModel } from './read-model';
+import { type ConversationDoc, ReadModel } from '../repositories/read-model';
 
 /** Races with another relay resolve in a try or two; more means something else is wrong. */
 const MAX_ATTEMPTS = 10;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { ConversationDoc } from '../repositories/read-model';
 import { ADA_ID, AGENT_1, at, CONVERSATION, ev, PROJECT, REPLY_1, stored, USER_1, USER_2, VISITOR } from '../testing/conversation.fixtures';
 import { applyToConversation } from './conversation.projection';
-import type { ConversationDoc } from './read-model';
 
 const project = (events: ReturnType<typeof stored>): ConversationDoc | null =>
   events.reduce<ConversationDoc | null>((doc, event) => applyToConversation(doc, event), null);

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MessageMetadata, PageContext } from '@palaver/contracts';
 import { DuplicateKeyError } from '@palaver/platform';
-import { conversationIdOf, type StoredConversationEvent } from '../conversation.stream';
-import { type MessageDoc, ReadModel } from './read-model';
+import { conversationIdOf, type StoredConversationEvent } from '../domain/conversation.stream';
+import { type MessageDoc, ReadModel } from '../repositories/read-model';
 
 /** Races with another relay resolve in a try or two; more means something else is wrong. */
 const MAX_ATTEMPTS = 10;

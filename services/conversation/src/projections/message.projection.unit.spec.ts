@@ -1,8 +1,8 @@
 import { ZERO_USAGE } from '@palaver/contracts';
 import { describe, expect, it } from 'vitest';
+import type { MessageDoc } from '../repositories/read-model';
 import { AGENT_1, at, CONVERSATION, dated, ev, PROJECT, REPLY_1, stored, USER_1, VISITOR } from '../testing/conversation.fixtures';
 import { applyToMessage, messageIdOf } from './message.projection';
-import type { MessageDoc } from './read-model';
 
 const owner = { visitorId: VISITOR };
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { StoredConversationEvent } from '../conversation.stream';
-import { AgentFeed } from './agent-feed';
+import type { StoredConversationEvent } from '../domain/conversation.stream';
+import { AgentFeedRepository } from '../repositories/agent-feed.repository';
 import { ConversationProjection } from './conversation.projection';
 import { type MessageOwner, MessageProjection, messageIdOf } from './message.projection';
 import { ReadModelChanges } from './read-model.changes';
@@ -14,7 +14,7 @@ export class ReadModelProjector {
   constructor(
     @Inject(ConversationProjection) private readonly conversations: ConversationProjection,
     @Inject(MessageProjection) private readonly messages: MessageProjection,
-    @Inject(AgentFeed) private readonly agentFeed: AgentFeed,
+    @Inject(AgentFeedRepository) private readonly agentFeed: AgentFeedRepository,
     @Inject(ReadModelChanges) private readonly changes: ReadModelChanges,
   ) {}
 

@@ -1,9 +1,9 @@
 import { AppError, type ConversationEvent, type StoredEvent, ZERO_USAGE } from '@palaver/contracts';
 import { expect } from 'vitest';
-import { streamIdOf } from '../conversation.stream';
 import type { ConversationCommand, DecisionContext } from '../domain/conversation.commands';
 import { decide } from '../domain/conversation.decider';
 import { type DatedEvent, fold } from '../domain/conversation.state';
+import { streamIdOf } from '../domain/conversation.stream';
 
 export const PROJECT = '00000000-0000-4000-8000-00000000000a';
 export const OTHER_PROJECT = '00000000-0000-4000-8000-00000000000b';

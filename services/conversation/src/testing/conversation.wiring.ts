@@ -7,16 +7,18 @@ import {
   InProcessPubSub,
   type PubSub,
 } from '@palaver/platform';
-import { ConversationExecutor } from '../conversation.executor';
-import { ConversationRepository } from '../conversation.repository';
 import { OutboxRelay } from '../outbox/outbox.relay';
-import { AgentFeed } from '../projections/agent-feed';
 import { ConversationProjection } from '../projections/conversation.projection';
 import { MessageProjection } from '../projections/message.projection';
-import { ReadModel } from '../projections/read-model';
 import { ReadModelBarrier } from '../projections/read-model.barrier';
 import { ReadModelChanges } from '../projections/read-model.changes';
 import { ReadModelProjector } from '../projections/read-model.projector';
+import { AgentFeedRepository } from '../repositories/agent-feed.repository';
+import { ConversationRepository } from '../repositories/conversation.repository';
+import { ConversationReadRepository } from '../repositories/conversation-read.repository';
+import { MessageReadRepository } from '../repositories/message-read.repository';
+import { ReadModel } from '../repositories/read-model';
+import { ConversationExecutor } from '../services/conversation.executor';
 
 /** The service's write side built by hand, so tests can put doubles in front of single ports. */
 export const wire = (ports: {
@@ -33,12 +35,14 @@ export const wire = (ports: {
   const projector = new ReadModelProjector(
     new ConversationProjection(readModel),
     new MessageProjection(readModel),
-    new AgentFeed(ports.documents, ports.clock, pubsub),
+    new AgentFeedRepository(ports.documents, ports.clock, pubsub),
     new ReadModelChanges(pubsub),
   );
   const relay = new OutboxRelay(ports.eventStore, ports.eventStream, ports.documents, projector);
   const repository = new ConversationRepository(ports.eventStore);
   const barrier = new ReadModelBarrier();
   const executor = new ConversationExecutor(repository, relay, projector, barrier, ports.clock, ports.config);
-  return { readModel, projector, relay, repository, barrier, executor };
+  const conversations = new ConversationReadRepository(readModel);
+  const messages = new MessageReadRepository(readModel);
+  return { readModel, conversations, messages, projector, relay, repository, barrier, executor };
 };

@@ -2,7 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { InferenceMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
-import { CompletionService } from '../completion.service';
+import { CompletionService } from '../services/completion.service';
 
 @Controller()
 export class InferenceHandler {

@@ -2,9 +2,9 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SearchMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
-import { DocumentService } from '../document.service';
-import { QnaService } from '../qna.service';
-import { SearchService } from '../search.service';
+import { DocumentService } from '../services/document.service';
+import { QnaService } from '../services/qna.service';
+import { SearchService } from '../services/search.service';
 
 @Controller()
 export class SearchHandler {

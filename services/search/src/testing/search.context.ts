@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { Infrastructure } from '@palaver/platform';
-import { DocumentService } from '../document.service';
-import { KnowledgeVectors } from '../knowledge.vectors';
-import { LexicalIndex } from '../lexical.index';
-import { QnaService } from '../qna.service';
+import { KnowledgeVectors } from '../repositories/knowledge-vectors';
+import { LexicalIndex } from '../repositories/lexical-index';
 import { SearchModule } from '../search.module';
-import { SearchService } from '../search.service';
+import { DocumentService } from '../services/document.service';
+import { QnaService } from '../services/qna.service';
+import { SearchService } from '../services/search.service';
 
 /** The search service's providers wired as in production, called in-process without a transport (benchmarks). */
 export const createSearchContext = async (infra: Infrastructure) => {

@@ -1,4 +1,4 @@
-import { fileItem, type ImportItem, isKnowledgeFile, parseNdjson, type SourceProblem } from '@palaver/cli/knowledge-items';
+import { fileItem, type ImportItem, isKnowledgeFile, parseNdjson, type SourceProblem } from '@palaver/knowledge-formats';
 import { ApiError, api } from './api';
 
 export type { ImportItem, SourceProblem };

@@ -1,0 +1,106 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress } from '@palaver/contracts';
+import { type Job, logger } from '@palaver/platform';
+import { describeFailure } from '../domain/reply-failure';
+import { TokenChannel } from '../repositories/token-channel';
+import { ReplyPromptService } from './reply-prompt.service';
+import { ReplyReportService } from './reply-report.service';
+import { ReplyStreamService, type StreamOutcome } from './reply-stream.service';
+
+/**
+ * Answers a visitor message: prompt, stream on the reply's channel, then record the outcome with
+ * the conversation service and publish the terminal chunk (finish or error), in that order, so
+ * that whoever sees the end of the stream finds the message stored. Never throws: see
+ * INFERENCE_JOB_ATTEMPTS.
+ */
+@Injectable()
+export class GenerateReplyService {
+  constructor(
+    @Inject(ReplyPromptService) private readonly prompts: ReplyPromptService,
+    @Inject(ReplyStreamService) private readonly streamer: ReplyStreamService,
+    @Inject(ReplyReportService) private readonly reports: ReplyReportService,
+    @Inject(TokenChannel) private readonly channel: TokenChannel,
+  ) {}
+
+  async process(job: Job): Promise<void> {
+    const parsed = GenerateReplyJob.safeParse(job.data);
+    if (!parsed.success) {
+      logger.error({ jobId: job.id, issues: parsed.error.issues }, 'invalid generate-reply job dropped');
+      return;
+    }
+    const data = parsed.data;
+    const replyId = data.assistantMessageId;
+    const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed };
+    const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
+
+    if (job.attempt > 1) return this.interrupted(ids, reply);
+    logger.info({ jobId: job.id, ...ids }, 'generating reply');
+
+    let outcome: StreamOutcome;
+    try {
+      const request = await this.prompts.prepare(data);
+      outcome = await this.streamer.stream(reply, request);
+    } catch (error) {
+      outcome = { ok: false, error, partialText: '' };
+    }
+
+    if (outcome.ok) {
+      const { usage, sources } = outcome;
+      const wantsHuman = data.handoffTool === true && outcome.toolCalls.includes(HANDOFF_TOOL.name);
+      const finishReason = wantsHuman ? 'stop' : outcome.finishReason;
+      let text = outcome.text;
+      if (wantsHuman && text.trim().length === 0) {
+        // The model only called the tool: the visitor is told, as with a trigger phrase.
+        text = HANDOFF_NOTICE;
+        await this.channel.publish(reply, { type: 'delta', delta: text });
+      }
+      try {
+        await this.reports.completed({ text, finishReason, usage, sources, ...ids });
+        if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
+      } catch (err) {
+        logger.error({ err, ...ids }, 'could not record the completed reply');
+        await this.channel.publish(reply, { type: 'error', ...errorChunk(err) });
+        return;
+      }
+      await this.channel.publish(reply, { type: 'finish', text, finishReason, usage, sources });
+      return;
+    }
+
+    const failure = describeFailure(outcome.error);
+    logger.warn({ err: outcome.error, ...ids }, 'reply failed');
+    try {
+      await this.reports.failed({ error: failure.message, partialText: outcome.partialText, ...ids });
+    } catch (err) {
+      logger.error({ err, ...ids }, 'could not record the failed reply');
+    }
+    await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
+  }
+
+  /**
+   * A second run means the first one's worker died (kill -9, lost its lock): it may have
+   * streamed part of the reply already, and a model cannot be resumed where it stopped. So the
+   * reply ends as failed rather than streaming its text a second time (see docs/deployment.md).
+   * The text streamed so far died with that worker; the gateway that relayed it still has it. So
+   * the error goes out first, marked `interrupted`: the listener stores the failure with the text
+   * it relayed, then tells the visitor. Only after `INTERRUPTED_LISTENER_GRACE_MS` is it stored
+   * from here, without text, for a reply nobody listened to any more (a no-op once stored).
+   */
+  private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }, reply: ReplyAddress): Promise<void> {
+    logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
+    await this.channel.publish(reply, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED, interrupted: true });
+    await new Promise((resolve) => setTimeout(resolve, INTERRUPTED_LISTENER_GRACE_MS));
+    try {
+      await this.reports.failed({ error: REPLY_INTERRUPTED, partialText: '', ...ids });
+    } catch (err) {
+      logger.error({ err, ...ids }, 'could not record the interrupted reply');
+    }
+  }
+}
+
+/** How long the listener of an interrupted reply has to store it with its text (see `interrupted`). */
+export const INTERRUPTED_LISTENER_GRACE_MS = 3_000;
+
+const errorChunk = (err: unknown) => {
+  const failure = describeFailure(err);
+  return { code: failure.code, error: failure.message };
+};
