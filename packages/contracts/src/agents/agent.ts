@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
-import { ConversationStatus } from '../v2/conversation';
 import { Contact } from '../v2/contact';
+import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
 
 /** Agent tokens: `ak_` and 32 random bytes in base62, shown once, stored as their SHA-256. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Contact } from './contact';
 import { HumanAgent, httpUrl, QueryOffset, queryInt, Timestamp, Uuid } from '../common';
+import { Contact } from './contact';
 import { Message, MessageRole, MessageStatus } from './message';
 
 export const ConversationStatus = z.enum(['open', 'closed']);

@@ -113,7 +113,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (wantsHuman) {
         events.push({
           type: 'AssistantReplyCompleted',
-          data: { messageId: command.assistantMessageId, text: HANDOFF_NOTICE, finishReason: 'stop', usage: ZERO_USAGE },
+          data: {
+            messageId: command.assistantMessageId,
+            text: command.offlineNotice ?? HANDOFF_NOTICE,
+            finishReason: 'stop',
+            usage: ZERO_USAGE,
+          },
         });
       }
       return events;
@@ -166,6 +171,10 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       const conversation = owned(command, state);
       if (conversation.status === 'closed') return [];
       return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
+    }
+    case 'CaptureContact': {
+      owned(command, state);
+      return [{ type: 'ContactCaptured', data: { email: command.email, name: command.name } }];
     }
     case 'RequestHandoff': {
       const conversation = owned(command, state);

@@ -145,6 +145,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return { ...state, handoff: 'none', isHumanHandled: false, humanAgent: null };
     case 'AssistantReplyRestarted':
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: '', status: 'streaming', createdAt: event.occurredAt }));
+    case 'ContactCaptured':
+      return state;
     case 'HumanAgentMessagePosted':
       return addMessage(state, {
         id: event.data.messageId,

@@ -46,6 +46,11 @@ export class ConversationHandler {
     return handle(M.close, raw, (req) => this.commands.close(req));
   }
 
+  @MessagePattern(M.captureContact.subject)
+  captureContact(@Payload() raw: unknown) {
+    return handle(M.captureContact, raw, (req) => this.commands.captureContact(req));
+  }
+
   @MessagePattern(M.setFeedback.subject)
   setFeedback(@Payload() raw: unknown) {
     return handle(M.setFeedback, raw, (req) => this.commands.setFeedback(req));

@@ -33,6 +33,7 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
+    case 'ContactCaptured':
       return null;
     default: {
       const unreachable: never = event;
@@ -141,6 +142,7 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
+    case 'ContactCaptured':
       return doc;
     default: {
       const unreachable: never = event;

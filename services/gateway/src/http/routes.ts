@@ -67,7 +67,7 @@ export class Routes {
     handler: (input: RouteInput<A, P, Q, B>) => Promise<unknown>,
   ): void {
     const { idempotent = route.method === 'POST' && IDEMPOTENT_BY_DEFAULT.has(route.auth), ...doc } = route;
-    this.docs.register({ ...doc, idempotent } as RouteDoc);
+    this.docs.register({ idempotent, ...doc } as RouteDoc);
     const idempotency = this.idempotency;
     this.app.route({
       method: route.method,

@@ -176,7 +176,7 @@ export const surfaceBRoutes = (
           );
           return listener;
         });
-        idempotency.noteReply(request, { format: 'plain-text', ...scope, messageId });
+        idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
         return sendPlainTextReply(reply, listener, body.streaming);
       }
 
@@ -212,7 +212,7 @@ export const surfaceBRoutes = (
         await listener.close();
         return sendQueued(reply);
       }
-      const streamed = (messageId: string) => idempotency.noteReply(request, { format: 'plain-text', ...scope, messageId });
+      const streamed = (messageId: string) => idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
       if (outcome.kind === 'handoff') {
         await listener.close();
         streamed(outcome.notice.id);

@@ -19,10 +19,10 @@ import {
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
+import type { TeamAvailability } from '../../availability/team-availability';
 import type { GatewayDeps } from '../../gateway.deps';
 import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
-import type { TeamAvailability } from '../../availability/team-availability';
 import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
 import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
