@@ -38,8 +38,11 @@ export class AgentPresence {
     return (await this.kv.get(projectKey(projectId))) !== null;
   }
 
-  /** Renews the agent's "online" while its live feed is open; the returned function stops (the feed closed). */
-  whileFeedOpen(agent: AgentInfo): () => void {
+  /**
+   * Renews the agent's "online" while its live feed is open, from its opening (done when this
+   * resolves); the returned function stops (the feed closed).
+   */
+  async whileFeedOpen(agent: AgentInfo): Promise<() => void> {
     const beat = async () => {
       try {
         if (await this.kv.expire(agentKey(agent), PRESENCE_TTL_SECONDS))
@@ -48,7 +51,7 @@ export class AgentPresence {
         logger.warn({ err, agentId: agent.agentId }, 'agent presence heartbeat failed');
       }
     };
-    void beat();
+    await beat();
     const timer = setInterval(beat, HEARTBEAT_MS);
     timer.unref();
     return () => clearInterval(timer);

@@ -188,7 +188,7 @@ export const agentRoutes = (
       // Counted against the agent's cap, and ended when the agent is revoked.
       const stream = live.open({ kind: 'agent', agent });
       // An online agent stays online while its feed is open, and goes away about 2 minutes after it closes.
-      const stopPresence = presence.whileFeedOpen(agent);
+      const stopPresence = await presence.whileFeedOpen(agent);
       try {
         // Asked again when the conversation service announces a new entry of the project's feed.
         await serveLiveEvents(
