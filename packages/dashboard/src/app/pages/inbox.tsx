@@ -337,6 +337,11 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
                         “{textOf(m)}”
                       </p>
                     ))}
+                    {c.contact ? (
+                      <p class="small" data-testid="queue-contact">
+                        Left an email: {c.contact.name ? `${c.contact.name} <${c.contact.email}>` : c.contact.email}
+                      </p>
+                    ) : null}
                     <p class="muted small">waiting since {formatDate(c.handoffRequestedAt)}</p>
                   </div>
                   <div class="item-actions">
