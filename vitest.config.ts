@@ -6,14 +6,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const unit = [
   'packages/*/src/**/*.unit.spec.ts',
   'services/*/src/**/*.unit.spec.ts',
-  // Pure checks of files in the repository: no server, no build, no network.
-  'test/bench-goals.spec.ts',
-  'test/hot-path-literals.spec.ts',
+  'bench/**/*.unit.spec.ts',
+  // A pure check of files in the repository: no server, no build, no network.
   'test/k8s-manifests.spec.ts',
 ];
-const int = ['packages/*/src/**/*.int.spec.ts', 'services/*/src/**/*.int.spec.ts'];
-// Black-box tests of a running app; the bench specs build and start servers, the fuzz spec drives the routes.
-const e2e = ['test/**/*.e2e.spec.ts', 'test/bench-build.spec.ts', 'test/bench-profile.spec.ts', 'test/fuzz/**/*.spec.ts'];
+// The hot-path literals check builds a TypeScript program of the services: too slow for the fast tier.
+const int = ['packages/*/src/**/*.int.spec.ts', 'services/*/src/**/*.int.spec.ts', 'test/hot-path-literals.spec.ts'];
+// Black-box tests of a running app (the bench's builds and starts its servers); the fuzz spec drives the routes.
+const e2e = ['test/**/*.e2e.spec.ts', 'bench/**/*.e2e.spec.ts', 'test/fuzz/**/*.spec.ts'];
 const browser = ['test/browser/**/*.spec.ts'];
 
 export default defineConfig({

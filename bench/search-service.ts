@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestInfrastructure, type Infrastructure } from '../packages/platform/src/index';
+import type { Infrastructure } from '../packages/platform/src/index';
+import { createTestInfrastructure } from '../packages/platform/src/testing/index';
 import { createSearchContext, type SearchContext } from '../services/search/src/testing/search.context';
 
 export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { infra: Infrastructure; close(): Promise<void> };

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it, vi } from 'vitest';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('human agents and the handoff queue', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   const agentCall = (token: string, method: string, path: string, body?: unknown) =>
     http(`${e2e.url}/agent/v1${path}`, { method, body, token });

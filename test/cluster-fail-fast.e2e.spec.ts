@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform';
+import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAlive } from './support/child-app';
 import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';

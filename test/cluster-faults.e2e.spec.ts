@@ -1,5 +1,5 @@
 import { INFERENCE_QUEUE } from '@palaver/contracts';
-import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform';
+import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform/testing';
 import type { UIMessageChunk } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // Not exported by the platform's index, which loads BullMQ only when Redis is configured.

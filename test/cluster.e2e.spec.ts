@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { privateServersAvailable } from '@palaver/platform';
+import { privateServersAvailable } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SERVICE_NODE_FLAGS } from '../packages/launcher/src/node-flags';
 import { type ChildCluster, startChildCluster } from './support/child-cluster';

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it } from 'vitest';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 
 describe('concurrent feedback on one conversation', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it('accepts every submission of a burst of 100, and stores one of the values sent', async () => {
     const { publishableKey } = await e2e.admin.createProject();

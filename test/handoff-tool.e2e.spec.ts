@@ -1,4 +1,4 @@
-import { FakeOpenAiServer } from '@palaver/platform';
+import { FakeOpenAiServer } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it } from 'vitest';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 
 describe('a conversation handled by a human agent', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it('queues visitor messages with 202 text/plain, generates no AI reply, and shows the agent', async () => {
     const { project, publishableKey } = await e2e.admin.createProject();

@@ -1,13 +1,9 @@
 import { Project } from '@palaver/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it } from 'vitest';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 
 describe('keys: hashed at rest, private ones shown once, origins, revocation', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it('shows a private key only at creation, and lists a publishable key (public by design) whole', async () => {
     const { project, publishableKey, privateKey } = await e2e.admin.createProject();
@@ -90,11 +86,7 @@ describe('keys: hashed at rest, private ones shown once, origins, revocation', (
 });
 
 describe('CORS preflight on an install whose keys are all restricted', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it('answers origins some key allows, and 403 for the others', async () => {
     await e2e.admin.createProject({ allowedOrigins: ['https://shop.example'] });

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it } from 'vitest';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 
 describe('per-project message limits', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   const conversationOf = async (apiKey: string) => {
     const { token } = await newVisitor(e2e.url, apiKey);

@@ -1,6 +1,6 @@
-import { infraAvailable, infraUrl } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
 import { type SecondGateway, startSecondGateway } from './support/second-gateway';
 import { SseClient } from './support/sse';
 
@@ -212,11 +212,7 @@ describe('live streams follow their credential', () => {
 });
 
 describe('a live stream of a session that lapses', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp({ SESSION_IDLE_TTL_SECONDS: '3' });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({ SESSION_IDLE_TTL_SECONDS: '3' });
 
   it('ends when the session expires, and not before when the session was used meanwhile', async () => {
     const { project, publishableKey } = await e2e.admin.createProject();

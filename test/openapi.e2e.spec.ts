@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, startE2eApp, useE2eApp } from './support/e2e-app';
 
 describe('GET /openapi.json', () => {
   let e2e: E2eApp;
@@ -100,11 +100,7 @@ describe('GET /openapi.json', () => {
 });
 
 describe('GET /metrics', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it('serves Prometheus metrics to the admin token only, counting requests by route', async () => {
     await http(`${e2e.url}/healthz`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
 
 describe("visitor B on visitor A's conversation and messages", () => {
   let e2e: E2eApp;
@@ -56,11 +56,7 @@ describe("visitor B on visitor A's conversation and messages", () => {
 });
 
 describe('a visitor of another project', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it("cannot see that the other project's conversation exists (404)", async () => {
     const one = await e2e.admin.createProject({ name: 'one' });

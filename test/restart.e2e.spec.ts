@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeOpenAiServer } from '@palaver/platform';
+import { FakeOpenAiServer } from '@palaver/platform/testing';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { isAlive, printed, startChildApp } from './support/child-app';
 import { http, startE2eApp } from './support/e2e-app';

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, startE2eApp } from './support/e2e-app';
+import { describe, expect, it } from 'vitest';
+import { http, useE2eApp } from './support/e2e-app';
 
 describe('security headers', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp({ SEED_DEMO: 'true' });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({ SEED_DEMO: 'true' });
 
   it('keeps the dashboard out of other sites’ frames, under a CSP, with no Referer', async () => {
     for (const path of ['/dashboard/', '/dashboard/projects/x', '/dashboard']) {

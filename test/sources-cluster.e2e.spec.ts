@@ -1,5 +1,5 @@
 import type { Source } from '@palaver/contracts';
-import { privateServersAvailable } from '@palaver/platform';
+import { privateServersAvailable } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from './support/child-app';
 import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';

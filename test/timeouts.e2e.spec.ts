@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
 
 /** A raw TCP client: what it received, and when the server closed the connection. */
@@ -106,11 +106,7 @@ describe('idle connections (HTTP_IDLE_TIMEOUT_MS longer than HTTP_REQUEST_TIMEOU
   const IDLE_MS = 2_500;
   /** Node checks request deadlines on an interval (a quarter of the request timeout here) and timers fire late under load. */
   const SLACK_MS = 1_500;
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp({ HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({ HTTP_IDLE_TIMEOUT_MS: String(IDLE_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_MS) });
 
   it('answers 408 and closes a new connection that sends nothing, at the request timeout', async () => {
     const client = rawClient(e2e.url);

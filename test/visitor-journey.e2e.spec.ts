@@ -1,6 +1,6 @@
 import { ChatCompletionResult, Conversation, InitIdentityResponse, Message, pagedList, plainList, Visitor } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
 
 describe('the visitor journey of the spec, through HTTP', () => {
@@ -180,11 +180,7 @@ describe('the visitor journey of the spec, through HTTP', () => {
 });
 
 describe('a fresh visitor', () => {
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp();
 
   it('has no conversations', async () => {
     const { publishableKey } = await e2e.admin.createProject();

@@ -8,7 +8,7 @@ import { workspaceSources } from '../../scripts/esbuild-workspace.mjs';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The bench's servers that it can run as built (the cluster's services run from their sources, as `pnpm start:cluster` does). */
-const SERVERS = ['product.server.ts', 'baseline.server.ts', 'bus-floor.server.ts', 'stack-floor.server.ts', 'init-floor.server.ts'];
+const SERVERS = ['product.server.ts', 'baseline.server.ts', 'bus-floor.server.ts'];
 
 let builtDir: string | null = null;
 
@@ -29,8 +29,6 @@ export const buildServers = async (): Promise<void> => {
     target: 'node20',
     format: 'esm',
     plugins: [workspaceSources(ROOT, { externals: 'absolute' })],
-    // For `--profile`, which names our code's modules by it (node runs without it).
-    sourcemap: 'external',
     logLevel: 'warning',
   });
   builtDir = dir;

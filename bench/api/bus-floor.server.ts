@@ -1,16 +1,18 @@
 /**
  * The bus floor of a distributed chat message, for `pnpm bench:api`: the crossings the product's
- * message path makes over NATS, JetStream, BullMQ and Redis (docs/architecture.md, "The message
- * path"), through the product's own adapters, with handlers that do nothing else. What it costs
- * per message (here and in the two servers) is a floor under the product's distributed figure that
- * no work in the services can go below. On `run` it drives `concurrency` messages at a time for
- * `seconds` and answers how many completed.
+ * message path makes over NATS, JetStream, BullMQ and Redis, through the product's own adapters,
+ * with handlers that do nothing else. What it costs per message is a floor under the product's
+ * distributed figure that no work in the services can go below.
  *
- * Per message, as the product: the command request (gateway to conversation) publishes its two
- * events and enqueues the reply job; the job asks for retrieval (inference to search), publishes a
- * fragment and the finish on the gateway's reply channel, and records the reply (inference to
- * conversation), which publishes the third event and announces the read model; the analytics
+ * Per message, as the product: the command request (gateway to conversation) enqueues the reply
+ * job and publishes two events; the job asks for retrieval (inference to search), publishes a
+ * fragment and the finish on the reply channel, and records the reply (inference to
+ * conversation), which publishes the third event and announces the read model; an analytics-like
  * consumer takes the events in batches. The driver waits for the finish, as the gateway does.
+ *
+ * Over the bench's IPC: `run` sends `concurrency` messages at a time for `seconds` and answers how
+ * many completed; `sequential` sends `count` one at a time and answers each one's ms to its first
+ * fragment; `close` closes it.
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -19,25 +21,19 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { defineMessage } from '@palaver/contracts';
 import { createInfrastructure, handle, loadConfig, startService } from '@palaver/platform';
 import { z } from 'zod';
-import { driveFloor } from './floor-driver';
 
-const Command = defineMessage(
-  'floor.cmd.post.v1',
-  z.object({ conversationId: z.string(), text: z.string() }),
-  z.object({ ok: z.literal(true) }),
-);
+const Ok = z.object({ ok: z.literal(true) });
+const Post = z.object({ conversationId: z.string(), text: z.string() });
+const Command = defineMessage('floor.cmd.post.v1', Post, Ok);
 const Retrieve = defineMessage('floor.qry.retrieve.v1', z.object({ query: z.string() }), z.object({ chunks: z.array(z.string()) }));
-const Complete = defineMessage(
-  'floor.cmd.complete.v1',
-  z.object({ conversationId: z.string(), text: z.string() }),
-  z.object({ ok: z.literal(true) }),
-);
+const Complete = defineMessage('floor.cmd.complete.v1', Post, Ok);
 const QUEUE = 'floor-inference';
 const REPLIES = `floor.replies.${randomUUID()}`;
 
-const config = loadConfig();
-const infra = await createInfrastructure(config, { only: ['eventStream', 'jobs', 'pubsub'] });
+const infra = await createInfrastructure(loadConfig(), { only: ['eventStream', 'jobs', 'pubsub'] });
 const event = (conversationId: string, type: string) => ({ eventId: randomUUID(), conversationId, type, data: { text: 'x'.repeat(200) } });
+const publish = (conversationId: string, type: string) =>
+  infra.eventStream.publish(`conversation.evt.floor-${type}`, event(conversationId, type), randomUUID());
 
 @Controller()
 class ConversationFloor {
@@ -46,10 +42,7 @@ class ConversationFloor {
     return handle(Command, raw, async ({ conversationId, text }) => {
       // As the product: the job is queued first, the relay publishes the events after it.
       await infra.jobs.enqueue(QUEUE, 'reply', { conversationId, text });
-      await Promise.all([
-        infra.eventStream.publish('conversation.evt.floor-user', event(conversationId, 'user'), randomUUID()),
-        infra.eventStream.publish('conversation.evt.floor-started', event(conversationId, 'started'), randomUUID()),
-      ]);
+      await Promise.all([publish(conversationId, 'user'), publish(conversationId, 'started')]);
       return { ok: true as const };
     });
   }
@@ -57,15 +50,12 @@ class ConversationFloor {
   @MessagePattern(Complete.subject)
   complete(@Payload() raw: unknown) {
     return handle(Complete, raw, async ({ conversationId }) => {
-      await infra.eventStream.publish('conversation.evt.floor-completed', event(conversationId, 'completed'), randomUUID());
+      await publish(conversationId, 'completed');
       await infra.pubsub.publish('floor.read-model', { conversationId });
       return { ok: true as const };
     });
   }
-}
 
-@Controller()
-class SearchFloor {
   @MessagePattern(Retrieve.subject)
   retrieve(@Payload() raw: unknown) {
     return handle(Retrieve, raw, async () => ({ chunks: [] }));
@@ -73,40 +63,74 @@ class SearchFloor {
 }
 
 @Module({ controllers: [ConversationFloor] })
-class ConversationFloorModule {}
+class FloorModule {}
 
-@Module({ controllers: [SearchFloor] })
-class SearchFloorModule {}
-
-const services = [
-  await startService('floor-conversation', { module: ConversationFloorModule }, infra),
-  await startService('floor-search', { module: SearchFloorModule }, infra),
-];
+const service = await startService('floor', { module: FloorModule }, infra);
 const analytics = await infra.eventStream.subscribeBatches(`floor_${randomUUID().slice(0, 8)}`, 'conversation.evt.>', async () => {}, 256);
 const worker = await infra.jobs.process(
   QUEUE,
   async (job) => {
     const { conversationId, text } = job.data as { conversationId: string; text: string };
     await infra.services.send(Retrieve, { query: text });
-    await infra.pubsub.publish(REPLIES, { conversationId, type: 'delta', delta: 'We are open.' });
+    await infra.pubsub.publish(REPLIES, { conversationId, type: 'delta' });
     await infra.services.send(Complete, { conversationId, text: 'We are open.' });
     await infra.pubsub.publish(REPLIES, { conversationId, type: 'finish' });
   },
   { concurrency: 8 },
 );
 
-const floor = driveFloor(
-  (conversationId) => infra.services.send(Command, { conversationId, text: 'What are your opening hours?' }),
-  async () => {
-    await unsubscribe();
-    await worker.close();
-    await analytics.stop();
-    for (const service of services) await service.close();
-    await infra.close();
-  },
-);
+const waiting = new Map<string, { delta(): void; finish(): void }>();
 const unsubscribe = await infra.pubsub.subscribe(REPLIES, (message) => {
-  const chunk = message as { conversationId: string; type: string };
-  floor.fragment(chunk.conversationId, chunk.type);
+  const { conversationId, type } = message as { conversationId: string; type: string };
+  const waiter = waiting.get(conversationId);
+  if (type === 'finish') waiter?.finish();
+  else waiter?.delta();
 });
-floor.start();
+
+/** Resolves, once the finish has come, with the ms from the command to the first fragment. */
+const oneMessage = async (conversationId: string): Promise<number> => {
+  const started = performance.now();
+  let firstFragment = Number.NaN;
+  const finished = new Promise<void>((finish) =>
+    waiting.set(conversationId, { delta: () => (firstFragment = performance.now() - started), finish }),
+  );
+  await infra.services.send(Command, { conversationId, text: 'What are your opening hours?' });
+  await finished;
+  return firstFragment;
+};
+
+const run = async (concurrency: number, seconds: number): Promise<number> => {
+  const until = Date.now() + seconds * 1000;
+  let completed = 0;
+  const sender = async () => {
+    const conversationId = randomUUID();
+    while (Date.now() < until) {
+      await oneMessage(conversationId);
+      completed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, sender));
+  return completed;
+};
+
+const sequential = async (count: number): Promise<number[]> => {
+  const conversationId = randomUUID();
+  const took: number[] = [];
+  for (let i = 0; i < count; i++) took.push(await oneMessage(conversationId));
+  return took;
+};
+
+process.on('message', (message: { cmd: string; concurrency: number; seconds: number; count: number }) => {
+  if (message.cmd === 'run') void run(message.concurrency, message.seconds).then((completed) => process.send!({ cmd: 'ran', completed }));
+  else if (message.cmd === 'sequential') void sequential(message.count).then((took) => process.send!({ cmd: 'sequential', took }));
+  else if (message.cmd === 'close') {
+    void (async () => {
+      await unsubscribe();
+      await worker.close();
+      await analytics.stop();
+      await service.close();
+      await infra.close();
+    })().finally(() => process.exit(0));
+  }
+});
+process.send!({ cmd: 'ready', url: '' });

@@ -1,110 +1,88 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { type CpuProbe, countPerRequest, perRequest, productSeconds } from './cpu';
+import { type CpuProbe, perRequest, productSeconds } from './cpu';
 
 export interface LoadResult {
-  /** Successful (2xx) answers per second. */
+  /** Successful (2xx) answers per second: a 409 or a 429 is no throughput. */
   rps: number;
-  /** Successful (2xx) answers in all. */
   answered: number;
   p50: number;
   p99: number;
-  /** Non-2xx answers and socket errors. */
+  /** Non-2xx answers, socket errors and timeouts, and what they were (`4xx: 3, errors: 1`). */
   failed: number;
-  /** What the failures were, e.g. `4xx: 3, errors: 1`. */
   failures: string;
-  /**
-   * CPU ms per answered request of each watched process (when a probe was given), over the counted
-   * run and until the product was idle again: work it deferred (analytics catching up) counts too.
-   */
+  /** With a probe: CPU ms per answered request of each process, counted until the product was idle again (deferred work counts). */
   cpuMsPerRequest?: Record<string, number>;
   /** Which of `cpuMsPerRequest`'s processes are the product's own. */
   productProcesses?: string[];
-  /** The CPU ms per answered request of each product process's main thread, where its JavaScript runs. */
+  /** The same for each product process's main thread. */
   mainThreadMsPerRequest?: Record<string, number>;
-  /** How many times per answered request each product process's main thread was preempted (see CpuProbe). */
-  mainThreadPreemptionsPerRequest?: Record<string, number>;
-  /** How long after the run the product was still working off what the run left (with a probe). */
-  settleSeconds?: number;
 }
 
 export interface LoadOptions {
   url: string;
-  /** Path of every request (unless `paths`). */
   path?: string;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
   connections: number;
   durationSeconds: number;
-  /** When set, connection i sends to paths[i % paths.length] (one conversation per connection). */
+  /** When set, connection i sends to paths[i % paths.length] (a conversation per connection). */
   paths?: string[];
-  /** Samples the CPU of the processes involved over the counted run. */
   cpu?: CpuProbe | null;
-  /** Called around the counted run (with a probe, until the product is idle again), e.g. to profile it. */
-  counted?: { start(): Promise<void>; stop(): Promise<void> };
 }
 
-/** One autocannon run (after a short warm-up run that is not counted). */
+/** One counted autocannon run, after a short warm-up whose leftover work is let finish first. */
 export const load = async (options: LoadOptions): Promise<LoadResult> => {
   await run({ ...options, durationSeconds: Math.min(2, options.durationSeconds) });
-  // What the warm-up left (replies still being stored, events still being projected) must not meet the run.
-  if (options.cpu) await settle(options.cpu);
-  else await sleep(500);
-  await options.counted?.start();
-  const before = options.cpu?.sample();
-  const mainThreadsBefore = options.cpu?.sampleMainThreads();
-  const preemptionsBefore = options.cpu?.samplePreemptions();
-  const result = await run(options);
-  if (options.cpu && before && mainThreadsBefore && preemptionsBefore) {
-    result.settleSeconds = await settle(options.cpu);
-    result.cpuMsPerRequest = perRequest(before, options.cpu.sample(), result.answered);
-    result.productProcesses = options.cpu.product;
-    result.mainThreadMsPerRequest = perRequest(mainThreadsBefore, options.cpu.sampleMainThreads(), result.answered);
-    result.mainThreadPreemptionsPerRequest = countPerRequest(preemptionsBefore, options.cpu.samplePreemptions(), result.answered);
+  const { cpu } = options;
+  if (!cpu) {
+    await sleep(500);
+    return run(options);
   }
-  // After the CPU samples: what stopping costs (writing a profile) is not the run's.
-  await options.counted?.stop();
-  return result;
+  await settle(cpu);
+  const before = cpu.sample();
+  const mainBefore = cpu.sampleMainThreads();
+  const result = await run(options);
+  await settle(cpu);
+  return {
+    ...result,
+    cpuMsPerRequest: perRequest(before, cpu.sample(), result.answered),
+    productProcesses: cpu.product,
+    mainThreadMsPerRequest: perRequest(mainBefore, cpu.sampleMainThreads(), result.answered),
+  };
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Below this share of a core over a SETTLE_STEP_MS, the product is taken as idle. */
+/** Below this share of a core over a step, the product is taken as idle. */
 const IDLE_SHARE = 0.1;
 const SETTLE_STEP_MS = 250;
 const SETTLE_MAX_MS = 120_000;
 
-/** Waits until the product is idle (or SETTLE_MAX_MS passed) and returns the seconds waited. */
-export const settle = async (cpu: CpuProbe): Promise<number> => {
+/** Waits until the product's processes are idle (or SETTLE_MAX_MS passed). */
+export const settle = async (cpu: CpuProbe): Promise<void> => {
   const start = performance.now();
   let last = productSeconds(cpu, cpu.sample());
   while (performance.now() - start < SETTLE_MAX_MS) {
     await sleep(SETTLE_STEP_MS);
     const now = productSeconds(cpu, cpu.sample());
-    if (now - last < (IDLE_SHARE * SETTLE_STEP_MS) / 1000) break;
+    if (now - last < (IDLE_SHARE * SETTLE_STEP_MS) / 1000) return;
     last = now;
   }
-  return Math.max(0, performance.now() - start - SETTLE_STEP_MS) / 1000;
 };
 
 const run = async (options: LoadOptions): Promise<LoadResult> => {
   let next = 0;
+  const { paths, method = 'GET', headers, body } = options;
   const result = await autocannon({
     url: `${options.url}${options.path ?? ''}`,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
+    method,
+    headers,
+    body,
     connections: options.connections,
     duration: options.durationSeconds,
-    setupClient: options.paths
-      ? (client: any) => {
-          const path = options.paths![next++ % options.paths!.length]!;
-          client.setRequests([{ method: options.method ?? 'GET', path, headers: options.headers, body: options.body }]);
-        }
-      : undefined,
+    setupClient: paths ? (client: any) => client.setRequests([{ method, path: paths[next++ % paths.length]!, headers, body }]) : undefined,
   } as autocannon.Options);
   return {
-    // Answered requests per second: a failure (a 409, a 429) is no throughput.
     rps: result['2xx'] / result.duration,
     answered: result['2xx'],
     p50: result.latency.p50,

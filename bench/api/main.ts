@@ -1,19 +1,15 @@
 /**
  * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
- *                 [--mode embedded|distributed|cluster|all] [--soak N] [--profile] [--preempting-servers] [--from-sources]`
+ *                 [--mode embedded|distributed|cluster|all] [--soak N] [--from-sources]`
  * The product's hot paths against bare Fastify answering the same shapes, in the same run:
- * embedded, and distributed (NATS, Redis, BullMQ; servers of the bench's own when installed, under
- * SCHED_BATCH unless `--preempting-servers`, see bench-infra.ts), in R rounds of alternating runs
- * (the median round is printed, see rounds.ts). Its servers run as built by esbuild, as the
- * containers run the services (built-servers.ts), or with `--from-sources` through tsx.
- * After each mode's table, the disk's flush that every first delta waits for (disk-flush.ts).
- * Distributed, it then measures the floors under the message and init figures: the same
- * crossings of the bus with nothing else (bus-floor.server.ts, init-floor.server.ts).
- * `--mode cluster` (not part of `all`) runs the distributed scenarios against every service in a
- * process of its own, as `pnpm start:cluster` does, with each service's CPU per request.
+ * embedded, then distributed (on a NATS and a Redis of the bench's own), in R rounds in which the
+ * product and the baseline take turns (the median round is printed, so that a drift of a shared
+ * machine's speed weighs on both sides of a ratio alike). The servers run as built by esbuild, as
+ * the containers run the services, or with `--from-sources` through tsx. After the distributed
+ * table, the bus floor: the same crossings of the bus with nothing else (bus-floor.server.ts).
+ * `--mode cluster` (not part of `all`) runs every service in a process of its own, as
+ * `pnpm start:cluster` does, and prints each one's CPU per request (docs/scaling.md).
  * `--soak N` instead opens N concurrent reply streams and reports memory per stream.
- * `--profile` instead profiles the product's main thread in the messages scenario and prints where
- * it goes, by module of ours and by library (profile.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,18 +17,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchInfra, benchInfra } from './bench-infra';
 import { buildServers, builtServer } from './built-servers';
-import { measureFloor } from './bus-floor';
+import { measureBusFloor } from './bus-floor';
 import { startChild } from './child';
-import { BASELINE_PROCESS, capacity, cpuProbe } from './cpu';
-import { measureDiskFlush } from './disk-flush';
-import { checkGoals, describeGoals, type Floors, type Scenario } from './goals';
-import { measureInitFloor } from './init-floor';
-import { load } from './load';
+import { cpuProbe } from './cpu';
+import { checkGoals, describeGoals, type Floors } from './goals';
+import { type LoadOptions, load } from './load';
 import { messagesRequest, prepareProduct } from './product.setup';
-import { profileMessages } from './profile';
-import { medianRound } from './rounds';
 import { soak } from './soak';
-import { printBusFloor, printDiskFlush, printInitFloor, printProfile, printRows, printSoak, printStackFloor, type Row } from './table';
+import { printBusFloor, printRows, printSoak, type Row, type Scenario } from './table';
 import { measureTtft } from './ttft';
 
 const { values } = parseArgs({
@@ -44,8 +36,6 @@ const { values } = parseArgs({
     ttft: { type: 'string', default: '200' },
     mode: { type: 'string', default: 'all' },
     soak: { type: 'string' },
-    profile: { type: 'boolean', default: false },
-    'preempting-servers': { type: 'boolean', default: false },
     'from-sources': { type: 'boolean', default: false },
   },
 });
@@ -54,7 +44,6 @@ const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const writers = Number(values.writers);
 const ttftRequests = Number(values.ttft);
-const infraOptions = { preemptingServers: values['preempting-servers'] };
 
 const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-'));
@@ -65,31 +54,37 @@ const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => 
   }
 };
 
-const productScript = (mode: string): string => (mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts');
+/** `rounds` rounds of `measure`: the round whose score is the median, and the lowest and highest score. */
+const medianRound = async <T>(measure: () => Promise<T>, score: (round: T) => number) => {
+  const all: T[] = [];
+  for (let i = 0; i < rounds; i++) all.push(await measure());
+  all.sort((a, b) => score(a) - score(b));
+  return { round: all[(all.length - 1) >> 1]!, range: [score(all[0]!), score(all.at(-1)!)] as [number, number] };
+};
+
+const productEnv = (dataDir: string, env: Record<string, string>) => ({
+  ...env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  SEED_DEMO: 'false',
+  ADMIN_TOKEN: `adm_bench_${Date.now()}`,
+});
 
 /** Product and baseline side by side, one scenario at a time. */
-const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: Row[]; shapes: unknown; publishableKey: string }> =>
+const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =>
   withDataDir(async (dataDir) => {
-    const product = await startChild(productScript(mode), {
-      ...env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      SEED_DEMO: 'false',
-      ADMIN_TOKEN: `adm_bench_${Date.now()}`,
-    });
+    const product = await startChild(mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts', productEnv(dataDir, env));
     try {
       const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
       const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
       try {
-        // A cluster's processes are its services (the supervisor only waits).
+        // A cluster's processes are its services (its supervisor only waits).
         const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
         const productCpu = cpuProbe(processes, servers);
-        // Bare Fastify's CPU beside the product's: with the stack floor, the least a message costs before any work of ours.
-        const baselineCpu = cpuProbe({ [BASELINE_PROCESS]: baseline.process.pid! }, {});
-        const both = async (scenario: Scenario, name: string, options: Omit<Parameters<typeof load>[0], 'url'>): Promise<Row> => {
+        const baselineCpu = cpuProbe({ 'bare Fastify': baseline.process.pid! }, {});
+        const both = async (scenario: Scenario, name: string, options: Omit<LoadOptions, 'url'>): Promise<Row> => {
           process.stderr.write(`${mode}: ${name}\n`);
           const { round, range } = await medianRound(
-            rounds,
             async () => ({
               product: await load({ url: product.url, cpu: productCpu, ...options }),
               baseline: await load({ url: baseline.url, cpu: baselineCpu, ...options }),
@@ -98,30 +93,24 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
           );
           return { mode, scenario, name, ...round, range };
         };
-        const rows: Row[] = [];
-        rows.push(
-          await both('reads', `GET /v2/conversations (${connections} conn)`, {
-            path: '/v2/conversations',
-            headers: fixture.reader.headers,
-            connections,
-            durationSeconds: duration,
-          }),
-        );
-        rows.push(
-          await both('reads-1', 'GET /v2/conversations (1 conn)', {
-            path: '/v2/conversations',
-            headers: fixture.reader.headers,
-            connections: 1,
-            durationSeconds: duration,
-          }),
-        );
-        rows.push(await both('init', `POST /v2/identity/init (${connections} conn)`, initRequest(fixture.publishableKey)));
-        rows.push(
+        const reads = { path: '/v2/conversations', headers: fixture.reader.headers, durationSeconds: duration };
+        const init = {
+          method: 'POST' as const,
+          path: '/v2/identity/init',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ apiKey: fixture.publishableKey, saVid: 'bench-init' }),
+          connections,
+          durationSeconds: duration,
+        };
+        const rows = [
+          await both('reads', `GET /v2/conversations (${connections} conn)`, { ...reads, connections }),
+          await both('reads-1', 'GET /v2/conversations (1 conn)', { ...reads, connections: 1 }),
+          await both('init', `POST /v2/identity/init (${connections} conn)`, init),
           await both('messages', `messages, ${writers} conversations in parallel`, {
             ...messagesRequest(fixture.writer),
             durationSeconds: duration,
           }),
-        );
+        ];
         process.stderr.write(`${mode}: time to first text-delta\n`);
         const ttft = {
           paths: fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
@@ -129,7 +118,6 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
           requests: ttftRequests,
         };
         const { round, range } = await medianRound(
-          rounds,
           async () => ({
             product: await measureTtft({ url: product.url, ...ttft }),
             baseline: await measureTtft({ url: baseline.url, ...ttft }),
@@ -137,7 +125,7 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
           ({ product: p, baseline: b }) => p.p50 - b.p50,
         );
         rows.push({ mode, scenario: 'ttft', name: 'time to first text-delta (streamed)', ...round, range });
-        return { rows, shapes: fixture.shapes, publishableKey: fixture.publishableKey };
+        return rows;
       } finally {
         await baseline.stop();
       }
@@ -146,112 +134,47 @@ const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<{ rows: 
     }
   });
 
-const initRequest = (publishableKey: string) => ({
-  method: 'POST' as const,
-  path: '/v2/identity/init',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ apiKey: publishableKey, saVid: 'bench-init' }),
-  connections,
-  durationSeconds: duration,
-});
-
-/**
- * The product's own processes' CPU per request in a row (not the load generator's, nor the
- * servers'), or with `mainThreads` their main threads' alone.
- */
-const productCpuMs = (row: Row | undefined, mainThreads = false): number | undefined => {
-  if (!row || !('rps' in row.product)) return undefined;
-  const { cpuMsPerRequest, mainThreadMsPerRequest, productProcesses } = row.product;
-  const cpu = mainThreads ? mainThreadMsPerRequest : cpuMsPerRequest;
-  return cpu && productProcesses ? productProcesses.reduce((sum, name) => sum + (cpu[name] ?? 0), 0) : undefined;
-};
+/** The product's main thread CPU ms per message in a row (one process: embedded or distributed). */
+const mainThreadMs = (row: Row | undefined): number | undefined =>
+  row && 'rps' in row.product ? row.product.mainThreadMsPerRequest?.product : undefined;
 
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
-// The servers run as built, as the containers run the services, unless `--from-sources` (through tsx).
 if (!values['from-sources']) await buildServers();
-/** How a mode's product ran, for its table (the cluster's services always run from their sources). */
-const productRun = (mode: string): string =>
-  builtServer(productScript(mode)) ? 'the servers built by esbuild' : 'the product run from its sources through tsx';
+const build = builtServer('product.server.ts') ? 'the servers built by esbuild' : 'the servers run from their sources through tsx';
 
-if ((values.soak || values.profile) && modes.includes('cluster')) {
-  console.error('--soak and --profile measure one product process: use --mode embedded, distributed or all');
-  process.exitCode = 2;
-} else if (values.profile) {
-  for (const mode of modes) {
-    const infra = await benchInfra(mode, infraOptions);
-    if (!infra) continue;
-    try {
-      process.stderr.write(`${mode}: messages, profiled\n`);
-      const result = await withDataDir((dataDir) =>
-        profileMessages(mode, { ...infra.env, DATA_DIR: dataDir }, infra.servers, writers, duration),
-      );
-      printProfile(mode, writers, duration, result, productRun(mode));
-    } finally {
-      await infra.release();
-    }
-  }
-} else if (values.soak) {
+if (values.soak) {
   const mode = modes[0]!;
-  const infra = await benchInfra(mode, infraOptions);
-  if (infra) {
+  const infra = mode === 'cluster' ? null : await benchInfra(mode);
+  if (!infra) console.error('--soak measures one product process: use --mode embedded or distributed');
+  else {
     try {
-      const result = await withDataDir((dataDir) =>
-        soak(Number(values.soak), {
-          ...infra.env,
-          DATA_DIR: dataDir,
-          PORT: '0',
-          SEED_DEMO: 'false',
-          ADMIN_TOKEN: `adm_soak_${Date.now()}`,
-        }),
-      );
+      const result = await withDataDir((dataDir) => soak(Number(values.soak), productEnv(dataDir, infra.env)));
       printSoak(mode, result);
     } finally {
       await infra.release();
     }
   }
 } else {
-  // Each mode's table is printed as soon as it is measured.
-  let servicesCpuMsPerMessage: number | undefined;
   let servicesMainThreadMsPerMessage: number | undefined;
   for (const mode of modes) {
-    const infra = await benchInfra(mode, infraOptions);
+    const infra = await benchInfra(mode);
     if (!infra) continue;
     try {
-      const { rows, shapes, publishableKey } = await benchMode(mode, infra);
-      printRows(rows, { duration, connections, rounds, scheduling: infra.scheduling, build: productRun(mode) });
-      if (mode === 'embedded') {
-        const messages = rows.find((row) => row.scenario === 'messages');
-        servicesCpuMsPerMessage = productCpuMs(messages);
-        servicesMainThreadMsPerMessage = productCpuMs(messages, true);
-      }
-      const disk = await withDataDir((dataDir) => measureDiskFlush(dataDir, ttftRequests));
-      printDiskFlush(disk);
-      const floors: Floors = { diskFlushP50: disk.p50 };
-      // The floors publish to the event stream and leave a durable consumer and sessions: only on servers of the bench's own.
-      if (mode === 'distributed' && infra.ownServers) {
+      const rows = await benchMode(mode, infra);
+      printRows(rows, { duration, rounds, build });
+      const floors: Floors = {};
+      if (mode === 'embedded') servicesMainThreadMsPerMessage = mainThreadMs(rows.find((row) => row.scenario === 'messages'));
+      if (mode === 'distributed') {
         process.stderr.write('distributed: the bus floor of a message\n');
-        const floor = await withDataDir((dataDir) => measureFloor('bus-floor.server.ts', infra, dataDir, writers, duration, ttftRequests));
+        const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
         if (floor) {
           printBusFloor(floor, writers);
-          floors.busCpuMsPerMessage = capacity(floor.cpuMsPerMessage).cpuMs;
-          floors.servicesCpuMsPerMessage = servicesCpuMsPerMessage;
-          floors.busMainThreadMsPerMessage = floor.mainThreadMsPerMessage;
-          floors.servicesMainThreadMsPerMessage = servicesMainThreadMsPerMessage;
-          floors.busFirstFragmentP50 = floor.firstFragment.p50;
+          Object.assign(floors, {
+            busMainThreadMsPerMessage: floor.mainThreadMsPerMessage,
+            servicesMainThreadMsPerMessage,
+            busFirstFragmentP50: floor.firstFragment.p50,
+          });
         }
-        process.stderr.write('distributed: the stack floor of a message\n');
-        const stack = await withDataDir((dataDir) =>
-          measureFloor('stack-floor.server.ts', infra, dataDir, writers, duration, ttftRequests),
-        );
-        if (stack) {
-          printStackFloor(stack, writers);
-          floors.stackCpuMsPerMessage = capacity(stack.cpuMsPerMessage).cpuMs;
-        }
-        process.stderr.write('distributed: the bus floor of an init\n');
-        // The product's request, though the floor resolves no key.
-        const init = await withDataDir((dataDir) => measureInitFloor(infra, dataDir, shapes, initRequest(publishableKey), rounds));
-        const product = rows.find((row) => row.scenario === 'init');
-        if (init) printInitFloor(init, product);
       }
       console.log(`\n${describeGoals(checkGoals(rows, connections, floors))}`);
     } finally {

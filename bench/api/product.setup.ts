@@ -13,6 +13,8 @@ export interface ProductFixture {
   streamer: Visitor;
 }
 
+const QUESTION = { content: 'What are your opening hours?' };
+
 export const call = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
   const response = await fetch(url, {
     method,
@@ -24,45 +26,34 @@ export const call = async (url: string, method: string, headers: Record<string, 
   return text ? JSON.parse(text) : null;
 };
 
-export const initVisitor = async (
-  url: string,
-  publishableKey: string,
-  saVid: string,
-): Promise<{ headers: Record<string, string>; body: unknown }> => {
-  const body = await call(`${url}/v2/identity/init`, 'POST', {}, { apiKey: publishableKey, saVid });
-  return { headers: { authorization: `Bearer ${body.sessionToken}` }, body };
+/** A project without message limits and its publishable key. */
+export const benchProjectKey = async (url: string, adminToken: string): Promise<string> => {
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const limits = { messagesPerMinute: null, monthlyMessages: null };
+  const project = await call(`${url}/admin/v1/projects`, 'POST', admin, { name: 'Bench', limits });
+  const body = { type: 'publishable', name: 'bench', assistantId: project.defaultAssistantId, allowedOrigins: ['*'] };
+  return (await call(`${url}/admin/v1/projects/${project.id}/keys`, 'POST', admin, body)).key;
 };
 
-export const openConversations = async (url: string, headers: Record<string, string>, count: number): Promise<string[]> => {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await call(`${url}/v2/conversations`, 'POST', headers, {})).id);
-  return ids;
+export const initVisitor = async (url: string, publishableKey: string, saVid: string) => {
+  const body = await call(`${url}/v2/identity/init`, 'POST', {}, { apiKey: publishableKey, saVid });
+  return { headers: { authorization: `Bearer ${body.sessionToken}` } as Record<string, string>, body: body as unknown };
 };
 
 export const prepareProduct = async (url: string, adminToken: string, writers: number): Promise<ProductFixture> => {
-  const admin = { authorization: `Bearer ${adminToken}` };
-  const project = await call(`${url}/admin/v1/projects`, 'POST', admin, {
-    name: 'Bench',
-    limits: { messagesPerMinute: null, monthlyMessages: null },
-  });
-  const key = await call(`${url}/admin/v1/projects/${project.id}/keys`, 'POST', admin, {
-    type: 'publishable',
-    name: 'bench',
-    assistantId: project.defaultAssistantId,
-    allowedOrigins: ['*'],
-  });
+  const publishableKey = await benchProjectKey(url, adminToken);
   const visitor = async (saVid: string, conversations: number): Promise<Visitor> => {
-    const { headers } = await initVisitor(url, key.key, saVid);
-    return { headers, conversationIds: await openConversations(url, headers, conversations) };
+    const { headers } = await initVisitor(url, publishableKey, saVid);
+    const conversationIds: string[] = [];
+    for (let i = 0; i < conversations; i++) conversationIds.push((await call(`${url}/v2/conversations`, 'POST', headers, {})).id);
+    return { headers, conversationIds };
   };
   // The reader has what a returning visitor has: a few conversations, each with an exchange.
   const reader = await visitor('bench-reader', 3);
-  for (const id of reader.conversationIds) {
-    await call(`${url}/v2/conversations/${id}/messages`, 'POST', reader.headers, { content: 'What are your opening hours?' });
-  }
-  const init = (await initVisitor(url, key.key, 'bench-init')).body;
+  for (const id of reader.conversationIds) await call(`${url}/v2/conversations/${id}/messages`, 'POST', reader.headers, QUESTION);
+  const init = (await initVisitor(url, publishableKey, 'bench-init')).body;
   return {
-    publishableKey: key.key,
+    publishableKey,
     shapes: { conversations: await call(`${url}/v2/conversations`, 'GET', reader.headers), init },
     reader,
     writer: await visitor('bench-writer', writers),
@@ -74,7 +65,7 @@ export const prepareProduct = async (url: string, adminToken: string, writers: n
 export const messagesRequest = (writer: Visitor) => ({
   method: 'POST' as const,
   headers: { ...writer.headers, 'content-type': 'application/json' },
-  body: JSON.stringify({ content: 'What are your opening hours?' }),
+  body: JSON.stringify(QUESTION),
   connections: writer.conversationIds.length,
   paths: writer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
 });

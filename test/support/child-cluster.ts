@@ -2,7 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PrivateServer, startPrivateNats, startPrivateRedis } from '@palaver/platform';
+import { type PrivateServer, startPrivateNats, startPrivateRedis } from '@palaver/platform/testing';
+import { vi } from 'vitest';
 import { isAlive } from './child-app';
 import { AdminClient } from './e2e-app';
 
@@ -109,13 +110,17 @@ const stopLauncher = (child: ChildProcess): Promise<void> =>
     child.kill('SIGINT');
   });
 
+/** Polls `done` until it holds; fails at the timeout, or at once when `child` has exited. */
 const waitFor = async (done: () => boolean, timeoutMs: number, message: () => string, child?: ChildProcess): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (child && child.exitCode !== null) throw new Error(message());
-    if (Date.now() > deadline) throw new Error(message());
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let exited = false;
+  await vi.waitFor(
+    () => {
+      exited = child !== undefined && child.exitCode !== null;
+      if (!exited && !done()) throw new Error(message());
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
+  if (exited) throw new Error(message());
 };
 
 /** kill -9 of one process, and waits (bounded) until it is really gone. */

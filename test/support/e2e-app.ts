@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedApp, startEmbeddedApp } from '@palaver/launcher';
 import { type ChatModel, type Clock, type Config, createInfrastructure, loadConfig } from '@palaver/platform';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface E2eApp {
   app: EmbeddedApp;
@@ -33,6 +34,24 @@ export const startE2eApp = async (
       if (!options.keepData) await rm(dir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * The app of a describe block: started before its tests (`startE2eApp` with these arguments),
+ * stopped after them. Read it inside tests and hooks only.
+ */
+export const useE2eApp = (...args: Parameters<typeof startE2eApp>): E2eApp => {
+  let started: E2eApp | undefined;
+  beforeAll(async () => {
+    started = await startE2eApp(...args);
+  });
+  afterAll(() => started?.stop());
+  return new Proxy({} as E2eApp, {
+    get: (_, key) => {
+      if (!started) throw new Error('the e2e app starts in beforeAll: read it inside a test or a hook');
+      return Reflect.get(started, key, started);
+    },
+  });
 };
 
 export interface HttpResult<T = any> {

@@ -5,8 +5,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 
 /**
  * The object literals in `files` that start with a spread of another object and then add keys it
- * does not have (`{ ...other, key }`): V8 (Node 20) adds each such key in about a microsecond and
- * leaves a slow object, against a tenth of that with the keys first or listed. Each is given as
+ * does not have (`{ ...other, key }`): V8 adds each such key on a slow path and leaves a slow
+ * object, which listing the keys or putting them first avoids. Each is given as
  * `path:line key,key`. Keys the spread already brought (`{ ...state, status }`) are cheap and not
  * reported.
  */

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGateway } from '@palaver/gateway';
-import { createInfrastructure, infraAvailable, infraUrl, loadConfig } from '@palaver/platform';
+import { createInfrastructure, loadConfig } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterEach, describe } from 'vitest';
 import { type E2eApp, startE2eApp } from './e2e-app';
 

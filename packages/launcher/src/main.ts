@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { loadConfig } from '@palaver/platform';
+import { loadConfig, startTracing } from '@palaver/platform';
 import { banner } from './banner';
 import { startEmbeddedApp } from './embedded.app';
 
 const config = loadConfig();
+const tracing = startTracing('embedded');
 const app = await startEmbeddedApp(config);
 
 console.log(
@@ -21,6 +22,7 @@ const shutdown = async () => {
   if (stopping) return;
   stopping = true;
   await app.close();
+  await tracing?.shutdown();
   process.exit(0);
 };
 process.once('SIGINT', shutdown);

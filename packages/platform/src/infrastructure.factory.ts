@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ChatModel } from './chat-model/chat-model.port';
 import { LocalResponder } from './chat-model/local.chat-model';
 import { OpenAiChatModel } from './chat-model/openai.chat-model';
+import { TracedChatModel } from './chat-model/traced.chat-model';
 import { type Clock, systemClock } from './clock/clock.port';
 import type { Config } from './config/config';
 import type { DocumentStore } from './document-store/document-store.port';
@@ -112,7 +113,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
         : EmbeddedVectorIndex.open(await dir('vectors')),
     );
     const embedder: Embedder = wanted('embedder') ? chooseEmbedder(config) : notOpened('embedder');
-    const chatModel: ChatModel = wanted('chatModel') ? chooseChatModel(config) : notOpened('chatModel');
+    const chatModel: ChatModel = wanted('chatModel') ? new TracedChatModel(chooseChatModel(config)) : notOpened('chatModel');
 
     const transport = nats ? natsTransport(nats) : inProcessTransport();
     const services = new ServiceClient(transport.client());

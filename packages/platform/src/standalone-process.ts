@@ -3,6 +3,7 @@ import { startHealthServer } from './health/health-server';
 import type { Infrastructure, PortName } from './infrastructure';
 import { createInfrastructure } from './infrastructure.factory';
 import { logger } from './logger/logger';
+import { startTracing } from './tracing/tracing';
 
 /** What a standalone process tells its parent (the cluster launcher) over IPC once it serves. */
 export interface ReadyMessage {
@@ -66,6 +67,7 @@ export const runStandaloneService = async (
 ): Promise<void> => {
   exitOnFatalErrors(name);
   const config = loadConfig();
+  const tracing = startTracing(name);
   const infra = await createInfrastructure(config, { only: ports });
   const service = await start(infra);
   const health = await startHealthServer(name, config.HEALTH_PORT, config.HOST);
@@ -73,6 +75,7 @@ export const runStandaloneService = async (
     await health.close();
     await service.close();
     await infra.close();
+    await tracing?.shutdown();
   });
   logger.info({ transport: infra.transport.kind, health: health.url, ...describe(infra, config) }, `${name} service started`);
   announceReady({ service: name, health: health.url });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AnalyticsMessages, type ConversationEvent, eventSubject, type StoredEvent } from '@palaver/contracts';
-import { createTestInfrastructure, type RunningService } from '@palaver/platform';
+import type { RunningService } from '@palaver/platform';
+import { createTestInfrastructure } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAnalyticsService } from './index';
 

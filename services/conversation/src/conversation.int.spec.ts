@@ -10,14 +10,8 @@ import {
   type StoredEvent,
   ZERO_USAGE,
 } from '@palaver/contracts';
-import {
-  createTestInfrastructure,
-  type Job,
-  ManualClock,
-  type RunningService,
-  type StreamMessage,
-  type TestInfrastructure,
-} from '@palaver/platform';
+import { type Job, ManualClock, type RunningService, type StreamMessage } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startConversationService } from './index';
 import { ConversationRepository } from './repositories/conversation.repository';

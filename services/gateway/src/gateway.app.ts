@@ -15,6 +15,7 @@ import { registerMetrics } from './http/metrics';
 import { Routes } from './http/routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
+import { registerTracing } from './http/tracing';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { MessageLimits } from './limits/message-limits';
@@ -72,6 +73,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     ...timeoutOptions({ requestTimeoutMs: deps.config.HTTP_REQUEST_TIMEOUT_MS, idleTimeoutMs: deps.config.HTTP_IDLE_TIMEOUT_MS }),
   });
 
+  await registerTracing(app);
   registerSecurityHeaders(app);
   registerJsonBodyParser(app);
   exemptRequestsInFlight(app);

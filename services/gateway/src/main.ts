@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { announceReady, createInfrastructure, exitOnFatalErrors, loadConfig, logger, stopOnSignals } from '@palaver/platform';
+import { announceReady, createInfrastructure, exitOnFatalErrors, loadConfig, logger, startTracing, stopOnSignals } from '@palaver/platform';
 import { resolveAdminToken } from './auth/admin-token.store';
 import { buildGateway } from './gateway.app';
 
 /** The gateway alone (distributed mode): it needs only the transport, pub/sub and KV ports. */
 exitOnFatalErrors('gateway');
 const config = loadConfig();
+const tracing = startTracing('gateway');
 const infra = await createInfrastructure(config, { only: ['pubsub', 'kv'] });
 const { token } = await resolveAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
 const app = await buildGateway({ ...infra, adminToken: token });
@@ -13,6 +14,7 @@ const url = await app.listen({ port: config.PORT, host: config.HOST });
 stopOnSignals('gateway', async () => {
   await app.close();
   await infra.close();
+  await tracing?.shutdown();
 });
 logger.info({ url }, 'gateway listening');
 announceReady({ service: 'gateway', url });

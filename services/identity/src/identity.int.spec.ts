@@ -8,7 +8,8 @@ import {
   type RequestOf,
   type ServiceMessage,
 } from '@palaver/contracts';
-import { createTestInfrastructure, ManualClock, type RunningService } from '@palaver/platform';
+import { ManualClock, type RunningService } from '@palaver/platform';
+import { createTestInfrastructure } from '@palaver/platform/testing';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';

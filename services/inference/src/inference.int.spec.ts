@@ -21,15 +21,14 @@ import {
 import {
   type ChatModel,
   type ChatRequest,
-  createTestInfrastructure,
   handle,
   type Infrastructure,
   LocalResponder,
   type ModelChunk,
   type RunningService,
   startService,
-  type TestInfrastructure,
 } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startInferenceService } from './index';
 

@@ -278,33 +278,6 @@ describe('FileEventStream retention', () => {
     expect((await logLines()).map((m) => m.seq)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
-  it('dates the messages of a log written before they expired from the time it is opened', async () => {
-    await writeFile(
-      join(dir, 'stream.jsonl'),
-      [1, 2].map((seq) => `${JSON.stringify({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}` })}\n`).join(''),
-    );
-    const first = await FileEventStream.open(dir, { maxAgeMs: DAY });
-    await first.close();
-    // Dated on disk, so a restart does not date them again.
-    const openedAt = Date.now();
-    expect(await logLines()).toEqual([1, 2].map((seq) => ({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}`, at: openedAt })));
-    vi.setSystemTime(Date.now() + DAY / 2);
-    const stream = await FileEventStream.open(dir, { maxAgeMs: DAY });
-    await stream.publish('a.n', 3, 'k3');
-    const before = await collect(stream, 'before');
-    await waitFor(() => before.length === 3);
-    // A day after the open, not yet a day after the third was published.
-    vi.setSystemTime(Date.now() + (3 * DAY) / 4);
-    await stream.publish('a.n', 4, 'k4');
-    const after = await collect(stream, 'after');
-    await waitFor(() => after.length === 2);
-    expect(after).toEqual([
-      [3, 3],
-      [4, 4],
-    ]);
-    await stream.close();
-  });
-
   it('reads a message a rewrite holds twice once, and refuses a log with messages missing', async () => {
     const line = (seq: number) => `${JSON.stringify({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}`, at: Date.now() })}\n`;
     await writeFile(join(dir, 'stream.jsonl'), [7, 8, 8, 9].map(line).join(''));

@@ -1,22 +1,19 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { copyJsonValue, jsonCopy } from '../json/json-copy';
+import { jsonCopy } from '../json/json-copy';
 import { logger } from '../logger/logger';
-import { writeFileAtomic } from '../storage/durable-file';
 import { JsonlLog } from '../storage/jsonl-log';
-import {
-  DEFAULT_MAX_DELIVERIES,
-  type DeadLetter,
-  type EventStream,
-  type StreamMessage,
-  type StreamSubscription,
-} from './event-stream.port';
-import { assertValidDurable, assertValidSubject, redeliveryDelay, subjectMatcher } from './subject-filter';
+import { DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
+import { type BatchHandler, CONSUMERS_DIR, DurableConsumer, type LoggedMessage, readAckSeq } from './file.durable-consumer';
+import { assertValidDurable, assertValidSubject, subjectMatcher } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
+<<<<<<< HEAD
+=======
 type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
-/** `at`: when it was published (ms since the epoch); a log written by an earlier version has none. */
-type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at?: number };
+/** `at`: when it was published (ms since the epoch). */
+type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at: number };
+>>>>>>> h/lean
 
 export interface FileEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
@@ -31,9 +28,6 @@ export interface FileEventStreamOptions {
 }
 
 const LOG_FILE = 'stream.jsonl';
-/** How long a consumer's new position may wait before it is written (one write covers them all). */
-const ACK_PERSIST_DELAY_MS = 100;
-const CONSUMERS_DIR = 'consumers';
 const DEFAULT_MAX_AGE_MS = 30 * 24 * 3600_000;
 /** Expired messages the log may hold before it is rewritten without them (and at least as many as it keeps). */
 const COMPACT_AFTER_EXPIRED = 1_000;
@@ -43,7 +37,7 @@ const COMPACT_RETRY_MS = 60_000;
  * The embedded durable event stream: messages in an append-only JSONL log in `dir` (fsynced
  * before `publish` resolves), deduplicated by msgId across restarts; each durable consumer's
  * acknowledged position in its own file, replaced atomically in the background at most every
- * ACK_PERSIST_DELAY_MS (each write taking the newest position), so a crash may deliver the
+ * ACK_PERSIST_DELAY_MS (file.durable-consumer.ts; each write taking the newest position), so a crash may deliver the
  * messages handled in that time again: at-least-once, as with JetStream. Messages older than
  * `maxAgeMs` go (and their msgIds with them); the log is rewritten without them once they are as
  * many as the messages it keeps.
@@ -88,17 +82,11 @@ export class FileEventStream implements EventStream {
       options.maxDeliveries ?? DEFAULT_MAX_DELIVERIES,
       options.maxAgeMs ?? DEFAULT_MAX_AGE_MS,
     );
-    const openedAt = Date.now();
-    let undated = 0;
     for (const record of records) {
       // A rewrite may hold a message that was also appended after it (see `compact`).
       if (record.seq <= stream.lastSeq) continue;
       if (stream.messages.length > 0 && record.seq !== stream.lastSeq + 1) {
         throw new Error(`${join(dir, LOG_FILE)} skips from message ${stream.lastSeq} to ${record.seq}: messages are missing`);
-      }
-      if (record.at === undefined) {
-        record.at = openedAt;
-        undated += 1;
       }
       stream.messages.push(record);
       stream.msgIds.add(record.msgId);
@@ -106,10 +94,7 @@ export class FileEventStream implements EventStream {
     }
     stream.offset = stream.lastSeq - stream.messages.length;
     stream.durableSeq = stream.lastSeq;
-    // An earlier version's messages are kept maxAgeMs from their first open: dated on disk once,
-    // or each restart would date them again.
-    if (undated > 0) await log.rewrite(stream.messages);
-    stream.expire(openedAt);
+    stream.expire(Date.now());
     return stream;
   }
 
@@ -187,7 +172,7 @@ export class FileEventStream implements EventStream {
   private expire(now: number): void {
     const cutoff = now - this.maxAgeMs;
     let head = this.head;
-    while (head < this.messages.length && this.messages[head]!.at! < cutoff) {
+    while (head < this.messages.length && this.messages[head]!.at < cutoff) {
       this.msgIds.delete(this.messages[head]!.msgId);
       head += 1;
     }
@@ -244,207 +229,3 @@ export class FileEventStream implements EventStream {
     return { promise, wake };
   }
 }
-
-interface Attachment {
-  handler: BatchHandler;
-  maxBatch: number;
-}
-
-/**
- * One durable consumer: delivers its messages in order, a batch (of up to the handler's
- * `maxBatch`) at a time, to its attached handlers in turn.
- */
-class DurableConsumer {
-  private readonly attachments: Attachment[] = [];
-  private filter: string | null = null;
-  private matches: (subject: string) => boolean = () => false;
-  private turn = 0;
-  private loop: Promise<void> | null = null;
-  private delivery: { attachment: Attachment; done: Promise<unknown> } | null = null;
-  private wake: (() => void) | null = null;
-  /** The position on disk, and the write bringing it up to `ackSeq` (null when none is due). */
-  private persistedSeq: number;
-  private persisting: Promise<void> | null = null;
-  private persistTimer: NodeJS.Timeout | null = null;
-
-  constructor(
-    private readonly stream: FileEventStream,
-    private readonly durable: string,
-    private readonly path: string,
-    private ackSeq: number,
-  ) {
-    this.persistedSeq = ackSeq;
-  }
-
-  attach(filter: string, matches: (subject: string) => boolean, attachment: Attachment): StreamSubscription {
-    if (this.attachments.length > 0 && filter !== this.filter) {
-      throw new Error(`durable consumer is already subscribed with filter ${this.filter}, not ${filter}`);
-    }
-    this.filter = filter;
-    this.matches = matches;
-    this.attachments.push(attachment);
-    this.loop ??= this.run().finally(() => {
-      this.loop = null;
-    });
-    let stopped = false;
-    return {
-      stop: async () => {
-        if (stopped) return;
-        stopped = true;
-        await this.detach(attachment);
-      },
-    };
-  }
-
-  /** Detaches every handler and writes the last position now. */
-  async stopAll(): Promise<void> {
-    await Promise.all([...this.attachments].map((a) => this.detach(a)));
-    await this.persisting;
-    if (this.persistTimer) clearTimeout(this.persistTimer);
-    this.persistTimer = null;
-    await this.persist();
-  }
-
-  private async detach(attachment: Attachment): Promise<void> {
-    const index = this.attachments.indexOf(attachment);
-    if (index >= 0) this.attachments.splice(index, 1);
-    this.wake?.();
-    if (this.attachments.length === 0) await this.loop;
-    else if (this.delivery?.attachment === attachment) await this.delivery.done.catch(() => undefined);
-  }
-
-  private active(): boolean {
-    return this.attachments.length > 0 && !this.stream.isClosed;
-  }
-
-  private async run(): Promise<void> {
-    let attempt = 0;
-    /** A batch that failed comes again one message at a time, up to its last one. */
-    let singlyUntil = 0;
-    while (this.active()) {
-      const attachment = this.attachments[this.turn % this.attachments.length]!;
-      const batch = this.stream.messagesAfter(this.ackSeq, this.matches, this.ackSeq < singlyUntil ? 1 : attachment.maxBatch);
-      if (batch.length === 0) {
-        const { promise, wake } = this.stream.waitForPublish();
-        this.wake = wake;
-        await promise;
-        this.wake = null;
-        continue;
-      }
-      this.turn++;
-      const delivered = batch.map((m): StreamMessage => ({ subject: m.subject, payload: copyJsonValue(m.payload), seq: m.seq }));
-      const done = Promise.resolve().then(() => attachment.handler(delivered));
-      this.delivery = { attachment, done };
-      try {
-        await done;
-      } catch (error) {
-        if (batch.length > 1) {
-          logger.warn(
-            { err: error, from: batch[0]!.seq, to: batch.at(-1)!.seq },
-            'event batch failed; delivering its events one at a time',
-          );
-          singlyUntil = batch.at(-1)!.seq;
-          continue;
-        }
-        const message = batch[0]!;
-        attempt += 1;
-        if (attempt >= this.stream.maxDeliveries) {
-          const dead = await this.deadLetter(message, error, attempt);
-          this.delivery = null;
-          if (!dead) continue;
-          attempt = 0;
-          this.acknowledge(message.seq);
-          continue;
-        }
-        const delay = redeliveryDelay(attempt, this.stream.redeliveryDelayMs);
-        logger.warn({ err: error, subject: message.subject, seq: message.seq, attempt, delay }, 'event handler failed; redelivering');
-        await this.sleep(delay);
-        continue;
-      } finally {
-        this.delivery = null;
-      }
-      attempt = 0;
-      this.acknowledge(batch.at(-1)!.seq);
-    }
-  }
-
-  /** Moves on at once; the position reaches the disk a little later (see `persist`). */
-  private acknowledge(seq: number): void {
-    this.ackSeq = seq;
-    this.schedulePersist();
-  }
-
-  /** A write ACK_PERSIST_DELAY_MS from now, unless one is already due or running (which schedules the next). */
-  private schedulePersist(): void {
-    if (this.persistTimer || this.persisting) return;
-    this.persistTimer = setTimeout(() => {
-      this.persistTimer = null;
-      this.persisting = this.persist().finally(() => {
-        this.persisting = null;
-        if (this.persistedSeq < this.ackSeq) this.schedulePersist();
-      });
-    }, ACK_PERSIST_DELAY_MS);
-    this.persistTimer.unref();
-  }
-
-  /**
-   * Writes the newest position. A failed write is logged and tried again ACK_PERSIST_DELAY_MS
-   * later: until it succeeds, a restart delivers the messages after the file's position again.
-   */
-  private async persist(): Promise<void> {
-    if (this.persistedSeq >= this.ackSeq) return;
-    const seq = this.ackSeq;
-    try {
-      await writeFileAtomic(this.path, JSON.stringify({ ackSeq: seq }));
-      this.persistedSeq = seq;
-    } catch (error) {
-      logger.error({ err: error, path: this.path }, 'could not persist consumer position');
-    }
-  }
-
-  /** Publishes the message to the dead-letter subject; false (and it is tried again) if that failed. */
-  private async deadLetter(message: LoggedMessage, error: unknown, deliveries: number): Promise<boolean> {
-    const letter: DeadLetter = {
-      durable: this.durable,
-      subject: message.subject,
-      seq: message.seq,
-      payload: message.payload,
-      error: error instanceof Error ? error.message : String(error),
-      deliveries,
-    };
-    logger.error({ err: error, subject: message.subject, seq: message.seq, deliveries }, 'event dead-lettered after its last try');
-    try {
-      await this.stream.publish(this.stream.deadLetterSubject(this.durable), letter, `dead-${this.durable}-${message.seq}`);
-      return true;
-    } catch (err) {
-      logger.error({ err }, 'could not dead-letter an event; trying it again');
-      await this.sleep(this.stream.redeliveryDelayMs);
-      return false;
-    }
-  }
-
-  /** Waits `ms`, or less when the consumer is stopped meanwhile. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
-  }
-}
-
-const readAckSeq = async (dir: string, durable: string): Promise<number> => {
-  try {
-    const state = JSON.parse(await readFile(join(dir, CONSUMERS_DIR, `${durable}.json`), 'utf8')) as { ackSeq?: unknown };
-    return typeof state.ackSeq === 'number' ? state.ackSeq : 0;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw error;
-  }
-};

@@ -1,6 +1,8 @@
-import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
+import type { Consumer, ConsumerConfig, ConsumerMessages, JetStreamClient, JetStreamManager, JsMsg, MsgHdrs } from 'nats';
 import { AckPolicy, DeliverPolicy, DiscardPolicy, headers, nanos } from 'nats';
 import { logger } from '../logger/logger';
+import { inSpan, SpanKind } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 import { NatsRequestMux } from '../transport/nats-request-mux';
 import { type NatsLease, SharedNatsConnection } from '../transport/shared-nats-connection';
 import { utf8 } from '../transport/utf8';
@@ -11,6 +13,7 @@ import {
   type StreamMessage,
   type StreamSubscription,
 } from './event-stream.port';
+import { consumeTraced, injectTraceHeaders } from './event-trace';
 import { assertValidDurable, assertValidFilter, assertValidSubject, redeliveryDelay } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
@@ -103,6 +106,18 @@ export class JetStreamEventStream implements EventStream {
     const meta = headers();
     meta.set('Nats-Msg-Id', msgId);
     meta.set('Nats-Expected-Stream', this.streamName);
+    if (tracingEnabled())
+      return inSpan(
+        'events.publish',
+        { 'messaging.destination.name': subject, 'messaging.message.id': msgId },
+        () => this.send(subject, payload, meta),
+        { kind: SpanKind.PRODUCER },
+      );
+    return this.send(subject, payload, meta);
+  }
+
+  private async send(subject: string, payload: unknown, meta: MsgHdrs): Promise<void> {
+    injectTraceHeaders(meta);
     const ack = await this.requests.request(subject, utf8(JSON.stringify(payload ?? null)), PUBLISH_TIMEOUT_MS, meta);
     const answer = JSON.parse(decoder.decode(ack.data)) as PubAckAnswer;
     if (answer.error) throw new Error(`JetStream did not store ${subject}: ${answer.error.description} (${answer.error.code})`);
@@ -120,6 +135,7 @@ export class JetStreamEventStream implements EventStream {
     await this.ensureConsumer(durable, filter, maxBatch);
     const consumer = await this.js.consumers.get(this.streamName, durable);
     const subscription = new JetStreamSubscription(
+      durable,
       consumer,
       handler,
       maxBatch,
@@ -194,6 +210,7 @@ class JetStreamSubscription implements StreamSubscription {
   private readonly loop: Promise<void>;
 
   constructor(
+    private readonly durable: string,
     private readonly consumer: Consumer,
     private readonly handler: BatchHandler,
     private readonly maxBatch: number,
@@ -267,7 +284,7 @@ class JetStreamSubscription implements StreamSubscription {
       Math.max(100, Math.floor(this.options.ackWaitMs / 3)),
     );
     try {
-      await this.handler(parsed.map((p) => p.message));
+      await consumeTraced(this.durable, batch, () => this.handler(parsed.map((p) => p.message)));
     } catch (error) {
       logger.warn(
         { err: error, from: parsed[0]!.m.seq, to: parsed.at(-1)!.m.seq },
@@ -287,7 +304,7 @@ class JetStreamSubscription implements StreamSubscription {
     // A long handler tells the server it is still working, so the message is not sent elsewhere.
     const working = setInterval(() => m.working(), Math.max(100, Math.floor(this.options.ackWaitMs / 3)));
     try {
-      await this.handler([{ subject: m.subject, payload, seq: m.seq }]);
+      await consumeTraced(this.durable, [m], () => this.handler([{ subject: m.subject, payload, seq: m.seq }]));
       clearInterval(working);
       // A plain ack, not a confirmed one: the server takes a lost ack for a failure and delivers
       // the message again, which at-least-once handlers take already. Waiting for the

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serviceMetrics } from '../metrics/service-metrics';
 import { dependenciesDown } from './dependencies';
 
 export interface HealthServer {
@@ -15,6 +16,8 @@ export interface HealthServer {
  *   stopped or stuck does not answer, and a probe's timeout says so.
  * - `GET /readyz` (and `/healthz`): 200 when every connection it needs is up, else 503 naming the
  *   ones down (they reconnect by themselves: a reason to send no traffic, not to restart).
+ * - `GET /metrics`: the process's service metrics (messages handled, jobs, webhook deliveries) for
+ *   Prometheus. The port is meant for the cluster's probes and scrapers, not the public.
  */
 export const startHealthServer = async (service: string, port: number, host: string): Promise<HealthServer> => {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -28,6 +31,14 @@ export const startHealthServer = async (service: string, port: number, host: str
     if (path === '/readyz' || path === '/healthz') {
       const down = dependenciesDown();
       return down.length === 0 ? send(200, { status: 'ok' }) : send(503, { status: 'unavailable', down });
+    }
+    if (path === '/metrics') {
+      const registry = serviceMetrics().registry;
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => send(500, { status: 'metrics failed' }),
+      );
+      return;
     }
     send(404, { status: 'not found' });
   });

@@ -4,6 +4,7 @@ import { dependencyUnavailable, registerDependency } from '../health/dependencie
 import { logger } from '../logger/logger';
 import { redisReadiness } from '../redis/redis-availability';
 import { coalesceRedisWrites } from '../redis/redis-write-coalescing';
+import { runInstrumented, withTraceContext } from './job-instrumentation';
 import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
 
@@ -58,12 +59,12 @@ export class BullMqJobQueue implements JobQueue {
     // once Redis is back: its id (the reply's) keeps it from being added twice.
     const waiting = this.ready();
     if (waiting) await waiting;
-    const added = this.queue(queue).add(name, data ?? null, {
+    const added = this.queue(queue).add(name, withTraceContext(data) ?? null, {
       attempts: Math.max(1, options.attempts ?? 1),
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
       removeOnComplete: true,
       removeOnFail: true,
-      // Last: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
+      // Last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });
     added.catch(() => undefined); // when `lost` wins the race
@@ -78,7 +79,7 @@ export class BullMqJobQueue implements JobQueue {
       async (job: BullJob) => {
         // A run after a stall (its worker died) is a new attempt too, so a handler can tell.
         const attempt = job.attemptsMade + (job.stalledCounter ?? 0) + 1;
-        await handler({ id: job.id ?? '', name: job.name, data: job.data, attempt });
+        await runInstrumented(queue, { id: job.id ?? '', name: job.name, data: job.data, attempt }, handler);
       },
       {
         connection: this.connection,

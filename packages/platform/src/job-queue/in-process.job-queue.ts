@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { logger } from '../logger/logger';
+import { runInstrumented, withTraceContext } from './job-instrumentation';
 import { checkJobId, checkQueueName, DEFAULT_BACKOFF_MS } from './job-options';
 import type { EnqueueOptions, Job, JobQueue, JobWorker } from './job-queue.port';
 
@@ -50,7 +51,7 @@ export class InProcessJobQueue implements JobQueue {
     state.waiting.push({
       id,
       name,
-      json: JSON.stringify(data ?? null),
+      json: JSON.stringify(withTraceContext(data) ?? null),
       attempts: Math.max(1, options.attempts ?? 1),
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
       attemptsMade: 0,
@@ -135,7 +136,7 @@ export class InProcessJobQueue implements JobQueue {
     const attempt = job.attemptsMade;
     const run = (async () => {
       try {
-        await processor.handler({ id: job.id, name: job.name, data: JSON.parse(job.json), attempt });
+        await runInstrumented(queue, { id: job.id, name: job.name, data: JSON.parse(job.json), attempt }, processor.handler);
         state.existing.delete(job.id);
       } catch (err) {
         this.failed(queue, state, job, err);

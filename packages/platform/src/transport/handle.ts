@@ -1,6 +1,9 @@
 import { AppError, type ReplyEnvelope, type ServiceMessage } from '@palaver/contracts';
 import type { z } from 'zod';
 import { logger } from '../logger/logger';
+import { serviceMetrics } from '../metrics/service-metrics';
+import { idAttributes, inSpan, operationName, SpanKind } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 
 /**
  * The body of every message handler: parse the request with the message's schema, run, and
@@ -24,11 +27,30 @@ export const handle = async <M extends ServiceMessage>(
       },
     };
   }
+  const request = parsed.data as z.output<M['request']>;
   try {
-    return { ok: true, data: await run(parsed.data as z.output<M['request']>) };
+    const data = tracingEnabled()
+      ? await inSpan(operationName(message.subject), idAttributes(request), () => measured(message.subject, () => run(request)), {
+          kind: SpanKind.SERVER,
+        })
+      : await measured(message.subject, () => run(request));
+    return { ok: true, data };
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: err.toJSON() };
     logger.error({ err, subject: message.subject }, 'handler failed');
     return { ok: false, error: { code: 'INTERNAL_SERVER_ERROR', message: 'internal error' } };
+  }
+};
+
+/** Runs a handler counted and timed by outcome (inside its span, so the metrics' exemplar is that span). */
+const measured = async <T>(subject: string, work: () => Promise<T>): Promise<T> => {
+  const started = performance.now();
+  try {
+    const result = await work();
+    serviceMetrics().request(subject, 'ok', (performance.now() - started) / 1000);
+    return result;
+  } catch (err) {
+    serviceMetrics().request(subject, err instanceof AppError ? err.code : 'INTERNAL_SERVER_ERROR', (performance.now() - started) / 1000);
+    throw err;
   }
 };

@@ -1,4 +1,6 @@
+import { type MsgHdrs, headers as natsHeaders } from 'nats';
 import { dependencyUnavailable } from '../health/dependencies';
+import { currentTraceContext } from '../tracing/spans';
 import { NatsRequestMux } from './nats-request-mux';
 import type { ServiceRequester } from './service-requester';
 import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
@@ -43,7 +45,7 @@ export class NatsServiceRequester implements ServiceRequester {
     const { mux } = this.ready ?? (await this.firstConnection(Math.min(timeoutMs, FIRST_CONNECT_WAIT_MS)));
     this.nextId += 1;
     const packet = utf8(JSON.stringify({ pattern: subject, data: payload, id: String(this.nextId) }));
-    const reply = await mux.request(subject, packet, timeoutMs, undefined, RESPONDER_SILENCE_MS);
+    const reply = await mux.request(subject, packet, timeoutMs, traceHeaders(), RESPONDER_SILENCE_MS);
     const message = JSON.parse(decoder.decode(reply.data)) as NestReply;
     if (message.err !== undefined && message.err !== null) {
       throw new Error(`${subject}: ${typeof message.err === 'string' ? message.err : JSON.stringify(message.err)}`);
@@ -83,3 +85,12 @@ export class NatsServiceRequester implements ServiceRequester {
     }
   }
 }
+
+/** The caller's trace context in the request's headers (`traceparent`), when tracing. */
+const traceHeaders = (): MsgHdrs | undefined => {
+  const carrier = currentTraceContext();
+  if (!carrier) return undefined;
+  const hdrs = natsHeaders();
+  for (const [key, value] of Object.entries(carrier)) hdrs.set(key, value);
+  return hdrs;
+};

@@ -1,6 +1,9 @@
 import { NatsContext, ServerNats } from '@nestjs/microservices';
+import { context } from '@opentelemetry/api';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { isObservable } from 'rxjs';
+import { contextFrom } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 import type { NatsLease, SharedNatsConnection } from './shared-nats-connection';
 import { utf8 } from './utf8';
 import { WORKING_HEARTBEAT_MS, workingHeaders } from './working-heartbeat';
@@ -143,15 +146,23 @@ export class SubjectServerNats extends ServerNats {
       return super.handleMessage(channel, natsMsg);
     }
     if (!isNestRequest(packet)) return super.handleMessage(channel, natsMsg);
-    const context = new NatsContext([natsMsg.subject, natsMsg.headers]);
-    const result: unknown = await handler(packet.data, context);
+    const natsContext = new NatsContext([natsMsg.subject, natsMsg.headers]);
+    const result: unknown = tracingEnabled()
+      ? await context.with(contextFrom(traceCarrier(natsMsg)), () => handler(packet.data, natsContext))
+      : await handler(packet.data, natsContext);
     if (isObservable(result)) {
-      this.send(result, this.getPublisher(natsMsg, packet.id, context));
+      this.send(result, this.getPublisher(natsMsg, packet.id, natsContext));
       return;
     }
     natsMsg.respond(utf8(JSON.stringify({ response: result, isDisposed: true, id: packet.id })));
   }
 }
+
+/** The W3C trace context a request's headers carry (see NatsServiceRequester). */
+const traceCarrier = (msg: Msg): Record<string, string | undefined> | undefined => {
+  const traceparent = msg.headers?.get('traceparent');
+  return traceparent ? { traceparent, tracestate: msg.headers?.get('tracestate') || undefined } : undefined;
+};
 
 const withinGrace = async (work: Promise<unknown>): Promise<void> => {
   let timer: NodeJS.Timeout | undefined;

@@ -1,4 +1,6 @@
 import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
+import { idAttributes, inSpan, operationName, SpanKind } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 import { RequestTimeoutError, ResponderLostError, type ServiceRequester } from './service-requester';
 
 export interface SendOptions {
@@ -24,7 +26,14 @@ export class ServiceClient {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  async send<M extends ServiceMessage>(message: M, request: RequestOf<M>, options: SendOptions = {}): Promise<ResponseOf<M>> {
+  send<M extends ServiceMessage>(message: M, request: RequestOf<M>, options: SendOptions = {}): Promise<ResponseOf<M>> {
+    if (!tracingEnabled()) return this.sendNow(message, request, options);
+    return inSpan(`${operationName(message.subject)} send`, idAttributes(request), () => this.sendNow(message, request, options), {
+      kind: SpanKind.CLIENT,
+    });
+  }
+
+  private async sendNow<M extends ServiceMessage>(message: M, request: RequestOf<M>, options: SendOptions): Promise<ResponseOf<M>> {
     const payload = message.request.parse(request);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let raw: unknown;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredEvent } from '@palaver/contracts';
-import { createTestInfrastructure, type DocumentStore, type EventStream, type StreamMessage } from '@palaver/platform';
+import type { DocumentStore, EventStream, StreamMessage } from '@palaver/platform';
+import { createTestInfrastructure } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FeedbackConsumer } from '../consumers/feedback.consumer';
 import { encodeCursor } from '../domain/feed.cursor';

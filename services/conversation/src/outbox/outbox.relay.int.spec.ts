@@ -1,5 +1,6 @@
 import { eventSubject, type StoredEvent } from '@palaver/contracts';
-import { createTestInfrastructure, type EventStream, type TestInfrastructure } from '@palaver/platform';
+import type { EventStream } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';

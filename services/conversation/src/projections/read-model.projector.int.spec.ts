@@ -1,5 +1,6 @@
 import { AGENT_FEED_CHANGES_CHANNEL } from '@palaver/contracts';
-import { createTestInfrastructure, InProcessPubSub, type TestInfrastructure } from '@palaver/platform';
+import { InProcessPubSub } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONVERSATION, ev, PROJECT, REPLY_1, stored, USER_1 } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';

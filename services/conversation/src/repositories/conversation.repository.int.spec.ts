@@ -1,4 +1,5 @@
-import { createTestInfrastructure, type EventStore, type TestInfrastructure } from '@palaver/platform';
+import type { EventStore } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONVERSATION, PROJECT, REPLY_1, USER_1, VISITOR } from '../testing/conversation.fixtures';
 import { ConversationRepository } from './conversation.repository';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Controller, Module } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AppError, INFERENCE_QUEUE, ConversationMessages as M, type Retrieval, SearchMessages } from '@palaver/contracts';
-import { createTestInfrastructure, handle, type Job, type RunningService, startService, type TestInfrastructure } from '@palaver/platform';
+import { handle, type Job, type RunningService, startService } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startConversationService } from '../index';
 

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type StoredEvent } from '@palaver/contracts';
-import {
-  createTestInfrastructure,
-  type DocumentStore,
-  type EventStore,
-  type EventStream,
-  type NewEvent,
-  type TestInfrastructure,
-} from '@palaver/platform';
+import type { DocumentStore, EventStore, EventStream, NewEvent } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CONVERSATION, POST_HELLO, PROJECT, START, VISITOR } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';

@@ -1,5 +1,6 @@
 import { GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
-import { createTestInfrastructure, ManualClock, type TestInfrastructure } from '@palaver/platform';
+import { ManualClock } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POST_HELLO, REPLY_1, START } from '../testing/conversation.fixtures';
 import { wire } from '../testing/conversation.wiring';

@@ -1,12 +1,16 @@
+import { registryOf, serviceMetrics } from '@palaver/platform';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /**
  * Prometheus metrics of this gateway instance: requests by route and status, their latency,
  * and the process's own (memory, event loop lag, GC). Streamed replies count when they start.
+ * The process's service metrics (messages, jobs, deliveries: all of them when embedded) are served
+ * with them, in the same format (OpenMetrics when the process traces).
  */
 export const registerMetrics = (app: FastifyInstance): Registry => {
-  const registry = new Registry();
+  const services = serviceMetrics().registry;
+  const registry = registryOf(services.contentType);
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'palaver_http_requests_total',
@@ -29,5 +33,5 @@ export const registerMetrics = (app: FastifyInstance): Registry => {
     duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     done();
   });
-  return registry;
+  return Registry.merge([registry, services]);
 };

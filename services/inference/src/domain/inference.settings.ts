@@ -1,7 +1,7 @@
 /**
- * Every inference job runs once: a processor never throws (it reports a failure to the
- * conversation and on the token channel), because a retry would stream the reply a second time
- * to a channel that already carried its deltas.
+ * Every inference job runs once: its service (GenerateReplyService, GenerateCompletionService)
+ * never throws (it reports a failure to the conversation and on the token channel), because a
+ * retry would stream the reply a second time to a channel that already carried its deltas.
  */
 export const INFERENCE_JOB_ATTEMPTS = 1;
 

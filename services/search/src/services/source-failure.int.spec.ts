@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SearchMessages, type Source } from '@palaver/contracts';
-import { createTestInfrastructure, type RunningService, type TestInfrastructure } from '@palaver/platform';
+import type { RunningService } from '@palaver/platform';
+import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSearchService } from '../index';
 

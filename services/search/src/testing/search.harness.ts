@@ -1,5 +1,6 @@
 import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
-import { type Clock, createTestInfrastructure, type Embedder, type RunningService } from '@palaver/platform';
+import type { Clock, Embedder, RunningService } from '@palaver/platform';
+import { createTestInfrastructure } from '@palaver/platform/testing';
 import { startSearchService } from '../index';
 
 export type SearchHarness = Awaited<ReturnType<typeof startSearchHarness>>;

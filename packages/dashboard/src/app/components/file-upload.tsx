@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import type { DocumentRecord } from '../lib/types';
-import { Button, Card, ErrorNotice, Field, Notice, useSubmit } from './ui';
+import { Button, Card, ErrorNotice, Field, Form, Notice, useSubmit } from './ui';
 
 const OFFICE_FILE = /\.(pdf|docx)$/i;
 const MB = 1024 * 1024;
@@ -37,13 +37,7 @@ export const FileUpload = ({ projectId, onUploaded }: { projectId: string; onUpl
   return (
     <Card title="Upload a PDF or Word file">
       <p class="muted">Its text becomes one document. At most {UPLOAD_MAX_BYTES / MB} MB.</p>
-      <form
-        class="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void upload.run();
-        }}
-      >
+      <Form class="form-grid" onSubmit={upload.run}>
         <Field label="PDF or DOCX file">
           <input
             key={inputKey}
@@ -81,7 +75,7 @@ export const FileUpload = ({ projectId, onUploaded }: { projectId: string; onUpl
             Upload file
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 };

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { globLines } from '../lib/sources';
 import type { Source } from '../lib/types';
-import { Button, ErrorNotice, Field, useSubmit } from './ui';
+import { Field, Form, FormActions, useSubmit } from './ui';
 
 export interface SourceSettings {
   maxPages: number;
@@ -51,13 +51,7 @@ export const SourceForm = ({
   // A stored interval that is none of the choices stays choosable.
   const choices = REFRESH.some(([value]) => value === refresh) ? REFRESH : [...REFRESH, [refresh, `Every ${refresh} h`] as const];
   return (
-    <form
-      class="form-grid"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit.run();
-      }}
-    >
+    <Form class="form-grid" onSubmit={submit.run}>
       {initial ? null : (
         <div class="form-grid form-grid-2">
           <Field label="Type">
@@ -109,15 +103,7 @@ export const SourceForm = ({
           <textarea name="exclude" rows={3} value={exclude} onInput={(e) => setExclude(e.currentTarget.value)} />
         </Field>
       </div>
-      <ErrorNotice error={submit.error} />
-      <div class="dialog-actions">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={submit.busy}>
-          {submitLabel}
-        </Button>
-      </div>
-    </form>
+      <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
+    </Form>
   );
 };

@@ -3,7 +3,8 @@ import { api } from '../lib/api';
 import type { PagedList, SourcePage, SourcePageStatus } from '../lib/types';
 import { useAsync } from '../lib/use-async';
 import { ExternalLink } from './external-link';
-import { Card, Empty, Field, formatDate, ListStatus, Pager } from './ui';
+import { ListTable } from './list-table';
+import { Card, Empty, Field, formatDate } from './ui';
 
 const PAGE = 20;
 const STATUSES: SourcePageStatus[] = ['indexed', 'unchanged', 'failed', 'skipped', 'pending'];
@@ -46,42 +47,27 @@ export const SourcePages = ({ base, version }: { base: string; version: string }
         </Field>
       }
     >
-      <ListStatus
+      <ListTable
         state={list}
         empty={<Empty title={status ? `No ${status} pages` : 'No pages yet'}>They appear as the crawl finds them.</Empty>}
+        columns={['Page', 'Status', 'Error', 'Fetched']}
+        row={(p) => (
+          <tr key={p.url}>
+            <td class="truncate">
+              {p.title ? <div>{p.title}</div> : null}
+              <span class="small">
+                <ExternalLink url={p.url} />
+              </span>
+            </td>
+            <td>
+              <span class={`badge ${TONE[p.status]}`}>{p.status}</span>
+            </td>
+            <td>{p.error ?? ''}</td>
+            <td>{formatDate(p.fetchedAt)}</td>
+          </tr>
+        )}
+        pager={{ limit: PAGE, offset, onChange: setOffset }}
       />
-      {list.data && list.data.data.length > 0 ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Page</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-                <th scope="col">Fetched</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((p) => (
-                <tr key={p.url}>
-                  <td class="truncate">
-                    {p.title ? <div>{p.title}</div> : null}
-                    <span class="small">
-                      <ExternalLink url={p.url} />
-                    </span>
-                  </td>
-                  <td>
-                    <span class={`badge ${TONE[p.status]}`}>{p.status}</span>
-                  </td>
-                  <td>{p.error ?? ''}</td>
-                  <td>{formatDate(p.fetchedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
     </Card>
   );
 };

@@ -1,6 +1,6 @@
-import type { ButtonHTMLAttributes, ComponentChildren } from 'preact';
+import type { ButtonHTMLAttributes, ComponentChildren, FormHTMLAttributes } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { errorMessage } from '../lib/api';
+import { api, errorMessage } from '../lib/api';
 import type { AsyncState } from '../lib/use-async';
 
 export const Loading = ({ label = 'Loading…' }: { label?: string }) => (
@@ -220,6 +220,31 @@ export const ConfirmDialog = ({
   );
 };
 
+/** Asks before deleting `item` (open while it is set), then sends DELETE to its `path` and calls `onDeleted`. */
+export const DeleteDialog = <T extends { id: string }>({
+  item,
+  path,
+  onDeleted,
+  ...dialog
+}: {
+  item: T | null;
+  title: string;
+  body: ComponentChildren;
+  confirmLabel: string;
+  path: (item: T) => string;
+  onDeleted: () => void;
+  onClose: () => void;
+}) => (
+  <ConfirmDialog
+    {...dialog}
+    open={item !== null}
+    onConfirm={async () => {
+      await api(path(item!), { method: 'DELETE' });
+      onDeleted();
+    }}
+  />
+);
+
 export const Pager = ({
   total,
   limit,
@@ -251,6 +276,44 @@ export const Pager = ({
 
 export const formatDate = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+/** A form whose submit runs `onSubmit` (a `useSubmit`'s `run`) instead of loading a page. */
+export const Form = ({ onSubmit, ...props }: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> & { onSubmit: () => Promise<void> }) => (
+  <form
+    {...props}
+    onSubmit={(event) => {
+      event.preventDefault();
+      void onSubmit();
+    }}
+  />
+);
+
+/** A form's error, then its submit button, after a Cancel button when it sits in a dialog (`onCancel`). */
+export const FormActions = ({
+  submit,
+  label,
+  onCancel,
+  disabled,
+}: {
+  submit: { busy: boolean; error: unknown };
+  label: ComponentChildren;
+  onCancel?: () => void;
+  disabled?: boolean;
+}) => (
+  <>
+    <ErrorNotice error={submit.error} />
+    <div class={onCancel ? 'dialog-actions' : undefined}>
+      {onCancel ? (
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
+      <Button type="submit" busy={submit.busy} disabled={disabled}>
+        {label}
+      </Button>
+    </div>
+  </>
+);
 
 /** Runs a submit handler with a busy flag and the API's error message. */
 export const useSubmit = <A extends unknown[]>(action: (...args: A) => Promise<void>) => {

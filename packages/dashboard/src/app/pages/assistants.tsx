@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, ErrorNotice, Field, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, Form, FormActions, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AssistantRecord } from '../lib/types';
@@ -30,13 +30,7 @@ const AssistantEditor = ({
   });
   return (
     <Card title={`${assistant.name}${isDefault ? ' (default)' : ''}`}>
-      <form
-        class="form-grid"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
+      <Form class="form-grid" onSubmit={save.run}>
         <div class="form-grid form-grid-2">
           <Field label="Name">
             <input required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -55,7 +49,7 @@ const AssistantEditor = ({
             Save assistant
           </Button>
         </div>
-      </form>
+      </Form>
     </Card>
   );
 };
@@ -94,13 +88,7 @@ export const AssistantsPage = () => {
         />
       ))}
       <Card title="New assistant">
-        <form
-          class="form-grid"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
+        <Form class="form-grid" onSubmit={create.run}>
           <div class="form-grid form-grid-2">
             <Field label="Name">
               <input name="assistantName" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
@@ -112,13 +100,8 @@ export const AssistantsPage = () => {
           <Field label="Instructions" hint="Empty: neutral default instructions">
             <textarea rows={4} maxLength={20000} value={instructions} onInput={(e) => setInstructions(e.currentTarget.value)} />
           </Field>
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-              Create assistant
-            </Button>
-          </div>
-        </form>
+          <FormActions submit={create} label="Create assistant" disabled={!name.trim()} />
+        </Form>
       </Card>
     </>
   );

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
+import { ListTable } from '../components/list-table';
 import { MessageList, textOf } from '../components/message-list';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, ListStatus, Loading, PageHeader, Pager, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, formatDate, Loading, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { download } from '../lib/download';
 import { useProject } from '../lib/project-context';
@@ -101,42 +102,26 @@ export const ConversationsPage = () => {
         </div>
       </Card>
       <Card>
-        <ListStatus
+        <ListTable
           state={list}
           empty={<Empty title="No conversations match">Visitors' conversations appear here as they happen.</Empty>}
+          columns={['Conversation', 'Last message', 'Messages', 'Status', 'Last interaction']}
+          row={(c) => (
+            <tr key={c.id}>
+              <td>
+                <a href={`/dashboard/projects/${project.id}/conversations/${c.id}`}>{c.title ?? 'Untitled conversation'}</a>
+              </td>
+              <td class="truncate">{c.lastMessage ? textOf(c.lastMessage) : '—'}</td>
+              <td>{c.messageCount}</td>
+              <td>
+                <span class="badge">{c.status}</span>
+                {c.isHumanHandled ? <span class="badge badge-agent">agent</span> : null}
+              </td>
+              <td>{formatDate(c.lastInteractionAt)}</td>
+            </tr>
+          )}
+          pager={{ limit: PAGE, offset, onChange: setOffset }}
         />
-        {list.data && list.data.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Conversation</th>
-                  <th scope="col">Last message</th>
-                  <th scope="col">Messages</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Last interaction</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((c) => (
-                  <tr key={c.id}>
-                    <td>
-                      <a href={`/dashboard/projects/${project.id}/conversations/${c.id}`}>{c.title ?? 'Untitled conversation'}</a>
-                    </td>
-                    <td class="truncate">{c.lastMessage ? textOf(c.lastMessage) : '—'}</td>
-                    <td>{c.messageCount}</td>
-                    <td>
-                      <span class="badge">{c.status}</span>
-                      {c.isHumanHandled ? <span class="badge badge-agent">agent</span> : null}
-                    </td>
-                    <td>{formatDate(c.lastInteractionAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-        {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
       </Card>
     </>
   );

@@ -1,19 +1,19 @@
 import { useState } from 'preact/hooks';
 import { ExternalLink } from '../components/external-link';
 import { FileUpload } from '../components/file-upload';
+import { ACTIONS, ListTable } from '../components/list-table';
 import {
   Button,
   Card,
-  ConfirmDialog,
+  DeleteDialog,
   Dialog,
   Empty,
-  ErrorNotice,
   Field,
+  Form,
+  FormActions,
   formatDate,
-  ListStatus,
   Notice,
   PageHeader,
-  Pager,
   useSubmit,
 } from '../components/ui';
 import { api } from '../lib/api';
@@ -42,13 +42,7 @@ const DocumentForm = ({
     setFields((f) => ({ ...f, [key]: e.currentTarget.value }));
   const submit = useSubmit(() => onSubmit(fields));
   return (
-    <form
-      class="form-grid"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit.run();
-      }}
-    >
+    <Form class="form-grid" onSubmit={submit.run}>
       <Field label="Title">
         <input name="title" required maxLength={500} value={fields.title} onInput={set('title')} />
       </Field>
@@ -58,16 +52,8 @@ const DocumentForm = ({
       <Field label="Content">
         <textarea name="content" required rows={10} value={fields.content} onInput={set('content')} />
       </Field>
-      <ErrorNotice error={submit.error} />
-      <div class="dialog-actions">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={submit.busy}>
-          {submitLabel}
-        </Button>
-      </div>
-    </form>
+      <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
+    </Form>
   );
 };
 
@@ -197,45 +183,30 @@ export const DocumentsPage = () => {
       <Upload onUploaded={list.reload} />
       <FileUpload projectId={project.id} onUploaded={list.reload} />
       <Card title="Documents">
-        <ListStatus state={list} empty={<Empty title="No documents yet">Upload your help pages or write one.</Empty>} />
-        {list.data && list.data.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">URL</th>
-                  <th scope="col">Chunks</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((doc) => (
-                  <tr key={doc.id}>
-                    <td>{doc.title}</td>
-                    <td class="truncate">
-                      <ExternalLink url={doc.url} />
-                    </td>
-                    <td>{doc.chunkCount}</td>
-                    <td>{formatDate(doc.updatedAt)}</td>
-                    <td class="actions">
-                      <Button variant="secondary" class="button-small" onClick={() => setEditing(doc)} aria-label={`Edit ${doc.title}`}>
-                        Edit
-                      </Button>
-                      <Button variant="danger" class="button-small" onClick={() => setDeleting(doc)} aria-label={`Delete ${doc.title}`}>
-                        Delete
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-        {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+        <ListTable
+          state={list}
+          empty={<Empty title="No documents yet">Upload your help pages or write one.</Empty>}
+          columns={['Title', 'URL', 'Chunks', 'Updated', ACTIONS]}
+          row={(doc) => (
+            <tr key={doc.id}>
+              <td>{doc.title}</td>
+              <td class="truncate">
+                <ExternalLink url={doc.url} />
+              </td>
+              <td>{doc.chunkCount}</td>
+              <td>{formatDate(doc.updatedAt)}</td>
+              <td class="actions">
+                <Button variant="secondary" class="button-small" onClick={() => setEditing(doc)} aria-label={`Edit ${doc.title}`}>
+                  Edit
+                </Button>
+                <Button variant="danger" class="button-small" onClick={() => setDeleting(doc)} aria-label={`Delete ${doc.title}`}>
+                  Delete
+                </Button>
+              </td>
+            </tr>
+          )}
+          pager={{ limit: PAGE, offset, onChange: setOffset }}
+        />
       </Card>
       <Dialog open={editing !== null} title={editing === 'new' ? 'New document' : 'Edit document'} onClose={() => setEditing(null)}>
         {editing ? (
@@ -253,15 +224,13 @@ export const DocumentsPage = () => {
           />
         ) : null}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title="Delete this document?"
         body={<p>“{deleting?.title}” and its chunks are removed from search.</p>}
         confirmLabel="Delete"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/documents/${deleting!.id}`, { method: 'DELETE' });
-          list.reload();
-        }}
+        path={(item) => `/projects/${project.id}/documents/${item.id}`}
+        onDeleted={list.reload}
         onClose={() => setDeleting(null)}
       />
     </>

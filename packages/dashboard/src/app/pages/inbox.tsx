@@ -3,11 +3,12 @@ import { MessageList, textOf } from '../components/message-list';
 import {
   Button,
   Card,
-  ConfirmDialog,
   CopyButton,
+  DeleteDialog,
   Empty,
   ErrorNotice,
   Field,
+  FormActions,
   formatDate,
   ListStatus,
   Loading,
@@ -77,12 +78,7 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
             <Field label="Agent token" hint="The ak_… token given when the agent was created; kept for this tab only">
               <input type="password" name="agentToken" autoComplete="off" value={token} onInput={(e) => setToken(e.currentTarget.value)} />
             </Field>
-            <ErrorNotice error={use.error} />
-            <div>
-              <Button type="submit" busy={use.busy} disabled={!token.trim()}>
-                Open the inbox
-              </Button>
-            </div>
+            <FormActions submit={use} label="Open the inbox" disabled={!token.trim()} />
           </form>
         </Card>
         <Card title="New agent">
@@ -99,12 +95,7 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
             <Field label="Email (optional)">
               <input name="agentEmail" type="email" maxLength={320} value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
             </Field>
-            <ErrorNotice error={create.error} />
-            <div>
-              <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-                Create agent
-              </Button>
-            </div>
+            <FormActions submit={create} label="Create agent" disabled={!name.trim()} />
           </form>
         </Card>
       </div>
@@ -139,15 +130,13 @@ const AgentPicker = ({ onToken }: { onToken: (token: string) => void }) => {
           ))}
         </ul>
       </Card>
-      <ConfirmDialog
-        open={revoking !== null}
+      <DeleteDialog
+        item={revoking}
         title="Revoke this agent?"
         body={<p>{revoking?.name}'s token stops working at once. The conversations they hold stay assigned until released.</p>}
         confirmLabel="Revoke agent"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/agents/${revoking!.id}`, { method: 'DELETE' });
-          agents.reload();
-        }}
+        path={(item) => `/projects/${project.id}/agents/${item.id}`}
+        onDeleted={agents.reload}
         onClose={() => setRevoking(null)}
       />
     </>

@@ -1,14 +1,15 @@
 import { useState } from 'preact/hooks';
+import { ACTIONS, ListTable } from '../components/list-table';
 import {
   Button,
   Card,
-  ConfirmDialog,
   CopyButton,
+  DeleteDialog,
   Empty,
-  ErrorNotice,
   Field,
+  Form,
+  FormActions,
   formatDate,
-  ListStatus,
   Notice,
   PageHeader,
   useSubmit,
@@ -101,13 +102,7 @@ export const KeysPage = () => {
         </Notice>
       ) : null}
       <Card title="New key">
-        <form
-          class="form-grid"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
+        <Form class="form-grid" onSubmit={create.run}>
           <fieldset class="radio-group">
             <legend class="field-label">Type</legend>
             <label>
@@ -161,63 +156,41 @@ export const KeysPage = () => {
               </Field>
             </>
           ) : null}
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-              Create key
-            </Button>
-          </div>
-        </form>
+          <FormActions submit={create} label="Create key" disabled={!name.trim()} />
+        </Form>
       </Card>
       <Card title="Keys of this project">
-        <ListStatus state={keys} empty={<Empty title="No keys yet">Create a publishable key to embed the widget.</Empty>} />
-        {keys.data && keys.data.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Assistant</th>
-                  <th scope="col">Allowed origins</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.data.map((key) => (
-                  <tr key={key.id} class={key.revokedAt ? 'revoked' : ''}>
-                    <td>{key.name}</td>
-                    <td>
-                      <span class="badge">{key.type}</span>
-                    </td>
-                    <td>
-                      <KeyValue record={key} />
-                    </td>
-                    <td>{key.type === 'publishable' ? assistantName(key.assistantId) : '—'}</td>
-                    <td>{key.type === 'private' ? '—' : key.allowedOrigins.length ? key.allowedOrigins.join(', ') : 'any'}</td>
-                    <td>{formatDate(key.createdAt)}</td>
-                    <td class="actions">
-                      {key.revokedAt ? (
-                        <span class="badge badge-muted">revoked {formatDate(key.revokedAt)}</span>
-                      ) : (
-                        <Button variant="danger" class="button-small" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                          Revoke
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <ListTable
+          state={keys}
+          empty={<Empty title="No keys yet">Create a publishable key to embed the widget.</Empty>}
+          columns={['Name', 'Type', 'Key', 'Assistant', 'Allowed origins', 'Created', ACTIONS]}
+          row={(key) => (
+            <tr key={key.id} class={key.revokedAt ? 'revoked' : ''}>
+              <td>{key.name}</td>
+              <td>
+                <span class="badge">{key.type}</span>
+              </td>
+              <td>
+                <KeyValue record={key} />
+              </td>
+              <td>{key.type === 'publishable' ? assistantName(key.assistantId) : '—'}</td>
+              <td>{key.type === 'private' ? '—' : key.allowedOrigins.length ? key.allowedOrigins.join(', ') : 'any'}</td>
+              <td>{formatDate(key.createdAt)}</td>
+              <td class="actions">
+                {key.revokedAt ? (
+                  <span class="badge badge-muted">revoked {formatDate(key.revokedAt)}</span>
+                ) : (
+                  <Button variant="danger" class="button-small" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                    Revoke
+                  </Button>
+                )}
+              </td>
+            </tr>
+          )}
+        />
       </Card>
-      <ConfirmDialog
-        open={revoking !== null}
+      <DeleteDialog
+        item={revoking}
         title="Revoke this key?"
         body={
           <p>
@@ -225,10 +198,8 @@ export const KeysPage = () => {
           </p>
         }
         confirmLabel="Revoke key"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/keys/${revoking!.id}`, { method: 'DELETE' });
-          keys.reload();
-        }}
+        path={(item) => `/projects/${project.id}/keys/${item.id}`}
+        onDeleted={keys.reload}
         onClose={() => setRevoking(null)}
       />
     </>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { type PlanName, ProjectFields } from '../components/project-fields';
-import { Button, Card, Empty, ErrorNotice, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
+import { Card, Empty, Form, FormActions, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import type { ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
@@ -21,13 +21,7 @@ export const ProjectsPage = () => {
     <main id="main" class="content content-narrow" tabIndex={-1}>
       <PageHeader title="Projects" description="Each project has its own keys, assistants, knowledge, widget and conversations." />
       <Card title="New project">
-        <form
-          class="form-grid"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
+        <Form class="form-grid" onSubmit={create.run}>
           <ProjectFields
             name={name}
             onName={setName}
@@ -37,13 +31,8 @@ export const ProjectsPage = () => {
             onDescription={setDescription}
             descriptionRows={2}
           />
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-              Create project
-            </Button>
-          </div>
-        </form>
+          <FormActions submit={create} label="Create project" disabled={!name.trim()} />
+        </Form>
       </Card>
       <Card title="All projects">
         <ListStatus state={projects} empty={<Empty title="No projects yet">Create the first one above.</Empty>} />

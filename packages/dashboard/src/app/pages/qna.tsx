@@ -2,11 +2,12 @@ import { useState } from 'preact/hooks';
 import {
   Button,
   Card,
-  ConfirmDialog,
+  DeleteDialog,
   Dialog,
   Empty,
-  ErrorNotice,
   Field,
+  Form,
+  FormActions,
   formatDate,
   ListStatus,
   PageHeader,
@@ -43,31 +44,15 @@ const QnaForm = ({
     }
   });
   return (
-    <form
-      class="form-grid"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit.run();
-      }}
-    >
+    <Form class="form-grid" onSubmit={submit.run}>
       <Field label="Question">
         <input name="question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
       </Field>
       <Field label="Answer">
         <textarea name="answer" required rows={4} maxLength={20000} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} />
       </Field>
-      <ErrorNotice error={submit.error} />
-      <div class={onCancel ? 'dialog-actions' : undefined}>
-        {onCancel ? (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        ) : null}
-        <Button type="submit" busy={submit.busy} disabled={!question.trim() || !answer.trim()}>
-          {submitLabel}
-        </Button>
-      </div>
-    </form>
+      <FormActions submit={submit} label={submitLabel} onCancel={onCancel} disabled={!question.trim() || !answer.trim()} />
+    </Form>
   );
 };
 
@@ -156,15 +141,13 @@ export const QnaPage = () => {
           />
         ) : null}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title="Delete this Q&A entry?"
         body={<p>“{deleting?.question}” will no longer be used in answers.</p>}
         confirmLabel="Delete"
-        onConfirm={async () => {
-          await api(`/projects/${project.id}/qnas/${deleting!.id}`, { method: 'DELETE' });
-          list.reload();
-        }}
+        path={(item) => `/projects/${project.id}/qnas/${item.id}`}
+        onDeleted={list.reload}
         onClose={() => setDeleting(null)}
       />
     </>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { IdentitySecret } from '../components/identity-secret';
 import { ProjectFields } from '../components/project-fields';
-import { Button, Card, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, ErrorNotice, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { ProjectRecord } from '../lib/types';
@@ -41,12 +41,7 @@ export const SettingsPage = () => {
   return (
     <>
       <PageHeader title="Settings" description={`Project id ${project.id}`} />
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.run();
-        }}
-      >
+      <Form onSubmit={save.run}>
         <Card title="Project">
           <div class="form-grid">
             <ProjectFields
@@ -125,7 +120,7 @@ export const SettingsPage = () => {
             Save settings
           </Button>
         </div>
-      </form>
+      </Form>
       <IdentitySecret />
     </>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Button, ErrorNotice, Field, useSubmit } from '../components/ui';
+import { Button, ErrorNotice, Field, Form, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { saveToken } from '../lib/session';
 
@@ -13,13 +13,7 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: () => void }) => {
   });
   return (
     <main id="main" class="sign-in">
-      <form
-        class="card sign-in-card"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit.run();
-        }}
-      >
+      <Form class="card sign-in-card" onSubmit={submit.run}>
         <p class="brand">
           <span class="brand-mark" aria-hidden="true">
             ◆
@@ -45,7 +39,7 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: () => void }) => {
         <Button type="submit" busy={submit.busy} disabled={!token.trim()}>
           Sign in
         </Button>
-      </form>
+      </Form>
     </main>
   );
 };

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { ExternalLink } from '../components/external-link';
+import { ACTIONS, ListTable } from '../components/list-table';
 import { SourceForm } from '../components/source-form';
 import { SourceProgress } from '../components/source-progress';
 import { SourceStatusBadge } from '../components/source-status';
-import { Button, Card, Dialog, Empty, formatDate, ListStatus, PageHeader, Pager } from '../components/ui';
+import { Button, Card, Dialog, Empty, formatDate, PageHeader } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import { isCrawling, refreshLabel } from '../lib/sources';
@@ -34,49 +35,33 @@ export const SourcesPage = () => {
         actions={<Button onClick={() => setAdding(true)}>Add a source</Button>}
       />
       <Card title="Sources">
-        <ListStatus state={list} empty={<Empty title="No sources yet">Add your website: its pages are crawled and indexed.</Empty>} />
-        {list.data && list.data.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Address</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Pages</th>
-                  <th scope="col">Refresh</th>
-                  <th scope="col">Last sync</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((source) => (
-                  <tr key={source.id}>
-                    <td class="truncate">
-                      <ExternalLink url={source.url} />
-                      <div class="muted small">{source.type === 'sitemap' ? 'Sitemap' : 'Website'}</div>
-                    </td>
-                    <td>
-                      <SourceStatusBadge status={source.status} />
-                    </td>
-                    <td class="source-cell-progress">
-                      <SourceProgress source={source} />
-                    </td>
-                    <td>{refreshLabel(source.refreshIntervalHours)}</td>
-                    <td>{formatDate(source.lastSyncAt)}</td>
-                    <td class="actions">
-                      <a class="button button-secondary button-small" href={detail(source)} aria-label={`Open ${source.url}`}>
-                        Open
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-        {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+        <ListTable
+          state={list}
+          empty={<Empty title="No sources yet">Add your website: its pages are crawled and indexed.</Empty>}
+          columns={['Address', 'Status', 'Pages', 'Refresh', 'Last sync', ACTIONS]}
+          row={(source) => (
+            <tr key={source.id}>
+              <td class="truncate">
+                <ExternalLink url={source.url} />
+                <div class="muted small">{source.type === 'sitemap' ? 'Sitemap' : 'Website'}</div>
+              </td>
+              <td>
+                <SourceStatusBadge status={source.status} />
+              </td>
+              <td class="source-cell-progress">
+                <SourceProgress source={source} />
+              </td>
+              <td>{refreshLabel(source.refreshIntervalHours)}</td>
+              <td>{formatDate(source.lastSyncAt)}</td>
+              <td class="actions">
+                <a class="button button-secondary button-small" href={detail(source)} aria-label={`Open ${source.url}`}>
+                  Open
+                </a>
+              </td>
+            </tr>
+          )}
+          pager={{ limit: PAGE, offset, onChange: setOffset }}
+        />
       </Card>
       <Dialog open={adding} title="Add a source" onClose={() => setAdding(false)}>
         {adding ? (

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, CopyButton, ErrorNotice, Field, Notice, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, CopyButton, ErrorNotice, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
 import { WidgetPreview } from '../components/widget-preview';
 import { api } from '../lib/api';
 import { contrastWarning, GRAPHIC_CONTRAST, TEXT_CONTRAST } from '../lib/contrast';
@@ -128,13 +128,7 @@ export const WidgetPage = () => {
         description="How the chat widget looks on your site. The preview follows every change; save to publish it."
       />
       <div class="widget-layout">
-        <form
-          class="widget-form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save.run();
-          }}
-        >
+        <Form class="widget-form" onSubmit={save.run}>
           <Card title="Text">
             <div class="form-grid">
               {TEXT_FIELDS.map(([field, label]) => (
@@ -246,7 +240,7 @@ export const WidgetPage = () => {
               Save widget
             </Button>
           </div>
-        </form>
+        </Form>
         <div class="widget-side">
           <Card title="Preview">
             <WidgetPreview config={config} quickPrompts={project.quickPrompts} />

@@ -1,0 +1,46 @@
+import type { ComponentChildren } from 'preact';
+import type { AsyncState } from '../lib/use-async';
+import { ListStatus, Pager } from './ui';
+
+/** The column headings' last cell when a table's rows end with their actions (named for screen readers only). */
+export const ACTIONS = null;
+
+/**
+ * A list as a table: its status (loading, error, `empty`), then, once it has rows, a table with
+ * these column headings (`ACTIONS` for the unlabelled actions column) and `row` for each item, then
+ * the pager when `pager` is given.
+ */
+export const ListTable = <T,>({
+  state,
+  empty,
+  columns,
+  row,
+  pager,
+}: {
+  state: Pick<AsyncState<{ data: readonly T[]; total?: number }>, 'data' | 'error' | 'loading' | 'reload'>;
+  empty: ComponentChildren;
+  columns: ReadonlyArray<string | null>;
+  row: (item: T) => ComponentChildren;
+  pager?: { limit: number; offset: number; onChange: (offset: number) => void };
+}) => (
+  <>
+    <ListStatus state={state} empty={empty} />
+    {state.data && state.data.data.length > 0 ? (
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th key={column ?? 'actions'} scope="col">
+                  {column ?? <span class="visually-hidden">Actions</span>}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>{state.data.data.map(row)}</tbody>
+        </table>
+      </div>
+    ) : null}
+    {state.data && pager ? <Pager total={state.data.total ?? state.data.data.length} {...pager} /> : null}
+  </>
+);
