@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { infraAvailable, infraUrl, ManualClock } from '@palaver/platform';
+import { ManualClock } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';

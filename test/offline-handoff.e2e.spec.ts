@@ -1,4 +1,5 @@
-import { infraAvailable, infraUrl, ManualClock } from '@palaver/platform';
+import { ManualClock } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';

@@ -8,12 +8,6 @@ import { type BatchHandler, CONSUMERS_DIR, DurableConsumer, type LoggedMessage, 
 import { assertValidDurable, assertValidSubject, subjectMatcher } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
-<<<<<<< HEAD
-=======
-type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
-/** `at`: when it was published (ms since the epoch). */
-type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at: number };
->>>>>>> h/lean
 
 export interface FileEventStreamOptions {
   /** First wait before a message whose handler threw comes again (doubling up to 5 s). Default 200 ms. */
@@ -172,7 +166,7 @@ export class FileEventStream implements EventStream {
   private expire(now: number): void {
     const cutoff = now - this.maxAgeMs;
     let head = this.head;
-    while (head < this.messages.length && this.messages[head]!.at < cutoff) {
+    while (head < this.messages.length && (this.messages[head]!.at ?? Number.POSITIVE_INFINITY) < cutoff) {
       this.msgIds.delete(this.messages[head]!.msgId);
       head += 1;
     }
