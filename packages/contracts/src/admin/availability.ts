@@ -25,6 +25,7 @@ export type OpeningRange = z.infer<typeof OpeningRange>;
 
 const IsoDate = z
   .string()
+  .max(10)
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
   .refine(
     (day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day),

@@ -39,8 +39,8 @@ export class AgentPresence {
   }
 
   /**
-   * Renews the agent's "online" while its live feed is open, from its opening (done when this
-   * resolves); the returned function stops (the feed closed).
+   * An agent whose live feed opens is online (done when this resolves), and stays online while it
+   * is open unless it says it is away; the returned function stops the renewals (the feed closed).
    */
   async whileFeedOpen(agent: AgentInfo): Promise<() => void> {
     const beat = async () => {
@@ -51,7 +51,11 @@ export class AgentPresence {
         logger.warn({ err, agentId: agent.agentId }, 'agent presence heartbeat failed');
       }
     };
-    await beat();
+    try {
+      await this.set(agent, 'online');
+    } catch (err) {
+      logger.warn({ err, agentId: agent.agentId }, 'agent presence could not be set online');
+    }
     const timer = setInterval(beat, HEARTBEAT_MS);
     timer.unref();
     return () => clearInterval(timer);
