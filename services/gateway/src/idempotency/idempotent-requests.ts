@@ -1,5 +1,5 @@
 import { AppError } from '@palaver/contracts';
-import type { ServiceClient } from '@palaver/platform';
+import { logger, type ServiceClient } from '@palaver/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyRecord, IdempotencyStore, NotedReply } from './idempotency.store';
 import { idempotencyKeyOf, recordKey, requestFingerprint } from './idempotency-key';
@@ -72,17 +72,20 @@ export class IdempotentRequests {
           : payload == null
             ? { body: '' }
             : null;
-    if (!repeatable(status) || body === null) await this.store.release(claim.key);
-    else {
-      const contentType = reply.getHeader('content-type');
-      await this.store.complete(claim.key, {
-        state: 'done',
-        fingerprint: claim.fingerprint,
-        status,
-        contentType: contentType === undefined ? null : String(contentType),
-        ...body,
-      });
-    }
+    // Not waited for: the embedded store applies it in memory at once (only its fsync is pending),
+    // and Redis runs it before any later command of this gateway; a repeat from elsewhere in the
+    // meantime finds the claim and gets a 409 to retry, never a second run.
+    const settled =
+      !repeatable(status) || body === null
+        ? this.store.release(claim.key)
+        : this.store.complete(claim.key, {
+            state: 'done',
+            fingerprint: claim.fingerprint,
+            status,
+            contentType: contentTypeOf(reply),
+            ...body,
+          });
+    settled.catch((err: unknown) => logger.warn({ err }, 'idempotency record not stored: the key is held until its claim expires'));
     return payload;
   };
 
@@ -113,6 +116,11 @@ export class IdempotentRequests {
     }
   }
 }
+
+const contentTypeOf = (reply: FastifyReply): string | null => {
+  const contentType = reply.getHeader('content-type');
+  return contentType === undefined ? null : String(contentType);
+};
 
 /**
  * Answers worth repeating: not a server failure or an overload (the retry should run again), nor
