@@ -23,7 +23,7 @@ describe.each(modes)('traces, $mode', ({ skip, config }) => {
   let e2e: E2eApp;
   beforeAll(async () => {
     if (skip) return;
-    tracing = startTracing('test', { exporter });
+    tracing = await startTracing('test', { exporter });
     e2e = await startE2eApp(config);
   });
   afterAll(async () => {
@@ -81,6 +81,18 @@ describe.each(modes)('traces, $mode', ({ skip, config }) => {
       expect(post.attributes['palaver.project_id']).toBe(project.id);
       expect(post.attributes['palaver.conversation_id']).toBe(conversationId);
       expect(byName('inference.generate-reply').attributes['palaver.conversation_id']).toBe(conversationId);
+
+      // The domain events went out on the stream inside the trace, and analytics' consumer took them
+      // as part of it: the child of their publication, or, in a batch, linked to it.
+      expect(trace.filter((span) => span.name === 'events.publish').length).toBeGreaterThan(0);
+      const inTrace = (context: { traceId: string; spanId: string } | undefined) => context !== undefined && ids.has(context.spanId);
+      await vi.waitFor(() => {
+        const consumed = exporter
+          .getFinishedSpans()
+          .filter((span) => span.name === 'analytics.consume')
+          .filter((span) => inTrace(span.parentSpanContext) || span.links.some((link) => inTrace(link.context)));
+        expect(consumed.length).toBeGreaterThan(0);
+      }, 5_000);
 
       // Ids, never text.
       for (const span of trace) for (const value of Object.values(span.attributes)) expect(String(value)).not.toContain('Sundays');

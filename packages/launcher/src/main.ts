@@ -4,7 +4,7 @@ import { banner } from './banner';
 import { startEmbeddedApp } from './embedded.app';
 
 const config = loadConfig();
-const tracing = startTracing('embedded');
+const tracing = await startTracing('embedded');
 const app = await startEmbeddedApp(config);
 
 console.log(

@@ -67,7 +67,7 @@ export const runStandaloneService = async (
 ): Promise<void> => {
   exitOnFatalErrors(name);
   const config = loadConfig();
-  const tracing = startTracing(name);
+  const tracing = await startTracing(name);
   const infra = await createInfrastructure(config, { only: ports });
   const service = await start(infra);
   const health = await startHealthServer(name, config.HEALTH_PORT, config.HOST);

@@ -4,7 +4,7 @@ import type { ChatSession } from './chat-session';
 import { CloseDialog } from './close-dialog';
 import { ContactForm } from './contact-form';
 import { noticeText } from './error-notice';
-import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon } from './icons';
+import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon, StopIcon } from './icons';
 import { MessageList } from './message-list';
 
 export interface WidgetProps {
@@ -109,6 +109,8 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   if (!config) return null;
   const waiting = !!state.notice?.retryAt && state.notice.retryAt > Date.now();
   const canSend = state.phase === 'ready' && !state.sending && !waiting && !state.notice?.fatal;
+  /** An assistant reply is streaming here: the visitor may stop it. */
+  const replying = state.sending && state.messages.some((message) => message.role === 'assistant' && message.status === 'streaming');
   const agent = state.humanAgent;
   // Whether a person can answer, when the project lets visitors ask for one.
   const teamLine = state.team?.enabled ? (state.team.available ? 'a person usually replies within minutes' : "we'll email you") : null;
@@ -245,9 +247,21 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
                 }
               }}
             />
-            <button type="submit" class="palaver-send" aria-label="Send message" disabled={!canSend || !draft.trim()}>
-              <SendIcon />
-            </button>
+            {replying ? (
+              <button
+                type="button"
+                class="palaver-send palaver-stop"
+                aria-label="Stop the answer"
+                title="Stop"
+                onClick={() => void session.stop()}
+              >
+                <StopIcon />
+              </button>
+            ) : (
+              <button type="submit" class="palaver-send" aria-label="Send message" disabled={!canSend || !draft.trim()}>
+                <SendIcon />
+              </button>
+            )}
           </form>
           {confirmingClose && (
             <CloseDialog

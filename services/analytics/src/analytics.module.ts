@@ -1,22 +1,31 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
 import { FeedbackConsumer } from './consumers/feedback.consumer';
+import { WebhookConsumer } from './consumers/webhook.consumer';
+import { WebhookDeliveryWorker } from './consumers/webhook-delivery.worker';
 import { AnalyticsHandler } from './handlers/analytics.handler';
+import { WebhookHandler } from './handlers/webhook.handler';
 import { AnalyticsProjection } from './projections/analytics.projection';
 import { FeedRepository } from './repositories/feed.repository';
 import { FeedbackDayRepository } from './repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from './repositories/message-feedback.repository';
+import { webhookOutboundGuardProvider } from './repositories/outbound-guard.provider';
+import { WebhookRepository } from './repositories/webhook.repository';
+import { WebhookSender } from './repositories/webhook.sender';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { FeedService } from './services/feed.service';
 import { FeedbackSummaryService } from './services/feedback-summary.service';
+import { WebhookService } from './services/webhook.service';
+import { WebhookDeliveryService } from './services/webhook-delivery.service';
 
 @Module({})
 export class AnalyticsModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: AnalyticsModule,
-      controllers: [AnalyticsHandler],
+      controllers: [AnalyticsHandler, WebhookHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'eventStream'),
+        ...portProviders(infra, 'documents', 'eventStream', 'jobs', 'clock', 'config'),
         FeedRepository,
         MessageFeedbackRepository,
         FeedbackDayRepository,
@@ -24,6 +33,14 @@ export class AnalyticsModule {
         FeedbackConsumer,
         FeedService,
         FeedbackSummaryService,
+        webhookOutboundGuardProvider,
+        WebhookRepository,
+        WebhookDeliveryRepository,
+        WebhookSender,
+        WebhookDeliveryService,
+        WebhookService,
+        WebhookConsumer,
+        WebhookDeliveryWorker,
       ],
     };
   }

@@ -20,8 +20,10 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { asyncApiDocument } from './openapi/async-api';
 import { agentFeedChanges, visitorChanges } from './reads/announcements';
 import { VisitorReadCache } from './reads/visitor-read-cache';
+import { ReplyRequests } from './replies/ask-reply';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
@@ -31,6 +33,7 @@ import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
+import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
 import { presenceRoutes } from './routes/agent/presence.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
@@ -42,6 +45,7 @@ import { conversationEventRoutes } from './routes/v2/conversation-events.routes'
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
+import { replyStreamRoutes } from './routes/v2/reply-stream.routes';
 import { searchRoutes } from './routes/v2/search.routes';
 import { widgetRoutes } from './routes/widget.routes';
 
@@ -127,13 +131,15 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps, team);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads, replies, idempotency, team);
+  const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
+  conversationRoutes(routes, deps, identity, visitorReads, replyRequests, idempotency, team);
   contactRoutes(routes, deps, visitorReads);
-  completionRoutes(routes, deps, limits, identity, replies);
+  completionRoutes(routes, deps, identity, replyRequests);
+  replyStreamRoutes(routes, deps, visitorReads);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live, presence);
   presenceRoutes(routes, presence);
-  surfaceBRoutes(routes, deps, limits, identity, replies, idempotency);
+  surfaceBRoutes(routes, deps, identity, replyRequests, idempotency);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {
@@ -154,6 +160,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
+    webhooksAdminRoutes(adminRoutes, deps);
     agentAdminRoutes(adminRoutes, deps, identity);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
@@ -162,5 +169,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
 
   const document = docs.document();
   app.get('/openapi.json', async () => document);
+  const events = asyncApiDocument();
+  app.get('/asyncapi.json', async () => events);
   return app;
 };

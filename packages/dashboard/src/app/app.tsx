@@ -20,6 +20,8 @@ import { WidgetPage } from './pages/widget';
 export const BASE = '/dashboard';
 // Upload pulls in the HTML-to-text converter and the schemas: loaded when the page opens.
 const DocumentsPage = lazy(() => import('./pages/documents').then((m) => m.DocumentsPage));
+// The feed types come from the contracts (and their schemas): loaded when the page opens.
+const WebhooksPage = lazy(() => import('./pages/webhooks').then((m) => m.WebhooksPage));
 
 const SECTIONS = [
   ['settings', 'Settings'],
@@ -31,6 +33,7 @@ const SECTIONS = [
   ['widget', 'Widget'],
   ['conversations', 'Conversations'],
   ['analytics', 'Feedback'],
+  ['webhooks', 'Webhooks'],
   ['inbox', 'Inbox'],
 ] as const;
 
@@ -87,6 +90,7 @@ const ProjectArea = () => {
             <Route path="/conversations/:conversationId" component={ConversationPage} />
             <Route path="/conversations" component={ConversationsPage} />
             <Route path="/analytics" component={AnalyticsPage} />
+            <Route path="/webhooks" component={WebhooksPage} />
             <Route path="/inbox" component={InboxPage} />
             <Route default component={SettingsPage} />
           </Router>

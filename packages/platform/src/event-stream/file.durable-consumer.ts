@@ -4,11 +4,15 @@ import { copyJsonValue } from '../json/json-copy';
 import { logger } from '../logger/logger';
 import { writeFileAtomic } from '../storage/durable-file';
 import type { DeadLetter, StreamMessage, StreamSubscription } from './event-stream.port';
+import { consumeTraced } from './event-trace';
 import { redeliveryDelay } from './subject-filter';
 
 export type BatchHandler = (messages: StreamMessage[]) => Promise<void>;
-/** `at`: when it was published (ms since the epoch); a log written by an earlier version has none. */
-export type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at?: number };
+/**
+ * `at`: when it was published (ms since the epoch); `trace`: the publisher's W3C trace context,
+ * when it traced.
+ */
+export type LoggedMessage = { seq: number; subject: string; payload: unknown; msgId: string; at: number; trace?: Record<string, string> };
 
 /** How long a consumer's new position may wait before it is written (one write covers them all). */
 const ACK_PERSIST_DELAY_MS = 100;
@@ -114,7 +118,13 @@ export class DurableConsumer {
       }
       this.turn++;
       const delivered = batch.map((m): StreamMessage => ({ subject: m.subject, payload: copyJsonValue(m.payload), seq: m.seq }));
-      const done = Promise.resolve().then(() => attachment.handler(delivered));
+      const done = Promise.resolve().then(() =>
+        consumeTraced(
+          this.durable,
+          batch.map((m) => m.trace),
+          () => attachment.handler(delivered),
+        ),
+      );
       this.delivery = { attachment, done };
       try {
         await done;

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { jsonCopy } from '../json/json-copy';
 import { logger } from '../logger/logger';
 import { JsonlLog } from '../storage/jsonl-log';
+import { currentTraceContext, inSpan, SpanKind } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 import { DEFAULT_MAX_DELIVERIES, type EventStream, type StreamMessage, type StreamSubscription } from './event-stream.port';
 import { type BatchHandler, CONSUMERS_DIR, DurableConsumer, type LoggedMessage, readAckSeq } from './file.durable-consumer';
 import { assertValidDurable, assertValidSubject, subjectMatcher } from './subject-filter';
@@ -97,7 +99,19 @@ export class FileEventStream implements EventStream {
     return `deadletter.${durable}`;
   }
 
-  async publish(subject: string, payload: unknown, msgId: string): Promise<void> {
+  publish(subject: string, payload: unknown, msgId: string): Promise<void> {
+    if (!tracingEnabled()) return this.append(subject, payload, msgId);
+    return inSpan(
+      'events.publish',
+      { 'messaging.destination.name': subject, 'messaging.message.id': msgId },
+      () => this.append(subject, payload, msgId),
+      {
+        kind: SpanKind.PRODUCER,
+      },
+    );
+  }
+
+  private async append(subject: string, payload: unknown, msgId: string): Promise<void> {
     assertValidSubject(subject);
     if (!msgId) throw new Error('publish needs a msgId');
     if (this.closed) throw new Error('event stream is closed');
@@ -108,7 +122,10 @@ export class FileEventStream implements EventStream {
     if (this.msgIds.has(msgId)) return this.log.durable();
     const copy = payload === undefined ? null : jsonCopy(payload); // before the seq: a payload that is no JSON takes none
     const now = Date.now();
-    const message: LoggedMessage = { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now };
+    const trace = currentTraceContext();
+    const message: LoggedMessage = trace
+      ? { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now, trace }
+      : { seq: ++this.lastSeq, subject, payload: copy, msgId, at: now };
     this.msgIds.add(msgId);
     this.messages.push(message);
     this.expire(now);

@@ -13,7 +13,7 @@ import {
   type StreamMessage,
   type StreamSubscription,
 } from './event-stream.port';
-import { consumeTraced, injectTraceHeaders } from './event-trace';
+import { consumeTraced, injectTraceHeaders, jetStreamCarrier } from './event-trace';
 import { assertValidDurable, assertValidFilter, assertValidSubject, redeliveryDelay } from './subject-filter';
 
 type Handler = (message: StreamMessage) => Promise<void>;
@@ -284,7 +284,7 @@ class JetStreamSubscription implements StreamSubscription {
       Math.max(100, Math.floor(this.options.ackWaitMs / 3)),
     );
     try {
-      await consumeTraced(this.durable, batch, () => this.handler(parsed.map((p) => p.message)));
+      await consumeTraced(this.durable, batch.map(jetStreamCarrier), () => this.handler(parsed.map((p) => p.message)));
     } catch (error) {
       logger.warn(
         { err: error, from: parsed[0]!.m.seq, to: parsed.at(-1)!.m.seq },
@@ -304,7 +304,7 @@ class JetStreamSubscription implements StreamSubscription {
     // A long handler tells the server it is still working, so the message is not sent elsewhere.
     const working = setInterval(() => m.working(), Math.max(100, Math.floor(this.options.ackWaitMs / 3)));
     try {
-      await consumeTraced(this.durable, [m], () => this.handler([{ subject: m.subject, payload, seq: m.seq }]));
+      await consumeTraced(this.durable, [jetStreamCarrier(m)], () => this.handler([{ subject: m.subject, payload, seq: m.seq }]));
       clearInterval(working);
       // A plain ack, not a confirmed one: the server takes a lost ack for a failure and delivers
       // the message again, which at-least-once handlers take already. Waiting for the

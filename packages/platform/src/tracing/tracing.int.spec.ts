@@ -26,7 +26,7 @@ describe('tracing set-up', () => {
     expect(tracingConfigured({})).toBe(false);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
     expect(tracingConfigured({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
-    expect(startTracing('idle', { env: {} })).toBeNull();
+    expect(await startTracing('idle', { env: {} })).toBeNull();
     expect(tracingEnabled()).toBe(false);
     expect(await inSpan('idle.work', {}, async (span) => span)).toBeUndefined();
   });
@@ -42,7 +42,7 @@ describe('tracing set-up', () => {
       process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
       process.env.OTEL_EXPORTER_OTLP_PROTOCOL = 'http/json';
       process.env.OTEL_SERVICE_NAME = 'palaver-otlp-test';
-      const tracing = startTracing('otlp-test');
+      const tracing = await startTracing('otlp-test');
       expect(tracing).not.toBeNull();
       await inSpan('search.retrieve', { 'palaver.project_id': 'p-1' }, async () => undefined);
       await tracing!.shutdown();
@@ -57,10 +57,10 @@ describe('tracing set-up', () => {
     }
   });
 
-  it('refuses an OTLP protocol it does not know', () => {
-    expect(() =>
+  it('refuses an OTLP protocol it does not know', async () => {
+    await expect(
       startTracing('bad', { env: { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x:4318', OTEL_EXPORTER_OTLP_PROTOCOL: 'carrier-pigeon' } }),
-    ).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
+    ).rejects.toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL/);
     expect(tracingEnabled()).toBe(false);
   });
 });

@@ -1,19 +1,12 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { OTLPTraceExporter as GrpcExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
-import { OTLPTraceExporter as HttpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as HttpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /**
  * OpenTelemetry, set up once per process. Nothing is registered unless an OTLP endpoint is
  * configured (or a test hands an exporter in): the API's default tracer then makes non-recording
  * spans, and every span helper here checks `tracingEnabled()` first, so the hot path does no work.
+ * The SDK, its exporters and instrumentations are loaded only then, so a process that does not
+ * trace does not pay for loading them either.
  */
 let enabled = false;
 
@@ -43,12 +36,28 @@ export const tracingConfigured = (env: NodeJS.ProcessEnv = process.env): boolean
  * `palaver-<service>`. The exporter honours the standard OTEL_EXPORTER_OTLP_* variables, the
  * sampler OTEL_TRACES_SAMPLER(_ARG), the batch processor OTEL_BSP_*. Returns null when not configured.
  */
-export const startTracing = (service: string, options: TracingOptions = {}): Tracing | null => {
+export const startTracing = async (service: string, options: TracingOptions = {}): Promise<Tracing | null> => {
   const env = options.env ?? process.env;
   if (enabled || (!options.exporter && !tracingConfigured(env))) return null;
+  const [
+    { registerInstrumentations },
+    { IORedisInstrumentation },
+    { MongoDBInstrumentation },
+    { resourceFromAttributes },
+    sdk,
+    { NodeTracerProvider },
+  ] = await Promise.all([
+    import('@opentelemetry/instrumentation'),
+    import('@opentelemetry/instrumentation-ioredis'),
+    import('@opentelemetry/instrumentation-mongodb'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-trace-node'),
+  ]);
+  const processor = options.exporter ? new sdk.SimpleSpanProcessor(options.exporter) : new sdk.BatchSpanProcessor(await otlpExporter(env));
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME || `palaver-${service}` }),
-    spanProcessors: [options.exporter ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(otlpExporter(env))],
+    resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || `palaver-${service}` }),
+    spanProcessors: [processor],
   });
   provider.register();
   const unregisterInstrumentations = registerInstrumentations({
@@ -72,15 +81,15 @@ export const startTracing = (service: string, options: TracingOptions = {}): Tra
   };
 };
 
-const otlpExporter = (env: NodeJS.ProcessEnv): SpanExporter => {
+const otlpExporter = async (env: NodeJS.ProcessEnv): Promise<SpanExporter> => {
   const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf';
   switch (protocol) {
     case 'grpc':
-      return new GrpcExporter();
+      return new (await import('@opentelemetry/exporter-trace-otlp-grpc')).OTLPTraceExporter();
     case 'http/json':
-      return new HttpJsonExporter();
+      return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter();
     case 'http/protobuf':
-      return new HttpProtobufExporter();
+      return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter();
     default:
       throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL must be grpc, http/protobuf or http/json (got ${protocol})`);
   }

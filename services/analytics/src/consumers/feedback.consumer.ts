@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ALL_CONVERSATION_EVENTS } from '@palaver/contracts';
+import { ALL_CONVERSATION_EVENTS, DURABLE_CONSUMERS } from '@palaver/contracts';
 import { CoalescedSync, type DocumentStore, type EventStream, Ports, type StreamSubscription } from '@palaver/platform';
 import { AnalyticsProjection } from '../projections/analytics.projection';
 
 /** Name of the durable consumer: every analytics instance shares it, so each event is handled once. */
-export const ANALYTICS_CONSUMER = 'analytics';
+export const ANALYTICS_CONSUMER = DURABLE_CONSUMERS.analytics;
 /** Events handled (their feed entries written) together, at most: one write instead of one each. */
 const ANALYTICS_BATCH = 256;
 /** How long a handled batch may wait for the fsync it shares with the batches after it. */

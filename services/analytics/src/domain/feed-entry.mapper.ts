@@ -1,4 +1,11 @@
-import { type ConversationEvent, ConversationEventData, type ConversationEventType, StoredEventEnvelope } from '@palaver/contracts';
+import {
+  type ConversationEvent,
+  ConversationEventData,
+  type ConversationEventType,
+  FEED_TYPES,
+  type FeedType,
+  StoredEventEnvelope,
+} from '@palaver/contracts';
 import type { FeedbackSubmission } from './feedback-summary.reducer';
 
 /**
@@ -21,22 +28,10 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | ConversationClosed      | conversation.closed    | closeReason                        |
  * | ContactCaptured         | contact.captured       | email, name                        |
  *
- * Other events (reply started or restarted, human agent messages) stay out of the feed.
+ * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
+ * types is the feed contract's (FEED_TYPES in @palaver/contracts).
  */
-export const FEED_TYPES = [
-  'conversation.started',
-  'message.posted',
-  'reply.completed',
-  'reply.failed',
-  'feedback.given',
-  'feedback.removed',
-  'conversation.handoff',
-  'conversation.closed',
-  'handoff.requested',
-  'handoff.released',
-  'contact.captured',
-] as const;
-export type FeedType = (typeof FEED_TYPES)[number];
+export { FEED_TYPES, type FeedType };
 
 export interface FeedEntry {
   eventId: string;

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
 import { describeFailure } from '../domain/reply-failure';
+import { ReplyStops } from '../repositories/reply-stops';
 import { TokenChannel } from '../repositories/token-channel';
 import { ReplyPromptService } from './reply-prompt.service';
 import { ReplyReportService } from './reply-report.service';
@@ -20,6 +21,7 @@ export class GenerateReplyService {
     @Inject(ReplyStreamService) private readonly streamer: ReplyStreamService,
     @Inject(ReplyReportService) private readonly reports: ReplyReportService,
     @Inject(TokenChannel) private readonly channel: TokenChannel,
+    @Inject(ReplyStops) private readonly stops: ReplyStops,
   ) {}
 
   async process(job: Job): Promise<void> {
@@ -30,18 +32,28 @@ export class GenerateReplyService {
     }
     const data = parsed.data;
     const replyId = data.assistantMessageId;
-    const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed };
+    const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed, replayable: true };
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
 
     if (job.attempt > 1) return this.interrupted(ids, reply);
     logger.info({ jobId: job.id, ...ids }, 'generating reply');
 
+    // A stop (POST .../stop) stores the reply and ends its streams itself: only the model call is left to cancel.
+    const stop = this.stops.track(replyId);
     let outcome: StreamOutcome;
     try {
+      stop.signal.throwIfAborted();
       const request = await this.prompts.prepare(data);
+      request.signal = stop.signal;
       outcome = await this.streamer.stream(reply, request);
     } catch (error) {
       outcome = { ok: false, error, partialText: '' };
+    } finally {
+      stop.release();
+    }
+    if (stop.signal.aborted) {
+      logger.info(ids, 'reply stopped by the visitor');
+      return;
     }
 
     if (outcome.ok) {
@@ -80,17 +92,19 @@ export class GenerateReplyService {
    * A second run means the first one's worker died (kill -9, lost its lock): it may have
    * streamed part of the reply already, and a model cannot be resumed where it stopped. So the
    * reply ends as failed rather than streaming its text a second time (see docs/deployment.md).
-   * The text streamed so far died with that worker; the gateway that relayed it still has it. So
+   * The text streamed so far is in the reply log, and the gateway that relayed it has it too. So
    * the error goes out first, marked `interrupted`: the listener stores the failure with the text
    * it relayed, then tells the visitor. Only after `INTERRUPTED_LISTENER_GRACE_MS` is it stored
-   * from here, without text, for a reply nobody listened to any more (a no-op once stored).
+   * from here, with the text the reply log holds, for a reply nobody listened to any more (a
+   * visitor who reloaded; a no-op once stored).
    */
   private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }, reply: ReplyAddress): Promise<void> {
     logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
     await this.channel.publish(reply, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED, interrupted: true });
     await new Promise((resolve) => setTimeout(resolve, INTERRUPTED_LISTENER_GRACE_MS));
     try {
-      await this.reports.failed({ error: REPLY_INTERRUPTED, partialText: '', ...ids });
+      const partialText = await this.channel.textSoFar(ids.messageId);
+      await this.reports.failed({ error: REPLY_INTERRUPTED, partialText, ...ids });
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the interrupted reply');
     }

@@ -22,6 +22,8 @@ export type {
   Source,
   SourcePage,
   SourcePageStatus,
+  Webhook as WebhookRecord,
+  WebhookDelivery as WebhookDeliveryRecord,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

@@ -192,7 +192,6 @@ export const agentRoutes = (
       try {
         // Asked again when the conversation service announces a new entry of the project's feed.
         await serveLiveEvents(
-          request,
           reply,
           resumeCursor(request, query.after),
           async (after) => {

@@ -22,13 +22,10 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
-import type { MessageLimits } from '../../limits/message-limits';
-import { recordAbandonedReply } from '../../replies/abandoned-reply';
+import { answerAsked, type ReplyRequests, replyFollows } from '../../replies/ask-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
-import { sendQueued } from '../../replies/queued-reply';
-import type { ReplyHub } from '../../replies/reply-hub';
-import { fixedReply } from '../../replies/send-reply';
+import type { ReplySource } from '../../replies/send-reply';
 
 const CustomerPath = z.object({ appUserId: AppUserId });
 const ChatPath = CustomerPath.extend({ chatId: Uuid });
@@ -47,9 +44,8 @@ const MAX_CONTENT = 10_000;
 export const surfaceBRoutes = (
   routes: Routes,
   deps: GatewayDeps,
-  limits: MessageLimits,
   identity: IdentityCache,
-  replies: ReplyHub,
+  replyRequests: ReplyRequests,
   idempotency: IdempotentRequests,
 ): void => {
   const { services } = deps;
@@ -154,30 +150,35 @@ export const surfaceBRoutes = (
       const pageUrl = body.pageUrl ?? null;
       const history = body.previousMessages ?? undefined;
 
+      const write = (source: ReplySource, messageId: string) => {
+        // A repeat with the request's Idempotency-Key answers this stored message.
+        idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
+        return sendPlainTextReply(reply, source, body.streaming);
+      };
+
       if (body.messageId != null) {
         const messageId = body.messageId;
-        const listener = await limits.within(project, async () => {
-          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS, recordAbandonedReply(services, { ...scope, messageId }));
-          await listener.startOrClose(() =>
+        const asked = await replyRequests.ask(project, {
+          replyId: messageId,
+          stored: { projectId: key.projectId, conversationId: params.chatId },
+          settleOnFirstFragment: false,
+          start: (replyTo) =>
             services
               .send(ConversationMessages.regenerateReply, {
                 ...scope,
                 messageId,
                 assistantId: key.assistantId,
                 history,
-                replyTo: replies.channel,
+                replyTo,
                 streamed: body.streaming,
               })
-              .catch((err: unknown) => {
+              .then(replyFollows, (err: unknown) => {
                 // Another customer's chat is not there for this one (as a read of it answers).
                 if (err instanceof AppError && err.code === 'FORBIDDEN') throw conversationNotThere(params.chatId);
                 throw err;
               }),
-          );
-          return listener;
         });
-        idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
-        return sendPlainTextReply(reply, listener, body.streaming);
+        return answerAsked(reply, asked, write);
       }
 
       const assistantMessageId = randomUUID();
@@ -185,15 +186,14 @@ export const surfaceBRoutes = (
         pageUrl === null && body.pageContent == null
           ? null
           : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
-      const { listener, outcome } = await limits.within(project, async () => {
+      const asked = await replyRequests.ask(project, {
+        replyId: assistantMessageId,
+        stored: { projectId: key.projectId, conversationId: params.chatId },
+        settleOnFirstFragment: true,
         // Within the limits, so a message refused by them (429) creates no chat either.
-        await services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl });
-        const listener = replies.listen(
-          assistantMessageId,
-          deps.config.REPLY_TIMEOUT_MS,
-          recordAbandonedReply(services, { projectId: key.projectId, conversationId: params.chatId, messageId: assistantMessageId }),
-        );
-        const outcome = await listener.startedOrAnswered(() =>
+        before: () =>
+          services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl }),
+        start: (replyTo) =>
           services.send(ConversationMessages.postMessage, {
             ...scope,
             content,
@@ -202,24 +202,11 @@ export const surfaceBRoutes = (
             assistantId: key.assistantId,
             handoffTriggers: handoffTriggersOf(project),
             history,
-            replyTo: replies.channel,
+            replyTo,
             streamed: body.streaming,
           }),
-        );
-        return { listener, outcome };
       });
-      if (outcome.kind === 'queued') {
-        await listener.close();
-        return sendQueued(reply);
-      }
-      const streamed = (messageId: string) => idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
-      if (outcome.kind === 'handoff') {
-        await listener.close();
-        streamed(outcome.notice.id);
-        return sendPlainTextReply(reply, fixedReply(outcome.notice.parts.map((p) => p.text).join('')), body.streaming);
-      }
-      streamed(assistantMessageId);
-      await sendPlainTextReply(reply, listener, body.streaming);
+      await answerAsked(reply, asked, write);
     },
   );
 
