@@ -1,6 +1,7 @@
 export * from './accounts/audit';
 export * from './accounts/roles';
 export * from './accounts/user';
+export * from './admin/availability';
 export * from './admin/conversation.admin';
 export * from './admin/knowledge.admin';
 export * from './admin/privacy.admin';
@@ -31,6 +32,7 @@ export * from './messages/webhook.messages';
 export * from './surface-b/surface-b';
 export * from './tokens';
 export * from './v2/completion';
+export * from './v2/contact';
 export * from './v2/conversation';
 export * from './v2/conversation-events';
 export * from './v2/list';

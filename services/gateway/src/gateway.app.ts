@@ -4,6 +4,8 @@ import { AdminAccess } from './auth/admin-access';
 import { AdminGuard } from './auth/admin-token';
 import { Authenticator } from './auth/authenticator';
 import { DEFAULT_IDENTITY_CACHE, IdentityCache } from './auth/identity-cache';
+import { AgentPresence } from './availability/agent-presence';
+import { TeamAvailability } from './availability/team-availability';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
@@ -15,6 +17,8 @@ import { Routes } from './http/routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { registerTracing } from './http/tracing';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { asyncApiDocument } from './openapi/async-api';
@@ -37,6 +41,7 @@ import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
 import { userAdminRoutes } from './routes/admin/users.admin.routes';
 import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
+import { presenceRoutes } from './routes/agent/presence.routes';
 import { authRoutes } from './routes/auth/auth.routes';
 import { ssoRoutes } from './routes/auth/sso.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
@@ -44,6 +49,7 @@ import { healthRoutes } from './routes/health.routes';
 import { customerErasureRoutes } from './routes/surface-b/customer-erasure.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
+import { contactRoutes } from './routes/v2/contact.routes';
 import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRatingRoutes } from './routes/v2/conversation-rating.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
@@ -66,6 +72,10 @@ const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** The admin API's paths (its routes and `/metrics`): credentials are checked before anything is said about them. */
 const ADMIN_PATH = /^\/(?:admin(?:[/?]|$)|metrics(?:[/?]|$))/;
+
+/** A claim outlives the longest request (a reply waited for), so only a dead gateway's claim expires. */
+const idempotencyClaimTtlSeconds = (config: GatewayDeps['config']): number =>
+  Math.ceil(Math.max(config.REPLY_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS) / 1000) + 60;
 
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
   const app = Fastify({
@@ -123,20 +133,25 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   app.addHook('onClose', () => replies.stop());
 
   const docs = new ApiDocs();
-  const routes = new Routes(app, docs, new Authenticator(identity, deps.services, access));
+  const idempotency = new IdempotentRequests(new IdempotencyStore(deps.kv, idempotencyClaimTtlSeconds(deps.config)), deps.services);
+  const routes = new Routes(app, docs, new Authenticator(identity, deps.services, access), idempotency);
   const limits = new MessageLimits(deps.kv, deps.clock);
+  const presence = new AgentPresence(deps.kv, deps.services);
+  const team = new TeamAvailability(presence, deps.clock);
   healthRoutes(routes, deps);
   identityRoutes(routes, deps, identity);
-  projectRoutes(routes, deps);
+  projectRoutes(routes, deps, team);
   searchRoutes(routes, deps);
   const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
-  conversationRoutes(routes, deps, identity, visitorReads, replyRequests);
+  conversationRoutes(routes, deps, identity, visitorReads, replyRequests, idempotency, team);
+  contactRoutes(routes, deps, visitorReads);
   completionRoutes(routes, deps, identity, replyRequests);
   replyStreamRoutes(routes, deps, visitorReads);
   conversationRatingRoutes(routes, deps, visitorReads);
   conversationEventRoutes(routes, deps, changes.visitors, live);
-  agentRoutes(routes, deps, changes.agentFeeds, live);
-  surfaceBRoutes(routes, deps, identity, replyRequests);
+  agentRoutes(routes, deps, changes.agentFeeds, live, presence);
+  presenceRoutes(routes, presence);
+  surfaceBRoutes(routes, deps, identity, replyRequests, idempotency);
   customerErasureRoutes(routes, deps, identity);
   widgetRoutes(app, deps);
   authRoutes(routes, deps);

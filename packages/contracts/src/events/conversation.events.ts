@@ -65,6 +65,8 @@ export const ConversationEventData = {
    * read and refuses every command.
    */
   ConversationErased: z.object({ reason: z.enum(['request', 'retention']) }),
+  /** The visitor left a way to be reached (when nobody could answer); the latest one wins. */
+  ContactCaptured: z.object({ email: z.string(), name: z.string().nullable() }),
 } as const;
 
 export type ConversationEventType = keyof typeof ConversationEventData;
@@ -83,6 +85,7 @@ export const PERSONAL_EVENT_FIELDS: {
   AssistantReplyFailed: { partialText: '' },
   HumanAgentMessagePosted: { content: '' },
   ConversationRated: { comment: null },
+  ContactCaptured: { email: '', name: null },
 };
 export const CONVERSATION_EVENT_TYPES = Object.keys(ConversationEventData) as ConversationEventType[];
 

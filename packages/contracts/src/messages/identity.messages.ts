@@ -15,6 +15,7 @@ import {
 import { AgentInfo, AgentRecord, CreateAgentBody, CreatedAgent } from '../agents/agent';
 import { Uuid } from '../common';
 import { AppUserId, Customer, UpsertCustomerBody } from '../surface-b/surface-b';
+import { Contact } from '../v2/contact';
 import { MAX_USER_TOKEN, Visitor } from '../v2/visitor';
 import { ActorField } from './accounts.messages';
 import { Ack, defineMessage } from './define';
@@ -70,6 +71,12 @@ export const IdentityMessages = {
     z.object({ allowed: z.boolean() }),
   ),
   getVisitor: defineMessage('identity.qry.get-visitor.v1', z.object({ projectId: Uuid, visitorId: Uuid }), Visitor),
+  /** Keeps the contact a visitor left on the visitor (the latest one wins). */
+  setVisitorContact: defineMessage(
+    'identity.cmd.set-visitor-contact.v1',
+    z.object({ projectId: Uuid, visitorId: Uuid, contact: Contact }),
+    Visitor,
+  ),
   getProject: defineMessage('identity.qry.get-project.v1', z.object({ projectId: Uuid }), ProjectRecord),
   listProjects: defineMessage('identity.qry.list-projects.v1', z.object({}), z.object({ data: z.array(ProjectRecord) })),
   createProject: defineMessage('identity.cmd.create-project.v1', CreateProjectBody.extend({ actor: ActorField }), ProjectRecord),

@@ -152,6 +152,7 @@ export const evolveStats = (
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
     case 'ConversationErased':
+    case 'ContactCaptured':
       break;
     default: {
       const unreachable: never = event;

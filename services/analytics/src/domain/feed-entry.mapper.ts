@@ -29,6 +29,7 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
  * | ConversationRated       | conversation.rated     | score, comment, previousScore      |
+ * | ContactCaptured         | contact.captured       | email, name                        |
  *
  * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
  * types is the feed contract's (FEED_TYPES in @palaver/contracts). The page URL and a rating's
@@ -91,6 +92,8 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       const { score, comment, previousScore } = event.data;
       return { type: 'conversation.rated', data: { score, comment, previousScore } };
     }
+    case 'ContactCaptured':
+      return { type: 'contact.captured', data: { email: event.data.email, name: event.data.name } };
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':

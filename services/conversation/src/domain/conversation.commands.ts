@@ -20,6 +20,8 @@ export type ConversationCommand =
       assistantId: string | null;
       /** Phrases that ask for a person (the project's handoff setting); null when handoff is off. */
       handoffTriggers: readonly string[] | null;
+      /** Nobody can answer now: what a visitor asking for a person is told (else HANDOFF_NOTICE). */
+      offlineNotice?: string | null;
     })
   | (Addressed & {
       type: 'CompleteReply';
@@ -34,6 +36,7 @@ export type ConversationCommand =
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })
   | (VisitorAddressed & { type: 'Rate'; score: number; comment: string | null })
+  | (VisitorAddressed & { type: 'CaptureContact'; email: string; name: string | null })
   | (Addressed & { type: 'RequestHandoff'; source: HandoffSource; messageId: string | null })
   /** `queue`: only a waiting conversation; `take`: any open one not held by another agent. */
   | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })

@@ -123,7 +123,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (wantsHuman) {
         events.push({
           type: 'AssistantReplyCompleted',
-          data: { messageId: command.assistantMessageId, text: HANDOFF_NOTICE, finishReason: 'stop', usage: ZERO_USAGE },
+          data: {
+            messageId: command.assistantMessageId,
+            text: command.offlineNotice ?? HANDOFF_NOTICE,
+            finishReason: 'stop',
+            usage: ZERO_USAGE,
+          },
         });
       }
       return events;
@@ -186,6 +191,10 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       return [
         { type: 'ConversationRated', data: { score: command.score, comment: command.comment, previousScore: current?.score ?? null } },
       ];
+    }
+    case 'CaptureContact': {
+      owned(command, state);
+      return [{ type: 'ContactCaptured', data: { email: command.email, name: command.name } }];
     }
     case 'RequestHandoff': {
       const conversation = owned(command, state);

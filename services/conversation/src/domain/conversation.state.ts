@@ -158,6 +158,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return { ...state, rating: { score: event.data.score, comment: event.data.comment, ratedAt: event.occurredAt } };
     case 'AssistantReplyRestarted':
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: '', status: 'streaming', createdAt: event.occurredAt }));
+    case 'ContactCaptured':
+      return state;
     case 'HumanAgentMessagePosted':
       return addMessage(state, {
         id: event.data.messageId,

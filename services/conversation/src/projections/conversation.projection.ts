@@ -82,6 +82,11 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
       return { ...base, lastInteractionAt: event.occurredAt };
     case 'HumanAgentMessagePosted':
       return newMessage(event.data.messageId);
+    case 'ContactCaptured': {
+      // The new key first: a key added after a spread slows every read of the document (docs/architecture.md).
+      const { contact: _previous, ...rest } = base;
+      return { contact: { email: event.data.email, name: event.data.name, capturedAt: event.occurredAt }, ...rest };
+    }
     case 'ConversationErased':
       // The projector then deletes the documents (ReadModelProjector.purge).
       return base;

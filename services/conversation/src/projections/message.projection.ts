@@ -35,6 +35,7 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
     case 'ConversationErased':
+    case 'ContactCaptured':
       return null;
     default: {
       const unreachable: never = event;
@@ -145,6 +146,7 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
     case 'ConversationErased':
+    case 'ContactCaptured':
       return doc;
     default: {
       const unreachable: never = event;

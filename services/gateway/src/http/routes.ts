@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { type AdminPrincipal, actorOf } from '../auth/admin-access';
 import type { Authenticator } from '../auth/authenticator';
+import type { IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { ApiDocs, Auth, RouteDoc } from '../openapi/api-docs';
 import { parse } from './parse';
 
@@ -32,16 +33,34 @@ export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
   reply: FastifyReply;
 };
 
+/** Credentials whose POSTs honour an `Idempotency-Key` unless the route says otherwise. */
+const IDEMPOTENT_BY_DEFAULT = new Set<Auth>(['session', 'privateKey', 'serviceKey', 'agent', 'admin', 'user']);
+
+/** Whose keys a credential's idempotency keys are: the visitor, the API key, the agent, the person or the admin token. */
+const callerScope = (
+  credential: { session?: SessionInfo; key?: KeyInfo; agent?: AgentInfo; principal?: AdminPrincipal; me?: { id: string } },
+  auth: Auth,
+): string => {
+  if (credential.session) return `visitor:${credential.session.projectId}:${credential.session.visitorId}`;
+  if (credential.key) return `key:${credential.key.keyId}`;
+  if (credential.agent) return `agent:${credential.agent.agentId}`;
+  if (credential.principal && credential.principal.kind !== 'admin-token') return `user:${credential.principal.me.id}`;
+  if (credential.me) return `user:${credential.me.id}`;
+  return auth;
+};
+
 /**
  * Declares a route once. Fastify serves it: the declared credential is resolved first (401/403),
  * then path, query and body are parsed with the route's contract schemas (400/422 as in
- * docs/api.md). The OpenAPI document describes it with the same schemas.
+ * docs/api.md). The OpenAPI document describes it with the same schemas. A POST with a credential
+ * honours an `Idempotency-Key` (see IdempotentRequests) unless declared with `idempotent: false`.
  */
 export class Routes {
   constructor(
     private readonly app: FastifyInstance,
     private readonly docs: ApiDocs,
     private readonly auth: Authenticator,
+    private readonly idempotency: IdempotentRequests,
   ) {}
 
   add<
@@ -55,14 +74,19 @@ export class Routes {
       params?: P;
       query?: Q;
       body?: B;
+      /** Honours `Idempotency-Key` (default: a POST with a credential; false for a body that is not JSON). */
+      idempotent?: boolean;
     } & PermissionOf<A>,
     handler: (input: RouteInput<A, P, Q, B>) => Promise<unknown>,
   ): void {
     if (route.auth === 'admin' && !route.permission) throw new Error(`${route.method} ${route.url} declares no permission`);
-    this.docs.register(route as RouteDoc);
+    const { idempotent = route.method === 'POST' && IDEMPOTENT_BY_DEFAULT.has(route.auth), ...doc } = route;
+    this.docs.register({ idempotent, ...doc } as RouteDoc);
+    const idempotency = this.idempotency;
     this.app.route({
       method: route.method,
       url: route.url,
+      ...(idempotent ? { onSend: idempotency.onSend } : {}),
       handler: async (request, reply) => {
         const credential = await this.resolve(route.auth, request, reply);
         const params = (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>;
@@ -72,21 +96,28 @@ export class Routes {
           this.auth.access.authorize((credential as { principal: AdminPrincipal }).principal, route.permission as Permission, projectId);
         }
         // The credential spread last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
-        return handler({
+        const input = {
           params,
           query: (route.query ? parse(route.query, request.query, 'query') : undefined) as Out<Q>,
           body: (route.body ? parse(route.body, request.body, 'body') : undefined) as Out<B>,
           request,
           reply,
           ...credential,
-        } as RouteInput<A, P, Q, B>);
+        } as RouteInput<A, P, Q, B>;
+        if (!idempotent || request.headers['idempotency-key'] === undefined) return handler(input);
+        if (await idempotency.begin(request, reply, callerScope(credential, route.auth))) return reply;
+        try {
+          return await handler(input);
+        } finally {
+          await idempotency.afterHandler(request, reply);
+        }
       },
     });
   }
 
   /** The same declarations on another (encapsulated) Fastify instance. */
   on(app: FastifyInstance): Routes {
-    return new Routes(app, this.docs, this.auth);
+    return new Routes(app, this.docs, this.auth, this.idempotency);
   }
 
   private async resolve(auth: Auth, request: FastifyRequest, reply: FastifyReply): Promise<object> {

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { ErrorBody, type Permission } from '@palaver/contracts';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** `user`: a signed-in person (session cookie or personal API token); `admin`: the admin token or a person with the route's permission. */
 export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey' | 'user';
@@ -27,7 +27,18 @@ export interface RouteDoc {
   query?: z.ZodObject;
   body?: z.ZodType;
   responses: Record<number, ResponseDoc>;
+  /** Honours the `Idempotency-Key` header (docs/api.md, "Idempotent requests"). */
+  idempotent?: boolean;
 }
+
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('Makes a retry safe: a repeat within 24 hours gets the first answer again (header `idempotent-replayed: true`)'),
+});
 
 const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   none: [],
@@ -77,6 +88,7 @@ export class ApiDocs {
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),
+        ...(route.idempotent ? { headers: IdempotencyHeaders } : {}),
         ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
       },
       responses: {

@@ -56,6 +56,11 @@ export class IdentityHandler {
     return handle(M.getVisitor, raw, (req) => this.visitors.get(req.projectId, req.visitorId));
   }
 
+  @MessagePattern(M.setVisitorContact.subject)
+  setVisitorContact(@Payload() raw: unknown) {
+    return handle(M.setVisitorContact, raw, (req) => this.visitors.setContact(req.projectId, req.visitorId, req.contact));
+  }
+
   @MessagePattern(M.getProject.subject)
   getProject(@Payload() raw: unknown) {
     return handle(M.getProject, raw, (req) => this.projects.get(req.projectId));

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Visitor } from '@palaver/contracts';
+import type { Contact, Visitor } from '@palaver/contracts';
 import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 
 /**
@@ -20,6 +20,8 @@ export interface VisitorDocument {
   /** Customer fields (surface B); absent on anonymous visitors. */
   email?: string | null;
   attributes?: Record<string, string>;
+  /** What the visitor left to be reached when nobody could answer. */
+  contact?: Contact;
 }
 
 export const VISITORS = 'visitors';
@@ -31,6 +33,7 @@ export const toVisitor = (doc: VisitorDocument): Visitor => ({
   externalId: doc.externalId,
   name: doc.name,
   avatarUrl: doc.avatarUrl,
+  ...(doc.contact ? { contact: doc.contact } : {}),
 });
 
 const anonymous = (projectId: string, saVid: string): Filter => ({ projectId, saVid, type: 'anonymous' });

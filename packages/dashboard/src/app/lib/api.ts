@@ -33,7 +33,8 @@ const toApiError = async (response: Response): Promise<ApiError> => {
 };
 
 /** `body` is sent as JSON; `form` as multipart/form-data (the browser sets its boundary). */
-type CallInit = { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal };
+/** `keepalive`: the request outlives the page (sent while it unloads). */
+type CallInit = { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal; keepalive?: boolean };
 
 /**
  * The inbox's credential when a person signed in with their own account works it: the session
@@ -57,6 +58,7 @@ const bearerFetch = async (url: string, token: string, init: CallInit): Promise<
       headers,
       body: init.form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       signal: init.signal,
+      ...(init.keepalive ? { keepalive: true } : {}),
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;

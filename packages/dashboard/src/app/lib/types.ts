@@ -28,10 +28,10 @@ export type {
   Source,
   SourcePage,
   SourcePageStatus,
-  Webhook as WebhookRecord,
-  WebhookDelivery as WebhookDeliveryRecord,
   UnansweredGroup,
   UserRecord,
+  Webhook as WebhookRecord,
+  WebhookDelivery as WebhookDeliveryRecord,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

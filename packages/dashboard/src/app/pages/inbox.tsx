@@ -17,6 +17,7 @@ import {
   PageHeader,
   useSubmit,
 } from '../components/ui';
+import { useAgentPresence } from '../lib/agent-presence';
 import { clearAgentToken, readAgentToken, saveAgentToken } from '../lib/agent-session';
 import { ApiError, agentApi, agentFetch, api, sessionAgentToken } from '../lib/api';
 import { useAuth } from '../lib/auth';
@@ -247,6 +248,7 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
   const [state, setState] = useState<FollowState>('connecting');
   const [error, setError] = useState<unknown>(null);
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useAgentPresence(token);
 
   useEffect(() => {
     const stop = follow(
@@ -352,6 +354,11 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
                         “{textOf(m)}”
                       </p>
                     ))}
+                    {c.contact ? (
+                      <p class="small" data-testid="queue-contact">
+                        Left an email: {c.contact.name ? `${c.contact.name} <${c.contact.email}>` : c.contact.email}
+                      </p>
+                    ) : null}
                     <p class="muted small">waiting since {formatDate(c.handoffRequestedAt)}</p>
                   </div>
                   <div class="item-actions">
