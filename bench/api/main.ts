@@ -5,8 +5,9 @@
  * taking turns for R rounds (the median round is printed, so a drift of a shared machine's speed
  * weighs on both sides of a ratio alike). `all` is embedded then distributed (on a NATS and a
  * Redis of the bench's own), the latter followed by its bus floor; `cluster` runs each service in
- * a process of its own and reports each one's CPU per request. `--tracing` then runs the product
- * again exporting its traces to a local OTLP sink; `--soak N` measures memory per open stream.
+ * a process of its own and reports each one's CPU per request. `--tracing` adds a second product
+ * exporting its traces to a local OTLP sink, taking its turn in the same rounds of the reads,
+ * messages and first-delta scenarios; `--soak N` measures memory per open stream.
  */
 import { parseArgs } from 'node:util';
 import { withTempDir } from '../common';
@@ -17,7 +18,7 @@ import { type BenchChild, startChild } from './child';
 import { type CpuProbe, cpuProbe } from './cpu';
 import { checkGoals, describeGoals, type Floors } from './goals';
 import { type LoadOptions, type LoadResult, load } from './load';
-import { startOtlpSink } from './otlp-sink';
+import { type OtlpSink, startOtlpSink } from './otlp-sink';
 import { call, messagesRequest, type ProductFixture, prepareProduct } from './product.setup';
 import { soak } from './soak';
 import { printBusFloor, printRows, printSoak, printTracing, type Row, type Scenario, type TracingRow } from './table';
@@ -94,45 +95,67 @@ const medianRound = async <T>(measure: () => Promise<T>, score: (round: T) => nu
 const score = ({ product: p, baseline: b }: { product: Result; baseline: Result }) =>
   'rps' in p && 'rps' in b ? (100 * p.rps) / b.rps : p.p50 - b.p50;
 
+/** A running product of a mode, prepared for the scenarios. */
+interface Product {
+  child: BenchChild;
+  fixture: ProductFixture;
+  cpu: CpuProbe | null;
+}
+
 /** Runs the product of a mode (on a fresh data dir, with `env` added), prepares it, and hands it to `task`. */
-const withProduct = <T>(
-  mode: string,
-  infra: BenchInfra,
-  env: Record<string, string>,
-  task: (product: BenchChild, fixture: ProductFixture, cpu: CpuProbe | null) => Promise<T>,
-) =>
+const withProduct = <T>(mode: string, infra: BenchInfra, env: Record<string, string>, task: (product: Product) => Promise<T>) =>
   withTempDir(async (dataDir) => {
     const script = mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts';
-    const product = await startChild(script, { ...productEnv(dataDir), ...infra.env, ...env });
+    const child = await startChild(script, { ...productEnv(dataDir), ...infra.env, ...env });
     try {
-      const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
+      const fixture = await prepareProduct(child.url, child.ready.adminToken as string, writers);
       // A cluster's processes are its services (its supervisor only waits).
-      const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
-      return await task(product, fixture, cpuProbe(processes, infra.servers));
+      const processes = mode === 'cluster' ? (child.ready.pids as Record<string, number>) : { product: child.process.pid! };
+      return await task({ child, fixture, cpu: cpuProbe(processes, infra.servers) });
     } finally {
-      await product.stop();
+      await child.stop();
     }
   });
 
 const productEnv = (dataDir: string) => ({ DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_bench_${Date.now()}` });
 
-const benchMode = (mode: string, infra: BenchInfra): Promise<Row[]> =>
-  withProduct(mode, infra, {}, async (product, fixture, productCpu) => {
-    const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
-    try {
-      const baselineCpu = cpuProbe({ 'bare Fastify': baseline.process.pid! }, {});
-      const rows: Row[] = [];
-      for (const { scenario, name, measure } of plans(fixture)) {
-        process.stderr.write(`${mode}: ${name}\n`);
-        const both = async () => ({ product: await measure(product.url, productCpu), baseline: await measure(baseline.url, baselineCpu) });
-        const { round, range } = await medianRound(both, score);
-        rows.push({ mode, scenario, name, ...round, range } as Row);
-      }
-      return rows;
-    } finally {
-      await baseline.stop();
+/** The scenarios run again, in the same rounds, on a second product exporting its traces. */
+const TRACED: Scenario[] = ['reads', 'messages', 'ttft'];
+
+/** With a sink, a second product traced into it takes its turn in each round of the TRACED scenarios. */
+const benchMode = (mode: string, infra: BenchInfra, sink: OtlpSink | null) =>
+  withProduct(mode, infra, {}, (product) =>
+    sink
+      ? withProduct(mode, infra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, (traced) => compare(mode, product, { traced, sink }))
+      : compare(mode, product, null),
+  );
+
+const compare = async (mode: string, product: Product, tracing: { traced: Product; sink: OtlpSink } | null) => {
+  const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(product.fixture.shapes) });
+  try {
+    const baselineCpu = cpuProbe({ 'bare Fastify': baseline.process.pid! }, {});
+    const tracedPlans = tracing && plans(tracing.traced.fixture);
+    const rows: Row[] = [];
+    const traced: TracingRow[] = [];
+    for (const [i, { scenario, name, measure }] of plans(product.fixture).entries()) {
+      process.stderr.write(`${mode}: ${name}\n`);
+      const on: Result[] = [];
+      const round = async () => {
+        const both = { product: await measure(product.child.url, product.cpu), baseline: await measure(baseline.url, baselineCpu) };
+        if (tracing && TRACED.includes(scenario)) on.push(await tracedPlans![i]!.measure(tracing.traced.child.url, tracing.traced.cpu));
+        return both;
+      };
+      const { round: median, range } = await medianRound(round, score);
+      const row = { mode, scenario, name, ...median, range } as Row;
+      rows.push(row);
+      const figure = (r: Result) => ('rps' in r ? r.rps : r.p50);
+      if (on.length > 0) traced.push({ off: row, on: on.sort((a, b) => figure(a) - figure(b))[(on.length - 1) >> 1]! });
     }
-  });
+    return { rows, traced, exported: tracing && (await exportedPerMessage(tracing.traced, tracing.sink)) };
+  } finally {
+    await baseline.stop();
+  }
+};
 
 /** Waits until the sink has had no export for longer than the batch processor's default delay. */
 const quiet = async (counts: { requests: number }) => {
@@ -142,34 +165,15 @@ const quiet = async (counts: { requests: number }) => {
   }
 };
 
-/** The product again, every span exported over OTLP to a sink in the bench: reads, messages and the first delta. */
-const benchTracing = async (mode: string, infra: BenchInfra, off: Row[]): Promise<void> => {
-  const sink = await startOtlpSink();
-  try {
-    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url };
-    const { rows, perMessage } = await withProduct(mode, infra, env, async (product, fixture, cpu) => {
-      const rows: TracingRow[] = [];
-      for (const { scenario, name, measure } of plans(fixture).filter((p) => ['reads', 'messages', 'ttft'].includes(p.scenario))) {
-        process.stderr.write(`${mode}, tracing on: ${name}\n`);
-        const { round } = await medianRound(
-          () => measure(product.url, cpu),
-          (r) => ('rps' in r ? r.rps : r.p50),
-        );
-        rows.push({ off: off.find((row) => row.scenario === scenario)!, on: round });
-      }
-      // What one message exports: a few sent one at a time between two quiet spells of the sink.
-      await quiet(sink.counts);
-      const before = { ...sink.counts };
-      const [id] = fixture.writer.conversationIds;
-      for (let i = 0; i < 20; i++)
-        await call(`${product.url}/v2/conversations/${id}/messages`, 'POST', fixture.writer.headers, { content: 'Hi' });
-      await quiet(sink.counts);
-      return { rows, perMessage: { spans: (sink.counts.spans - before.spans) / 20, bytes: (sink.counts.bytes - before.bytes) / 20 } };
-    });
-    printTracing(mode, rows, { ...perMessage, total: sink.counts });
-  } finally {
-    await sink.close();
-  }
+/** What one message exports: a few sent one at a time between two quiet spells of the sink. */
+const exportedPerMessage = async ({ child, fixture }: Product, sink: OtlpSink) => {
+  const count = 20;
+  await quiet(sink.counts);
+  const before = { ...sink.counts };
+  const path = `/v2/conversations/${fixture.writer.conversationIds[0]}/messages`;
+  for (let i = 0; i < count; i++) await call(`${child.url}${path}`, 'POST', fixture.writer.headers, { content: 'Hi' });
+  await quiet(sink.counts);
+  return { spans: (sink.counts.spans - before.spans) / count, bytes: (sink.counts.bytes - before.bytes) / count };
 };
 
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
@@ -187,7 +191,8 @@ for (const mode of modes) {
       else printSoak(mode, await withTempDir((dir) => soak(Number(values.soak), { ...productEnv(dir), ...infra.env })));
       break;
     }
-    const rows = await benchMode(mode, infra);
+    const sink = values.tracing ? await startOtlpSink() : null;
+    const { rows, traced, exported } = await benchMode(mode, infra, sink).finally(() => sink?.close());
     printRows(rows, { duration, rounds, build });
     const floors: Floors = {};
     if (mode === 'distributed') {
@@ -202,7 +207,7 @@ for (const mode of modes) {
     if (mode === 'embedded' && messages && 'rps' in messages) servicesMs = messages.mainThreadMsPerRequest?.product;
     floors.servicesMainThreadMsPerMessage = servicesMs;
     console.log(`\n${describeGoals(checkGoals(rows, connections, floors))}`);
-    if (values.tracing) await benchTracing(mode, infra, rows);
+    if (sink && exported) printTracing(mode, traced, { ...exported, total: sink.counts });
   } finally {
     await infra.release();
   }

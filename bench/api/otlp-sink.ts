@@ -6,6 +6,8 @@ import { gunzipSync } from 'node:zlib';
  * A local OTLP/HTTP trace receiver for `bench:api --tracing`: answers every POST /v1/traces with
  * 200 and counts what came (spans, bytes on the wire), so the product pays a real export.
  */
+export type OtlpSink = Awaited<ReturnType<typeof startOtlpSink>>;
+
 export const startOtlpSink = async () => {
   const counts = { requests: 0, spans: 0, bytes: 0 };
   const server = createServer((request, response) => {

@@ -14,7 +14,7 @@ export type Row = { mode: string; scenario: Scenario; name: string; range: [numb
   | { product: TtftResult; baseline: TtftResult }
 );
 
-/** A scenario of the tracing-off table beside the same product's median round with tracing on. */
+/** A scenario's row beside the median round of the same product with tracing on, in the same rounds. */
 export interface TracingRow {
   off: Row;
   on: LoadResult | TtftResult;
@@ -116,7 +116,7 @@ export const printTracing = (
   const { total } = sink;
   console.log(
     [
-      `\nTracing on: the same product exporting every span over OTLP (${process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf'}) to a sink in the bench process, against the tracing-off figures above (the product's CPU per request beside req/s):`,
+      `\nTracing on: the same product exporting every span over OTLP (${process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf'}) to a sink in the bench process, taking its turn in the same rounds as the tracing-off product above (the product's CPU per request beside req/s):`,
       '',
       ...table(['mode', 'scenario', 'tracing off', 'tracing on', 'on vs off'], cells),
       '',
