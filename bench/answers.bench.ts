@@ -6,10 +6,11 @@
  * answers to questions the content does not answer.
  * Run: `npx tsx bench/answers.bench.ts` (or `pnpm bench`).
  */
-import { RETRIEVAL_LIMITS } from '@palaver/contracts';
+import { DEFAULT_QNA_OVERRIDE_SETTINGS, RETRIEVAL_LIMITS } from '@palaver/contracts';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from '../packages/launcher/src/demo.content';
 import { groundedAnswer } from '../packages/platform/src/chat-model/grounded-answer';
 import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
+import { overridingQna } from '../services/inference/src/domain/qna-override';
 import { BIKE_SHOP_CASES, BIKE_SHOP_DOCUMENTS } from '../test/support/bike-shop.content';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
 import { formatTable, runIfMain, type Table } from './common';
@@ -43,7 +44,7 @@ const answeredFrom = async (set: AnswerSet) => {
     const projectId = newProjectId();
     for (const body of set.qnas) await service.qnas.create(projectId, body);
     for (const body of set.documents) await service.documents.create(projectId, body);
-    const outcomes: Array<{ kase: AnswerCase; from: string | null }> = [];
+    const outcomes: Array<{ kase: AnswerCase; from: string | null; bestQna: { key: string; score: number } | null }> = [];
     for (const kase of set.cases) {
       const retrieval = await service.search.retrieve(projectId, kase.question, RETRIEVAL_LIMITS.qnaLimit, RETRIEVAL_LIMITS.chunkLimit);
       const { knowledge } = buildPrompt({
@@ -66,6 +67,9 @@ const answeredFrom = async (set: AnswerSet) => {
   }
 };
 
+/** The best Q&A entry answers verbatim at or above a minScore: the project default, and a looser one. */
+const OVERRIDE_SCORES = [DEFAULT_QNA_OVERRIDE_SETTINGS.minScore, 0.7];
+
 export const runAnswersBench = async (set: AnswerSet): Promise<Table> => {
   const outcomes = await answeredFrom(set);
   const answerable = outcomes.filter((o) => o.kase.from !== null);
@@ -83,6 +87,14 @@ export const runAnswersBench = async (set: AnswerSet): Promise<Table> => {
       ['answered from the wrong source', wrong.length],
       ['"I don\'t know" to an answerable question', dontKnow.length],
       ['false answers to unanswerable questions', rate(falseAnswers.length, unanswerable.length)],
+      ...OVERRIDE_SCORES.map((minScore) => {
+        const overridden = outcomes.filter((o) => o.bestQna !== null && o.bestQna.score >= minScore);
+        const right = overridden.filter((o) => o.bestQna?.key === expectedKey(o.kase.from)).length;
+        return [
+          `Q&A override at ${minScore}: answered verbatim, model not called (right entry)`,
+          `${rate(overridden.length, outcomes.length)} (${right})`,
+        ];
+      }),
     ],
     notes: [
       ...[...wrong, ...dontKnow].map((o) => `missed: "${o.kase.question}" -> ${o.from ?? "I don't know"}`),

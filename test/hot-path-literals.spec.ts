@@ -8,6 +8,7 @@ import { fromRoot, keysAddedAfterSpread } from './support/keys-after-spread';
 const HOT_PATHS = [
   'services/gateway/src/http/routes.ts',
   'services/gateway/src/routes/v2/conversations.routes.ts',
+  'services/gateway/src/replies/ask-reply.ts',
   'services/conversation/src/services/conversation-command.service.ts',
   'services/conversation/src/projections/message.projection.ts',
   'services/conversation/src/projections/conversation.projection.ts',

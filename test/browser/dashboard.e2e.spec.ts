@@ -271,6 +271,10 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
     await page.getByRole('button', { name: /Can I talk to a human please/ }).click();
 
     await page.getByRole('button', { name: 'Release to the assistant' }).click();
+    // Asked first: the visitor would be answered by the assistant again.
+    const confirm = page.getByRole('dialog', { name: 'Release to the assistant?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Release', exact: true }).click();
     await page.getByText('You hold no conversation').waitFor();
     const released = await http(`${e2e.url}/v2/conversations/${visitor.conversationId}`, {
       token: visitor.token,

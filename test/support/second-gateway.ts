@@ -31,14 +31,15 @@ export interface SecondGateway {
 }
 
 /**
- * Another gateway in front of the app's services, with a pub/sub connection of its own (Redis),
- * or the app's in-process one (there is one process).
+ * Another gateway in front of the app's services, with pub/sub and reply log connections of its
+ * own (Redis), or the app's in-process ones (there is one process).
  */
 export const startSecondGateway = async (e2e: E2eApp, env: Record<string, string>): Promise<SecondGateway> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-gw2-'));
-  const infra = await createInfrastructure(loadConfig({ DATA_DIR: dir, ...env }), { only: ['pubsub'] });
+  const infra = await createInfrastructure(loadConfig({ DATA_DIR: dir, ...env }), { only: ['pubsub', 'replyLog'] });
   const pubsub = env.REDIS_URL ? infra.pubsub : e2e.app.infra.pubsub;
-  const gateway = await buildGateway({ ...e2e.app.infra, pubsub, adminToken: e2e.app.adminToken });
+  const replyLog = env.REDIS_URL ? infra.replyLog : e2e.app.infra.replyLog;
+  const gateway = await buildGateway({ ...e2e.app.infra, pubsub, replyLog, adminToken: e2e.app.adminToken });
   await gateway.listen({ port: 0, host: '127.0.0.1' });
   const address = gateway.server.address();
   // The subscriber connection's socket, paused: what Redis sends waits in the kernel's buffer.
@@ -69,6 +70,8 @@ export const describeWithTwoGateways = (
     start: () => Promise<{ e2e: E2eApp; other: string; lagOtherDeliveries: SecondGateway['lagDeliveries'] }>,
     pubsub: { redis: boolean },
   ) => void,
+  /** The app's options (a chat model the test drives), asked at each start. */
+  appOptions: () => Parameters<typeof startE2eApp>[1] = () => ({}),
 ): void => {
   for (const variant of pubsubVariants) {
     describe.skipIf(!variant.run)(`${title}, ${variant.name}`, () => {
@@ -82,7 +85,7 @@ export const describeWithTwoGateways = (
       });
       suite(
         async () => {
-          const app = await startE2eApp(variant.env);
+          const app = await startE2eApp(variant.env, appOptions());
           e2e = app;
           second = await startSecondGateway(app, variant.env);
           return { e2e: app, other: second.url, lagOtherDeliveries: second.lagDeliveries };

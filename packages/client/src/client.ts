@@ -11,6 +11,7 @@ import type {
   PageContext,
   Project,
   SearchResponse,
+  StopReplyResponse,
   Visitor,
 } from '@palaver/contracts';
 import { errorFromResponse, PalaverApiError, PalaverNetworkError } from './errors';
@@ -144,6 +145,22 @@ export class PalaverClient {
     if (response.status === 202) return { type: 'queued', text: await response.text() };
     if (!response.body) throw new PalaverNetworkError('the reply stream has no body');
     return { type: 'stream', chunks: readUiMessageStream(response.body) };
+  }
+
+  /**
+   * The reply being generated in the conversation, from its first chunk, then live (after a
+   * reload, or from another tab); null when no reply is in progress (204).
+   */
+  async resumeReply(conversationId: string, signal?: AbortSignal): Promise<ReadableStream<PalaverUiChunk> | null> {
+    const response = await this.sessionFetch('GET', `/v2/conversations/${encodeURIComponent(conversationId)}/stream`, { signal });
+    if (response.status === 204) return null;
+    if (!response.body) throw new PalaverNetworkError('the reply stream has no body');
+    return readUiMessageStream(response.body);
+  }
+
+  /** Stops the reply being generated: it is stored with the text so far. */
+  stopReply(conversationId: string): Promise<StopReplyResponse> {
+    return this.session('POST', `/v2/conversations/${encodeURIComponent(conversationId)}/stop`);
   }
 
   /**

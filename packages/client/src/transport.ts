@@ -68,7 +68,9 @@ const withStoredMessageId = (conversationId: string) => {
 /**
  * A `ChatTransport` for the AI SDK's `useChat`: starts the visitor's session (`identity/init`
  * with a device id), creates one Palaver conversation per chat, sends the last user message with
- * the page context, and streams the reply with the stored message id on the message.
+ * the page context, and streams the reply with the stored message id on the message. A reply
+ * still being generated after a reload resumes (`reconnectToStream`) for a chat whose conversation
+ * is known (`conversations`).
  */
 export const palaverTransport = (options: PalaverTransportOptions): PalaverTransport => {
   const client = new PalaverClient({ ...options, deviceId: options.deviceId ?? (() => storedDeviceId()) });
@@ -113,8 +115,12 @@ export const palaverTransport = (options: PalaverTransportOptions): PalaverTrans
       }
       return reply.chunks.pipeThrough(withStoredMessageId(conversationId));
     },
-    async reconnectToStream() {
-      return null;
+    /** `useChat({ resume: true })`: the reply still being generated for the chat's conversation, from its first chunk. */
+    async reconnectToStream({ chatId }) {
+      const conversationId = conversations.get(chatId);
+      if (!conversationId) return null;
+      const chunks = await client.resumeReply(conversationId);
+      return chunks ? chunks.pipeThrough(withStoredMessageId(conversationId)) : null;
     },
   };
 };

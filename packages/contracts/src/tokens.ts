@@ -28,6 +28,8 @@ export interface ReplyAddress {
   replyId: string;
   replyTo?: string | undefined;
   streamed?: boolean | undefined;
+  /** Kept in the reply log too (a conversation's reply: resumable and stoppable). */
+  replayable?: boolean | undefined;
 }
 
 export const TokenChunk = z.discriminatedUnion('type', [
@@ -62,3 +64,15 @@ export type RoutedTokenChunk = z.infer<typeof RoutedTokenChunk>;
 export const REPLY_TIMED_OUT = 'reply timed out';
 /** The error recorded on a reply whose worker died mid-reply (its text: what had been relayed). */
 export const REPLY_INTERRUPTED = 'the reply was interrupted: its worker stopped';
+
+/**
+ * Pub/sub channel announcing stopped replies (POST /v2/conversations/{id}/stop), as `StoppedReply`:
+ * every gateway ends its listeners of the reply with `chunk` (its terminal chunk), every inference
+ * worker cancels the reply's model call.
+ */
+export const REPLY_STOPS_CHANNEL = 'reply-stops';
+export const StoppedReply = z.object({ replyId: z.string(), chunk: TokenChunk });
+export type StoppedReply = z.infer<typeof StoppedReply>;
+
+/** The finish reason of a reply the visitor stopped (stored with status `complete` and the text so far). */
+export const STOPPED_FINISH_REASON = 'other' satisfies FinishReason;

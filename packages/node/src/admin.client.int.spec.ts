@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, startE2eApp } from '../../../test/support/e2e-app';
 import { type StaticSite, startStaticSite } from '../../../test/support/static-site';
+import { startWebhookReceiver } from '../../../test/support/webhook-receiver';
 import { PalaverAdmin } from './admin.client';
 import { PalaverApiError } from './errors';
 import { PalaverServer } from './surface-b.client';
 import { signUserToken } from './user-token';
+import { verifyWebhook } from './webhook';
 
 describe('PalaverAdmin against the running product', () => {
   let e2e: E2eApp;
@@ -80,6 +82,36 @@ describe('PalaverAdmin against the running product', () => {
     expect((await admin.documents.list(project.id, { limit: 10 })).data.map((d) => d.id)).toEqual([document.id]);
     await admin.documents.delete(project.id, document.id);
     await expect(admin.documents.get(project.id, document.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('webhooks: an endpoint registered, a test event delivered and verified with verifyWebhook, its delivery listed', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const project = await admin.projects.create({ name: 'SDK hooks' });
+      const endpoint = await admin.webhooks.create(project.id, { url: receiver.url, events: ['feedback.given'] });
+      expect(endpoint.secret).toMatch(/^whsec_/);
+      expect((await admin.webhooks.list(project.id)).data.map((w) => w.id)).toEqual([endpoint.id]);
+      const delivery = await admin.webhooks.sendTest(project.id, endpoint.id);
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000, interval: 50 });
+      const payload = verifyWebhook<{ type: string; data: { eventId: string } }>(
+        receiver.received[0]!.body,
+        receiver.received[0]!.headers,
+        endpoint.secret,
+      );
+      expect(payload).toMatchObject({ type: 'webhook.test', data: { eventId: delivery.eventId } });
+      await vi.waitFor(async () => expect((await admin.webhooks.deliveries(project.id, endpoint.id)).data[0]?.status).toBe('succeeded'), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const rotated = await admin.webhooks.rotateSecret(project.id, endpoint.id);
+      expect(rotated.secret).not.toBe(endpoint.secret);
+      expect((await admin.webhooks.update(project.id, endpoint.id, { enabled: false })).enabled).toBe(false);
+      await expect(admin.webhooks.create(project.id, { url: receiver.url, events: ['order.paid'] })).rejects.toMatchObject({ status: 422 });
+      await admin.webhooks.delete(project.id, endpoint.id);
+      await expect(admin.webhooks.get(project.id, endpoint.id)).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('sources: a website crawled to ready, its pages listed, synced and deleted', async () => {

@@ -22,6 +22,12 @@ import type {
   UpdateProjectInput,
   UpdateQnaInput,
   UpdateSourceInput,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookInput,
+  WebhookWithSecret,
 } from './contract-types';
 import { HttpApi, segment } from './http';
 
@@ -139,6 +145,36 @@ export class PalaverAdmin {
     delete: async (projectId: string, sourceId: string): Promise<void> => {
       await this.http.send('DELETE', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`);
     },
+  };
+
+  /** Signed webhook endpoints (verify deliveries with `verifyWebhook`) and their deliveries. */
+  readonly webhooks = {
+    /** Answers the endpoint's `whsec_…` secret: the only time it is shown. */
+    create: (projectId: string, input: WebhookInput): Promise<WebhookWithSecret> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/webhooks`, { body: input }),
+    list: (projectId: string): Promise<{ object: 'list'; data: Webhook[] }> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/webhooks`),
+    get: (projectId: string, webhookId: string): Promise<Webhook> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`),
+    update: (projectId: string, webhookId: string, input: UpdateWebhookInput): Promise<Webhook> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`, { body: input }),
+    delete: async (projectId: string, webhookId: string): Promise<void> => {
+      await this.http.send('DELETE', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`);
+    },
+    rotateSecret: (projectId: string, webhookId: string): Promise<WebhookWithSecret> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}/rotate-secret`),
+    /** Sends a `webhook.test` event to the endpoint now. */
+    sendTest: (projectId: string, webhookId: string): Promise<WebhookDelivery> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}/test`),
+    deliveries: (
+      projectId: string,
+      webhookId: string,
+      query: ListWindow & { status?: WebhookDeliveryStatus } = {},
+    ): Promise<PagedList<WebhookDelivery>> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}/deliveries`, { query: { ...query } }),
+    /** Resends a delivery now (one more attempt, the same `webhook-id`). */
+    retryDelivery: (projectId: string, webhookId: string, deliveryId: string): Promise<WebhookDelivery> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}/deliveries/${segment(deliveryId)}/retry`),
   };
 
   /** Creates or rotates the project's identity secret (answered only here; the previous one verifies 24 h more). */

@@ -29,6 +29,8 @@ export * from './outbound/address-policy';
 export * from './outbound/outbound.guard';
 export * from './pubsub/in-process.pubsub';
 export * from './pubsub/pubsub.port';
+export * from './reply-log/in-process.reply-log';
+export * from './reply-log/reply-log.port';
 export * from './service-bootstrap';
 export * from './standalone-process';
 export * from './storage/coalesced-sync';

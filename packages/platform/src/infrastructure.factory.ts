@@ -23,6 +23,8 @@ import { InProcessKeyValueStore } from './kv/in-process.kv';
 import type { KeyValueStore } from './kv/kv.port';
 import { InProcessPubSub } from './pubsub/in-process.pubsub';
 import type { PubSub } from './pubsub/pubsub.port';
+import { InProcessReplyLog } from './reply-log/in-process.reply-log';
+import type { ReplyLog } from './reply-log/reply-log.port';
 import { type DataDirLock, lockDataDir } from './storage/data-dir.lock';
 import { ServiceClient } from './transport/service-client';
 import { SharedNatsConnection } from './transport/shared-nats-connection';
@@ -102,6 +104,11 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     const pubsub: PubSub = await open('pubsub', async () =>
       config.REDIS_URL ? new (await import('./pubsub/redis.pubsub')).RedisPubSub(config.REDIS_URL) : new InProcessPubSub(),
     );
+    const replyLog: ReplyLog = await open('replyLog', async () =>
+      config.REDIS_URL
+        ? new (await import('./reply-log/redis.reply-log')).RedisReplyLog(config.REDIS_URL, config.REPLY_LOG_TTL_MS)
+        : new InProcessReplyLog(config.REPLY_LOG_TTL_MS),
+    );
     const kv: KeyValueStore = await open('kv', async () =>
       config.REDIS_URL
         ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
@@ -128,6 +135,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
       eventStream,
       jobs,
       pubsub,
+      replyLog,
       kv,
       vectors,
       embedder,

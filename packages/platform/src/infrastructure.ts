@@ -9,6 +9,7 @@ import type { EventStream } from './event-stream/event-stream.port';
 import type { JobQueue } from './job-queue/job-queue.port';
 import type { KeyValueStore } from './kv/kv.port';
 import type { PubSub } from './pubsub/pubsub.port';
+import type { ReplyLog } from './reply-log/reply-log.port';
 import { Ports } from './tokens';
 import type { ServiceClient } from './transport/service-client';
 import type { ServiceTransport } from './transport/transport';
@@ -23,6 +24,8 @@ export interface Infrastructure {
   eventStream: EventStream;
   jobs: JobQueue;
   pubsub: PubSub;
+  /** Each reply's fragments, replayable (resumed streams, stops). */
+  replyLog: ReplyLog;
   kv: KeyValueStore;
   vectors: VectorIndex;
   embedder: Embedder;

@@ -7,6 +7,7 @@ export const Ports = {
   eventStream: 'EventStream',
   jobs: 'JobQueue',
   pubsub: 'PubSub',
+  replyLog: 'ReplyLog',
   kv: 'KeyValueStore',
   vectors: 'VectorIndex',
   embedder: 'Embedder',

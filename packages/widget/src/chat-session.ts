@@ -175,6 +175,7 @@ export class ChatSession {
       if (stored) {
         try {
           this.applyConversation(await this.options.client.getConversation(stored));
+          void this.resumeReply(stored);
         } catch (error) {
           if (error instanceof PalaverApiError && (error.status === 404 || error.status === 403) && !keyRefused(error)) this.forget();
           else this.report(error);
@@ -249,32 +250,12 @@ export class ChatSession {
         });
         return true;
       }
-      /** The stream names its stored message: if the live events drew it already, write there. */
-      const named = (id: string) => {
-        const drawn = this.state.messages.find((message) => message.id === id && message.key !== replyKey);
-        if (!drawn) return this.updateMessage(replyKey, { id });
-        this.set({ messages: this.state.messages.filter((message) => message.key !== replyKey) });
+      const drawn = { key: replyKey };
+      try {
+        await this.streamReply(reply.chunks, drawn);
+      } finally {
         replyKey = drawn.key;
-      };
-      /** The stream writes only while the reply is still streaming (a stored, finished one wins). */
-      const streaming = () => this.state.messages.find((message) => message.key === replyKey)?.status === 'streaming';
-      let answer = '';
-      for await (const chunk of reply.chunks as unknown as AsyncIterable<PalaverUiChunk>) {
-        if (chunk.type === 'start' && typeof chunk.messageId === 'string') named(chunk.messageId);
-        else if (chunk.type === 'text-start') {
-          const id = storedMessageId(chunk);
-          if (id) named(id);
-          const palaver = (chunk.providerMetadata as { palaver?: { sources?: PalaverSource[] } } | undefined)?.palaver;
-          if (Array.isArray(palaver?.sources) && palaver.sources.length > 0) this.updateMessage(replyKey, { sources: palaver.sources });
-        } else if (chunk.type === 'text-delta') {
-          answer += String(chunk.delta);
-          if (streaming()) this.updateMessage(replyKey, { text: answer });
-        } else if (chunk.type === 'error') {
-          if (streaming()) this.updateMessage(replyKey, { status: 'error' });
-          this.set({ notice: { text: 'The assistant could not finish this answer. Please try again.' } });
-        }
       }
-      if (streaming()) this.updateMessage(replyKey, { status: 'complete' });
       return true;
     } catch (error) {
       if (accepted) {
@@ -299,6 +280,69 @@ export class ChatSession {
       return false;
     } finally {
       if (this.state.sending) this.set({ sending: false });
+    }
+  }
+
+  /**
+   * Draws a reply's UI message stream into the message `drawn.key`. The stream names its stored
+   * message: if the live events drew it already, it writes there (and `drawn.key` follows). It
+   * writes only while the reply is still streaming (a stored, finished one wins).
+   */
+  private async streamReply(chunks: ReadableStream<PalaverUiChunk>, drawn: { key: string }): Promise<void> {
+    const named = (id: string) => {
+      const found = this.state.messages.find((message) => message.id === id && message.key !== drawn.key);
+      if (!found) return this.updateMessage(drawn.key, { id });
+      this.set({ messages: this.state.messages.filter((message) => message.key !== drawn.key) });
+      drawn.key = found.key;
+    };
+    const streaming = () => this.state.messages.find((message) => message.key === drawn.key)?.status === 'streaming';
+    let answer = '';
+    for await (const chunk of chunks as unknown as AsyncIterable<PalaverUiChunk>) {
+      if (chunk.type === 'start' && typeof chunk.messageId === 'string') named(chunk.messageId);
+      else if (chunk.type === 'text-start') {
+        const id = storedMessageId(chunk);
+        if (id) named(id);
+        const palaver = (chunk.providerMetadata as { palaver?: { sources?: PalaverSource[] } } | undefined)?.palaver;
+        if (Array.isArray(palaver?.sources) && palaver.sources.length > 0) this.updateMessage(drawn.key, { sources: palaver.sources });
+      } else if (chunk.type === 'text-delta') {
+        answer += String(chunk.delta);
+        if (streaming()) this.updateMessage(drawn.key, { text: answer });
+      } else if (chunk.type === 'error') {
+        if (streaming()) this.updateMessage(drawn.key, { status: 'error' });
+        this.set({ notice: { text: 'The assistant could not finish this answer. Please try again.' } });
+      }
+    }
+    if (streaming()) this.updateMessage(drawn.key, { status: 'complete' });
+  }
+
+  /**
+   * A reply still being generated when the history was loaded (the page was reloaded mid-reply):
+   * it is streamed again from its first chunk into its message, and can be stopped meanwhile.
+   */
+  private async resumeReply(conversationId: string): Promise<void> {
+    const { client } = this.options;
+    const last = this.state.messages.at(-1);
+    if (!client || this.state.sending || last?.role !== 'assistant' || last.status !== 'streaming') return;
+    this.set({ sending: true });
+    try {
+      const chunks = await client.resumeReply(conversationId);
+      if (chunks) await this.streamReply(chunks, { key: last.key });
+      else await this.refreshNow(conversationId);
+    } catch (error) {
+      this.report(error);
+    } finally {
+      if (this.state.sending) this.set({ sending: false });
+    }
+  }
+
+  /** Stops the reply being streamed: the server keeps the text so far, and the stream ends. */
+  async stop(): Promise<void> {
+    const { conversationId } = this.state;
+    if (!conversationId || !this.options.client || !this.state.sending) return;
+    try {
+      await this.options.client.stopReply(conversationId);
+    } catch (error) {
+      this.report(error);
     }
   }
 
@@ -371,6 +415,15 @@ export class ChatSession {
       if (!this.state.sending && this.state.conversationId === conversationId) this.applyConversation(conversation);
     } catch {
       // polling is best effort; the next send reports errors
+    }
+  }
+
+  /** As `refresh`, while a resumed reply still counts as sending. */
+  private async refreshNow(conversationId: string): Promise<void> {
+    try {
+      this.applyConversation(await this.options.client!.getConversation(conversationId));
+    } catch {
+      // best effort, as polling
     }
   }
 

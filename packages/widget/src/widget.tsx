@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatSession } from './chat-session';
 import { CloseDialog } from './close-dialog';
 import { noticeText } from './error-notice';
-import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon } from './icons';
+import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon, StopIcon } from './icons';
 import { MessageList } from './message-list';
 
 export interface WidgetProps {
@@ -108,6 +108,8 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   if (!config) return null;
   const waiting = !!state.notice?.retryAt && state.notice.retryAt > Date.now();
   const canSend = state.phase === 'ready' && !state.sending && !waiting && !state.notice?.fatal;
+  /** An assistant reply is streaming here: the visitor may stop it. */
+  const replying = state.sending && state.messages.some((message) => message.role === 'assistant' && message.status === 'streaming');
   const agent = state.humanAgent;
   const title = agent ? (agent.name ?? 'A team member') : config.displayName;
   const avatar = agent ? agent.image : (config.assistantAvatar ?? null);
@@ -238,9 +240,21 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
                 }
               }}
             />
-            <button type="submit" class="palaver-send" aria-label="Send message" disabled={!canSend || !draft.trim()}>
-              <SendIcon />
-            </button>
+            {replying ? (
+              <button
+                type="button"
+                class="palaver-send palaver-stop"
+                aria-label="Stop the answer"
+                title="Stop"
+                onClick={() => void session.stop()}
+              >
+                <StopIcon />
+              </button>
+            ) : (
+              <button type="submit" class="palaver-send" aria-label="Send message" disabled={!canSend || !draft.trim()}>
+                <SendIcon />
+              </button>
+            )}
           </form>
           {confirmingClose && (
             <CloseDialog

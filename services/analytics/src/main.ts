@@ -2,4 +2,4 @@ import 'reflect-metadata';
 import { runStandaloneService } from '@palaver/platform';
 import { startAnalyticsService } from './index';
 
-await runStandaloneService('analytics', ['documents', 'eventStream'], startAnalyticsService);
+await runStandaloneService('analytics', ['documents', 'eventStream', 'jobs'], startAnalyticsService);

@@ -16,26 +16,32 @@ import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { registerTracing } from './http/tracing';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
+import { asyncApiDocument } from './openapi/async-api';
 import { agentFeedChanges, visitorChanges } from './reads/announcements';
 import { VisitorReadCache } from './reads/visitor-read-cache';
+import { ReplyRequests } from './replies/ask-reply';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.routes';
+import { insightsAdminRoutes } from './routes/admin/insights.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
+import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
 import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
+import { conversationRatingRoutes } from './routes/v2/conversation-rating.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
 import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
+import { replyStreamRoutes } from './routes/v2/reply-stream.routes';
 import { searchRoutes } from './routes/v2/search.routes';
 import { widgetRoutes } from './routes/widget.routes';
 
@@ -114,11 +120,14 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   identityRoutes(routes, deps, identity);
   projectRoutes(routes, deps);
   searchRoutes(routes, deps);
-  conversationRoutes(routes, deps, limits, identity, visitorReads, replies);
-  completionRoutes(routes, deps, limits, identity, replies);
+  const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
+  conversationRoutes(routes, deps, identity, visitorReads, replyRequests);
+  completionRoutes(routes, deps, identity, replyRequests);
+  replyStreamRoutes(routes, deps, visitorReads);
+  conversationRatingRoutes(routes, deps, visitorReads);
   conversationEventRoutes(routes, deps, changes.visitors, live);
   agentRoutes(routes, deps, changes.agentFeeds, live);
-  surfaceBRoutes(routes, deps, limits, identity, replies);
+  surfaceBRoutes(routes, deps, identity, replyRequests);
   widgetRoutes(app, deps);
 
   await app.register(async (admin) => {
@@ -139,6 +148,8 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
     analyticsAdminRoutes(adminRoutes, deps);
+    webhooksAdminRoutes(adminRoutes, deps);
+    insightsAdminRoutes(adminRoutes, deps);
     agentAdminRoutes(adminRoutes, deps, identity);
     admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
   });
@@ -147,5 +158,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
 
   const document = docs.document();
   app.get('/openapi.json', async () => document);
+  const events = asyncApiDocument();
+  app.get('/asyncapi.json', async () => events);
   return app;
 };

@@ -1,4 +1,4 @@
-import type { Clock, Config, KeyValueStore, PubSub, ServiceClient } from '@palaver/platform';
+import type { Clock, Config, KeyValueStore, PubSub, ReplyLog, ServiceClient } from '@palaver/platform';
 
 /** What the gateway needs: it holds no state of its own. */
 export interface GatewayDeps {
@@ -7,6 +7,8 @@ export interface GatewayDeps {
   services: ServiceClient;
   pubsub: PubSub;
   kv: KeyValueStore;
+  /** Each reply's fragments, replayable: resumed streams and stops read it. */
+  replyLog: ReplyLog;
   /** Resolved admin bearer token. */
   adminToken: string;
   /** The seeded demo project's publishable key, for the `/demo` page (embedded mode). */

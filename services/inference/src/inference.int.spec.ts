@@ -232,6 +232,7 @@ describe('inference service', () => {
       finishReason: 'stop',
       usage: end.type === 'finish' ? end.usage : null,
       sources: [],
+      grounded: true,
     });
     expect(completed.usage.outputTokens).toBe(19); // 15 words and 4 punctuation marks
     expect(completed.usage.inputTokens).toBeGreaterThan(20);

@@ -3,6 +3,7 @@ import { type Infrastructure, portProviders } from '@palaver/platform';
 import { InferenceQueueConsumer } from './consumers/inference-queue.consumer';
 import { InferenceHandler } from './handlers/inference.handler';
 import { AssistantCache } from './repositories/assistant-cache';
+import { ReplyStops } from './repositories/reply-stops';
 import { TokenChannel } from './repositories/token-channel';
 import { CompletionService } from './services/completion.service';
 import { GenerateCompletionService } from './services/generate-completion.service';
@@ -18,8 +19,9 @@ export class InferenceModule {
       module: InferenceModule,
       controllers: [InferenceHandler],
       providers: [
-        ...portProviders(infra, 'jobs', 'pubsub', 'chatModel', 'config', 'services'),
+        ...portProviders(infra, 'jobs', 'pubsub', 'replyLog', 'chatModel', 'config', 'services'),
         TokenChannel,
+        ReplyStops,
         AssistantCache,
         ReplyPromptService,
         ReplyStreamService,

@@ -24,6 +24,18 @@ export type HandoffSettings = z.infer<typeof HandoffSettings>;
 export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [] };
 
 /**
+ * Q&A replies that override the model: a visitor's question this similar (cosine of the
+ * question embeddings, 0..1) to a Q&A entry's question is answered with the entry's answer
+ * verbatim, and the model is not called.
+ */
+export const QnaOverrideSettings = z.object({
+  enabled: z.boolean(),
+  minScore: z.number().min(0.5).max(1).default(0.9),
+});
+export type QnaOverrideSettings = z.infer<typeof QnaOverrideSettings>;
+export const DEFAULT_QNA_OVERRIDE_SETTINGS: QnaOverrideSettings = { enabled: true, minScore: 0.9 };
+
+/**
  * Identity verification of the widget's visitors: the site's backend signs a user token (HS256
  * JWT) with the project's identity secret. `required`: an init without a user token is refused.
  */
@@ -55,6 +67,8 @@ export const ProjectRecord = z.object({
   quickPrompts: z.array(QuickPrompt),
   /** Absent on projects stored before the setting existed: off. */
   handoff: HandoffSettings.default(DEFAULT_HANDOFF_SETTINGS),
+  /** Absent on projects stored before the setting existed: on, at the default score. */
+  qnaOverride: QnaOverrideSettings.default(DEFAULT_QNA_OVERRIDE_SETTINGS),
   /** Absent on projects stored before the setting existed: not required, no secret. */
   identityVerification: IdentityVerification.default(DEFAULT_IDENTITY_VERIFICATION),
   defaultAssistantId: Uuid.nullable(),
@@ -85,6 +99,7 @@ export const CreateProjectBody = z.object({
   quickPrompts: z.array(QuickPromptInput).max(20).optional(),
   limits: LimitsInput.optional(),
   handoff: HandoffSettings.optional(),
+  qnaOverride: QnaOverrideSettings.optional(),
   identityVerification: IdentityVerificationSettings.optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;

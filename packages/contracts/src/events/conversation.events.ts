@@ -27,6 +27,8 @@ export const ConversationEventData = {
     usage: Usage,
     /** Absent in events recorded before citations. */
     sources: z.array(ReplySource).optional(),
+    /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
+    grounded: z.boolean().optional(),
   }),
   AssistantReplyFailed: z.object({ messageId: Uuid, error: z.string(), partialText: z.string() }),
   MessageFeedbackGiven: z.object({
@@ -48,6 +50,12 @@ export const ConversationEventData = {
     content: z.string(),
     humanAgent: HumanAgent,
     humanAgentId: Uuid.nullable().optional(),
+  }),
+  /** The visitor's satisfaction with the conversation (CSAT); a later rating replaces it. */
+  ConversationRated: z.object({
+    score: z.number().int().min(1).max(5),
+    comment: z.string().nullable(),
+    previousScore: z.number().int().min(1).max(5).nullable(),
   }),
   /** A reply generated again: the message streams anew; its previous text stays in the earlier events. */
   AssistantReplyRestarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from '../common';
+import { InsightsSummary, UnansweredGroup, UnansweredList } from '../insights/insights';
+import { Qna } from '../v2/qna';
 import { Ack, defineMessage } from './define';
+
+/** A normalized insights range (ISO timestamps): `from` inclusive, `to` exclusive. */
+const RangeScope = z.object({ projectId: Uuid, from: Timestamp.optional(), to: Timestamp.optional() });
 
 export const AnalyticsEvent = z.object({
   /** Opaque, increasing cursor of this event in the project's feed. */
@@ -38,5 +43,14 @@ export const AnalyticsMessages = {
     z.object({ data: z.array(AnalyticsEvent), nextCursor: z.string().nullable() }),
   ),
   feedbackSummary: defineMessage('analytics.qry.feedback-summary.v1', z.object({ projectId: Uuid }), FeedbackSummary),
+  insightsSummary: defineMessage('analytics.qry.insights-summary.v1', RangeScope, InsightsSummary),
+  /** Open groups of unanswered questions asked in the range, most asked first. */
+  listUnanswered: defineMessage('analytics.qry.list-unanswered.v1', RangeScope, UnansweredList),
+  /** Creates the Q&A entry (question: the group's, unless given) and marks the group answered. */
+  answerUnanswered: defineMessage(
+    'analytics.cmd.answer-unanswered.v1',
+    z.object({ projectId: Uuid, groupId: Uuid, question: z.string().min(1).max(2000).optional(), answer: z.string().min(1).max(20_000) }),
+    z.object({ group: UnansweredGroup, qna: Qna }),
+  ),
   health: defineMessage('analytics.qry.health.v1', z.object({}), Ack),
 } as const;

@@ -9,6 +9,7 @@ import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMe
 import { ConversationLiveEvent } from '../v2/conversation-events';
 import { pagedList, plainList } from '../v2/list';
 import { Feedback, FeedbackResponse, Message, PageContext, ReplySource } from '../v2/message';
+import { MAX_RATING_COMMENT, Rating, RatingScore } from '../v2/rating';
 import { Ack, defineMessage } from './define';
 
 /** Who asks: every visitor-scoped query carries the tenant and the visitor. */
@@ -86,6 +87,12 @@ export const ConversationMessages = {
     VisitorScope.extend({ messageId: Uuid, feedback: Feedback.nullable() }),
     FeedbackResponse,
   ),
+  /** The visitor's CSAT for the conversation; rating again replaces the score. */
+  rate: defineMessage(
+    'conversation.cmd.rate.v1',
+    VisitorScope.extend({ conversationId: Uuid, score: RatingScore, comment: z.string().max(MAX_RATING_COMMENT).nullable() }),
+    Rating,
+  ),
   /** From inference: the reply is done. Idempotent for the same message. */
   completeReply: defineMessage(
     'conversation.cmd.complete-reply.v1',
@@ -98,6 +105,8 @@ export const ConversationMessages = {
       usage: Usage,
       /** The documents the reply drew on; absent from an inference worker that predates citations. */
       sources: z.array(ReplySource).optional(),
+      /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
+      grounded: z.boolean().optional(),
     }),
     Ack,
   ),
@@ -137,6 +146,12 @@ export const ConversationMessages = {
     z.object({ conversation: AgentConversation.nullable() }),
   ),
   /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
+  /** The agent who holds the conversation closes it (a null agent id: an admin call, whoever holds it). */
+  agentClose: defineMessage(
+    'conversation.cmd.agent-close.v1',
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable(), closeReason: z.string().max(1000).nullable() }),
+    AgentConversation,
+  ),
   release: defineMessage(
     'conversation.cmd.release.v1',
     z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable() }),

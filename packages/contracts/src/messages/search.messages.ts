@@ -25,6 +25,8 @@ export const Retrieval = z.object({ qnas: z.array(RetrievedQna), chunks: z.array
 export type Retrieval = z.infer<typeof Retrieval>;
 
 const ProjectScope = z.object({ projectId: Uuid });
+/** Texts one embed request carries at most. */
+export const EMBED_TEXTS_MAX = 64;
 
 export const SearchMessages = {
   search: defineMessage(
@@ -84,5 +86,11 @@ export const SearchMessages = {
   ),
   /** A PDF or DOCX file made a document: its text extracted, then as createDocument. */
   uploadDocument: defineMessage('search.cmd.upload-document.v1', ProjectScope.extend({ body: UploadDocumentBody }), DocumentRecord),
+  /** Query embeddings of short texts with the project's embedder (analytics groups questions with them). */
+  embed: defineMessage(
+    'search.qry.embed.v1',
+    z.object({ texts: z.array(z.string().min(1).max(2000)).min(1).max(EMBED_TEXTS_MAX) }),
+    z.object({ vectors: z.array(z.array(z.number())) }),
+  ),
   health: defineMessage('search.qry.health.v1', z.object({}), Ack),
 } as const;

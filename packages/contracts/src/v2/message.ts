@@ -61,3 +61,7 @@ export type PostMessageBody = z.infer<typeof PostMessageBody>;
 export const FeedbackBody = z.object({ feedback: Feedback.nullable() });
 export type FeedbackBody = z.infer<typeof FeedbackBody>;
 export const FeedbackResponse = z.object({ feedback: Feedback.nullable() });
+
+/** POST /v2/conversations/{id}/stop: whether a reply was in progress and is now stopped, and which. */
+export const StopReplyResponse = z.object({ stopped: z.boolean(), messageId: Uuid.nullable() });
+export type StopReplyResponse = z.infer<typeof StopReplyResponse>;

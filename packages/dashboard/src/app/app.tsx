@@ -8,6 +8,7 @@ import { AnalyticsPage } from './pages/analytics';
 import { AssistantsPage } from './pages/assistants';
 import { ConversationPage, ConversationsPage } from './pages/conversations';
 import { InboxPage } from './pages/inbox';
+import { InsightsPage } from './pages/insights';
 import { KeysPage } from './pages/keys';
 import { ProjectsPage } from './pages/projects';
 import { QnaPage } from './pages/qna';
@@ -20,6 +21,8 @@ import { WidgetPage } from './pages/widget';
 export const BASE = '/dashboard';
 // Upload pulls in the HTML-to-text converter and the schemas: loaded when the page opens.
 const DocumentsPage = lazy(() => import('./pages/documents').then((m) => m.DocumentsPage));
+// The feed types come from the contracts (and their schemas): loaded when the page opens.
+const WebhooksPage = lazy(() => import('./pages/webhooks').then((m) => m.WebhooksPage));
 
 const SECTIONS = [
   ['settings', 'Settings'],
@@ -30,7 +33,9 @@ const SECTIONS = [
   ['sources', 'Sources'],
   ['widget', 'Widget'],
   ['conversations', 'Conversations'],
+  ['insights', 'Insights'],
   ['analytics', 'Feedback'],
+  ['webhooks', 'Webhooks'],
   ['inbox', 'Inbox'],
 ] as const;
 
@@ -86,7 +91,9 @@ const ProjectArea = () => {
             <Route path="/widget" component={WidgetPage} />
             <Route path="/conversations/:conversationId" component={ConversationPage} />
             <Route path="/conversations" component={ConversationsPage} />
+            <Route path="/insights" component={InsightsPage} />
             <Route path="/analytics" component={AnalyticsPage} />
+            <Route path="/webhooks" component={WebhooksPage} />
             <Route path="/inbox" component={InboxPage} />
             <Route default component={SettingsPage} />
           </Router>

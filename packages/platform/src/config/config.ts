@@ -25,6 +25,11 @@ export const ConfigSchema = z.object({
     .int()
     .min(2 * QUIET_REPLY_PROGRESS_MS)
     .default(120_000),
+  /**
+   * How long a reply's fragments stay replayable (GET /v2/conversations/{id}/stream) after its
+   * last one: longer than REPLY_TIMEOUT_MS, so a reply still generating is never forgotten.
+   */
+  REPLY_LOG_TTL_MS: z.coerce.number().int().min(1_000).default(300_000),
   /** Replies one inference process generates at once (each mostly waits on the model); the next waits for a free one. */
   INFERENCE_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(64),
   /** A job whose worker died is run again (as a new attempt) within 1.5 times this (BullMQ lock). */
@@ -69,6 +74,24 @@ export const ConfigSchema = z.object({
   CRAWL_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(100),
   /** How often the search service looks for sources whose refresh is due. */
   SOURCE_SCHEDULE_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Waits before each retry of a webhook delivery, comma-separated ms; unset: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+  WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'must be a comma-separated list of milliseconds')
+      .optional(),
+  ),
+  /** One delivery attempt may take this long. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** An endpoint whose every attempt has failed for this long is disabled (default 5 days). */
+  WEBHOOK_DISABLE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 24 * 3_600_000),
+  /** How often pending deliveries whose job was lost (an embedded queue's, on a restart) are queued again. */
+  WEBHOOK_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });

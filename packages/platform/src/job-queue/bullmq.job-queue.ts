@@ -64,6 +64,7 @@ export class BullMqJobQueue implements JobQueue {
       backoff: { type: 'exponential', delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
       removeOnComplete: true,
       removeOnFail: true,
+      delay: Math.max(0, options.delayMs ?? 0),
       // Last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });

@@ -48,15 +48,15 @@ export class InProcessJobQueue implements JobQueue {
     const id = options.jobId ?? randomUUID();
     if (state.existing.has(id)) return;
     state.existing.add(id);
-    state.waiting.push({
+    const job: QueuedJob = {
       id,
       name,
       json: JSON.stringify(withTraceContext(data) ?? null),
       attempts: Math.max(1, options.attempts ?? 1),
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
       attemptsMade: 0,
-    });
-    this.pump(queue);
+    };
+    this.later(queue, state, job, options.delayMs ?? 0);
   }
 
   async process(queue: string, handler: (job: Job) => Promise<void>, options: { concurrency?: number } = {}): Promise<JobWorker> {
@@ -156,12 +156,21 @@ export class InProcessJobQueue implements JobQueue {
       return;
     }
     logger.warn({ err, queue, job: job.name, jobId: job.id, attempt: job.attemptsMade }, 'job failed, will retry');
-    const delay = job.backoffMs * 2 ** (job.attemptsMade - 1);
+    this.later(queue, state, job, job.backoffMs * 2 ** (job.attemptsMade - 1));
+  }
+
+  /** Queues the job after `delayMs` (at once when 0). */
+  private later(queue: string, state: QueueState, job: QueuedJob, delayMs: number): void {
+    if (delayMs <= 0) {
+      state.waiting.push(job);
+      this.pump(queue);
+      return;
+    }
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
       state.waiting.push(job);
       this.pump(queue);
-    }, delay);
+    }, delayMs);
     this.retryTimers.add(timer);
   }
 }

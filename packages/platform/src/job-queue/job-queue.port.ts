@@ -12,6 +12,8 @@ export interface EnqueueOptions {
   /** Total runs allowed when the processor throws (default 1). */
   attempts?: number;
   backoffMs?: number;
+  /** The job waits this long before its first run (it exists meanwhile). */
+  delayMs?: number;
 }
 
 export interface JobWorker {

@@ -46,6 +46,19 @@ export function describeJobQueueContract(adapterName: string, factory: () => Pro
       expect(typeof seen[0]!.id).toBe('string');
     });
 
+    it('holds a delayed job back for its delay, and it exists meanwhile', async () => {
+      const queue = queueName();
+      const ranAt: number[] = [];
+      await jobs.process(queue, async () => {
+        ranAt.push(Date.now());
+      });
+      const enqueuedAt = Date.now();
+      await jobs.enqueue(queue, 'later', null, { jobId: 'delayed-1', delayMs: 400 });
+      expect(await jobs.exists(queue, 'delayed-1')).toBe(true);
+      await vi.waitFor(() => expect(ranAt).toHaveLength(1), WAIT);
+      expect(ranAt[0]! - enqueuedAt).toBeGreaterThanOrEqual(390);
+    });
+
     it('runs jobs enqueued before a processor registers once one does', async () => {
       const queue = queueName();
       await jobs.enqueue(queue, 'early', { n: 1 });

@@ -1,10 +1,11 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { ALL_CONVERSATION_EVENTS } from '@palaver/contracts';
+import { ALL_CONVERSATION_EVENTS, DURABLE_CONSUMERS } from '@palaver/contracts';
 import { CoalescedSync, type DocumentStore, type EventStream, Ports, type StreamSubscription } from '@palaver/platform';
 import { AnalyticsProjection } from '../projections/analytics.projection';
+import { InsightsProjection } from '../projections/insights.projection';
 
 /** Name of the durable consumer: every analytics instance shares it, so each event is handled once. */
-export const ANALYTICS_CONSUMER = 'analytics';
+export const ANALYTICS_CONSUMER = DURABLE_CONSUMERS.analytics;
 /** Events handled (their feed entries written) together, at most: one write instead of one each. */
 const ANALYTICS_BATCH = 256;
 /** How long a handled batch may wait for the fsync it shares with the batches after it. */
@@ -24,6 +25,7 @@ export class FeedbackConsumer implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     @Inject(Ports.eventStream) private readonly stream: EventStream,
     @Inject(AnalyticsProjection) private readonly projection: AnalyticsProjection,
+    @Inject(InsightsProjection) private readonly insights: InsightsProjection,
     @Inject(Ports.documents) documents: DocumentStore,
   ) {
     this.checkpoint = new CoalescedSync(() => documents.sync(), CHECKPOINT_DELAY_MS);
@@ -34,7 +36,9 @@ export class FeedbackConsumer implements OnApplicationBootstrap, OnApplicationSh
       ANALYTICS_CONSUMER,
       ALL_CONVERSATION_EVENTS,
       async (messages) => {
-        await this.projection.applyBatch(messages.map((m) => m.payload));
+        const payloads = messages.map((m) => m.payload);
+        await this.projection.applyBatch(payloads);
+        await this.insights.applyBatch(payloads);
         // Acknowledged once on disk (the collections are derived), in one fsync with the batches near it.
         await this.checkpoint.synced();
       },

@@ -1,4 +1,11 @@
-import { type ConversationEvent, ConversationEventData, type ConversationEventType, StoredEventEnvelope } from '@palaver/contracts';
+import {
+  type ConversationEvent,
+  ConversationEventData,
+  type ConversationEventType,
+  FEED_TYPES,
+  type FeedType,
+  StoredEventEnvelope,
+} from '@palaver/contracts';
 import type { FeedbackSubmission } from './feedback-summary.reducer';
 
 /**
@@ -19,22 +26,12 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffRequested   | handoff.requested      | source, messageId                  |
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
+ * | ConversationRated       | conversation.rated     | score, comment, previousScore      |
  *
- * Other events (reply started or restarted, human agent messages) stay out of the feed.
+ * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
+ * types is the feed contract's (FEED_TYPES in @palaver/contracts).
  */
-export const FEED_TYPES = [
-  'conversation.started',
-  'message.posted',
-  'reply.completed',
-  'reply.failed',
-  'feedback.given',
-  'feedback.removed',
-  'conversation.handoff',
-  'conversation.closed',
-  'handoff.requested',
-  'handoff.released',
-] as const;
-export type FeedType = (typeof FEED_TYPES)[number];
+export { FEED_TYPES, type FeedType };
 
 export interface FeedEntry {
   eventId: string;
@@ -82,6 +79,10 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       return { type: 'handoff.released', data: { humanAgentId: event.data.humanAgentId } };
     case 'ConversationClosed':
       return { type: 'conversation.closed', data: { closeReason: event.data.closeReason } };
+    case 'ConversationRated': {
+      const { score, comment, previousScore } = event.data;
+      return { type: 'conversation.rated', data: { score, comment, previousScore } };
+    }
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':

@@ -63,6 +63,18 @@ describe('readConversationEvent', () => {
     expect(closed).toMatchObject({ kind: 'entry', entry: { type: 'conversation.closed', data: { closeReason: 'done' } } });
   });
 
+  it('reads a rating as conversation.rated with its score and comment', () => {
+    const rated = readConversationEvent(stored('ConversationRated', { score: 4, comment: 'quick', previousScore: 2 }));
+    expect(rated).toMatchObject({
+      kind: 'entry',
+      entry: { type: 'conversation.rated', category: 'conversation', data: { score: 4, comment: 'quick', previousScore: 2 } },
+      feedback: null,
+    });
+    expect(readConversationEvent(stored('ConversationRated', { score: 6, comment: null, previousScore: null }))).toMatchObject({
+      kind: 'invalid',
+    });
+  });
+
   it('ignores events the feed leaves out and unknown types', () => {
     expect(readConversationEvent(stored('AssistantReplyStarted', { messageId: MESSAGE, assistantId: null }))).toEqual({ kind: 'ignored' });
     expect(readConversationEvent(stored('SomethingNew', { anything: 1 }))).toEqual({ kind: 'ignored' });

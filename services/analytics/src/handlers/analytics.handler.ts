@@ -4,7 +4,7 @@
  * list-events: the project's event feed, oldest first, in the order the events arrived.
  *   Feed types (see domain/feed-entry.mapper.ts): conversation.started, message.posted,
  *   reply.completed, reply.failed, feedback.given (like/dislike), feedback.removed (feedback
- *   null), conversation.handoff, conversation.closed. `type` filters on a whole type or a
+ *   null), conversation.handoff, conversation.closed, conversation.rated. `type` filters on a whole type or a
  *   category (`feedback` = both feedback types). Cursors are opaque strings; `nextCursor` is the
  *   last returned cursor, or the `after` given when nothing is newer (null without one), so a
  *   poller passing `after = nextCursor` keeps its place. An `after` this feed never issued is a

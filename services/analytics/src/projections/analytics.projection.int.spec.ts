@@ -5,12 +5,15 @@ import { createTestInfrastructure } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FeedbackConsumer } from '../consumers/feedback.consumer';
 import { encodeCursor } from '../domain/feed.cursor';
+import { ConversationStatsRepository } from '../repositories/conversation-stats.repository';
 import { FeedRepository } from '../repositories/feed.repository';
 import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
+import { UnansweredRepository } from '../repositories/unanswered.repository';
 import { FeedService } from '../services/feed.service';
 import { FeedbackSummaryService } from '../services/feedback-summary.service';
 import { AnalyticsProjection } from './analytics.projection';
+import { InsightsProjection } from './insights.projection';
 
 /** The projection straight on the document store: retries after a failure part-way through. */
 describe('analytics projection', () => {
@@ -204,7 +207,8 @@ describe('analytics projection', () => {
       new FeedbackDayRepository(documents),
       documents,
     );
-    const consumer = new FeedbackConsumer(stream, own, documents);
+    const insights = new InsightsProjection(new ConversationStatsRepository(documents), new UnansweredRepository(documents));
+    const consumer = new FeedbackConsumer(stream, own, insights, documents);
     await consumer.onApplicationBootstrap();
     const projectId = randomUUID();
     const event: StoredEvent = {

@@ -28,15 +28,19 @@ export type ConversationCommand =
       finishReason: FinishReason;
       usage: Usage;
       sources?: ReplySource[];
+      grounded?: boolean;
     })
   | (Addressed & { type: 'FailReply'; messageId: string; error: string; partialText: string })
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })
+  | (VisitorAddressed & { type: 'Rate'; score: number; comment: string | null })
   | (Addressed & { type: 'RequestHandoff'; source: HandoffSource; messageId: string | null })
   /** `queue`: only a waiting conversation; `take`: any open one not held by another agent. */
   | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })
   /** `humanAgentId` null: an admin call, which may release whatever holds it. */
   | (Addressed & { type: 'Release'; humanAgentId: string | null })
+  /** `humanAgentId` null: an admin call. */
+  | (Addressed & { type: 'AgentClose'; humanAgentId: string | null; closeReason: string | null })
   | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string; humanAgentId: string | null })
   | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null });
 

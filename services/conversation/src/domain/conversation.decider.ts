@@ -55,6 +55,7 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
  * - A visitor message that asks for a person (project setting) queues the conversation, and the
  *   assistant's reply is a fixed notice instead of a generated answer.
  * - Agents post only while they hold the conversation and not in a closed conversation.
+ * - A rating (CSAT) is one per conversation: rating again replaces it, in any status.
  */
 export const decide = (command: ConversationCommand, state: ConversationState, context: DecisionContext): ConversationEvent[] => {
   switch (command.type) {
@@ -130,6 +131,7 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
             finishReason: command.finishReason,
             usage: command.usage,
             ...(command.sources ? { sources: command.sources } : {}),
+            ...(command.grounded === undefined ? {} : { grounded: command.grounded }),
           },
         },
       ];
@@ -167,6 +169,15 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (conversation.status === 'closed') return [];
       return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
     }
+    case 'Rate': {
+      // Open or closed: visitors are asked once the conversation ends. The same rating again records nothing.
+      const conversation = owned(command, state);
+      const current = conversation.rating;
+      if (current && current.score === command.score && current.comment === command.comment) return [];
+      return [
+        { type: 'ConversationRated', data: { score: command.score, comment: command.comment, previousScore: current?.score ?? null } },
+      ];
+    }
     case 'RequestHandoff': {
       const conversation = owned(command, state);
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
@@ -200,6 +211,14 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       }
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
       return [{ type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } }];
+    }
+    case 'AgentClose': {
+      const conversation = owned(command, state);
+      if (conversation.status === 'closed') return [];
+      if (command.humanAgentId !== null && (conversation.handoff !== 'claimed' || conversation.humanAgent?.id !== command.humanAgentId)) {
+        throw heldByAnother(command.conversationId);
+      }
+      return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
     }
     case 'RegenerateReply': {
       const conversation = owned(command, state);

@@ -326,6 +326,75 @@ describe('Close', () => {
   });
 });
 
+describe('Rate', () => {
+  const rate = (score: number, comment: string | null = null, visitorId = VISITOR): ConversationCommand => ({
+    type: 'Rate',
+    ...scope,
+    visitorId,
+    score,
+    comment,
+  });
+  const rated = (score: number, comment: string | null, previousScore: number | null) =>
+    ({ type: 'ConversationRated', data: { score, comment, previousScore } }) as const;
+
+  it('rates an open or a closed conversation', () => {
+    given(...answered)
+      .when(rate(4, 'Quick answer'))
+      .then([rated(4, 'Quick answer', null)]);
+    given(...answered, ev.closed())
+      .when(rate(2))
+      .then([rated(2, null, null)]);
+  });
+
+  it('replaces the rating, naming the previous score; the same rating again records nothing', () => {
+    const first = { ...rated(3, null, null), occurredAt: new Date(0).toISOString() };
+    given(...answered, first)
+      .when(rate(5, 'Better now'))
+      .then([rated(5, 'Better now', 3)]);
+    given(...answered, first)
+      .when(rate(3))
+      .then([]);
+  });
+
+  it('is FORBIDDEN for another visitor and CONVERSATION_NOT_FOUND when absent', () => {
+    given(...answered)
+      .when(rate(5, null, OTHER_VISITOR))
+      .thenFails('FORBIDDEN');
+    given().when(rate(5)).thenFails('CONVERSATION_NOT_FOUND');
+  });
+});
+
+describe('AgentClose', () => {
+  const agentClose = (humanAgentId: string | null): ConversationCommand => ({
+    type: 'AgentClose',
+    ...on,
+    humanAgentId,
+    closeReason: 'solved',
+  });
+  const closed = [{ type: 'ConversationClosed', data: { closeReason: 'solved' } }] as const;
+
+  it('closes a conversation its agent holds, or any by an admin call; a closed one records nothing', () => {
+    given(...answered, ev.claimed(ADA_ID))
+      .when(agentClose(ADA_ID))
+      .then([...closed]);
+    given(...answered)
+      .when(agentClose(null))
+      .then([...closed]);
+    given(...answered, ev.claimed(ADA_ID), ev.closed())
+      .when(agentClose(ADA_ID))
+      .then([]);
+  });
+
+  it('is a CONFLICT for an agent who does not hold it', () => {
+    given(...answered, ev.claimed(GRACE_ID, 'Grace'))
+      .when(agentClose(ADA_ID))
+      .thenFails('CONFLICT');
+    given(...answered)
+      .when(agentClose(ADA_ID))
+      .thenFails('CONFLICT');
+  });
+});
+
 describe('Handoff by an admin call (agent without identity)', () => {
   it('hands the conversation to a human agent', () => {
     given(...answered)

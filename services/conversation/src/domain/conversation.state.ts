@@ -29,6 +29,14 @@ export interface ExistingConversation {
   readonly positions: MessagePositions;
   /** The assistant message being generated, if any (one at a time: a new reply fails a pending one first). */
   readonly streamingReplyId: string | null;
+  /** The visitor's latest satisfaction rating, if any. */
+  readonly rating: ConversationRating | null;
+}
+
+export interface ConversationRating {
+  readonly score: number;
+  readonly comment: string | null;
+  readonly ratedAt: string;
 }
 
 export type HandoffStatus = 'none' | 'waiting' | 'claimed';
@@ -96,6 +104,7 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       messages: PersistentList.empty(),
       positions: new Map(),
       streamingReplyId: null,
+      rating: null,
     };
   }
   // Anything before a start belongs to no conversation.
@@ -143,6 +152,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return { ...state, handoff: 'claimed', isHumanHandled: true, humanAgent: event.data.humanAgent };
     case 'HumanHandoffReleased':
       return { ...state, handoff: 'none', isHumanHandled: false, humanAgent: null };
+    case 'ConversationRated':
+      return { ...state, rating: { score: event.data.score, comment: event.data.comment, ratedAt: event.occurredAt } };
     case 'AssistantReplyRestarted':
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: '', status: 'streaming', createdAt: event.occurredAt }));
     case 'HumanAgentMessagePosted':

@@ -46,6 +46,11 @@ export class ConversationHandler {
     return handle(M.close, raw, (req) => this.commands.close(req));
   }
 
+  @MessagePattern(M.rate.subject)
+  rate(@Payload() raw: unknown) {
+    return handle(M.rate, raw, (req) => this.commands.rate(req));
+  }
+
   @MessagePattern(M.setFeedback.subject)
   setFeedback(@Payload() raw: unknown) {
     return handle(M.setFeedback, raw, (req) => this.commands.setFeedback(req));
@@ -94,6 +99,11 @@ export class ConversationHandler {
   @MessagePattern(M.claimNext.subject)
   claimNext(@Payload() raw: unknown) {
     return handle(M.claimNext, raw, (req) => this.handoffs.claimNext(req));
+  }
+
+  @MessagePattern(M.agentClose.subject)
+  agentClose(@Payload() raw: unknown) {
+    return handle(M.agentClose, raw, (req) => this.handoffs.agentClose(req));
   }
 
   @MessagePattern(M.release.subject)

@@ -54,6 +54,7 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
     case 'AssistantReplyFailed':
       return { ...base, lastInteractionAt: event.occurredAt };
     case 'MessageFeedbackGiven':
+    case 'ConversationRated':
       return base;
     case 'ConversationClosed':
       return { ...base, status: 'closed', closedAt: event.occurredAt, closeReason: event.data.closeReason };

@@ -28,6 +28,7 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'AssistantReplyRestarted':
       return event.data.messageId;
     case 'ConversationStarted':
+    case 'ConversationRated':
     case 'ConversationClosed':
     case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
@@ -136,6 +137,7 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
         feedbackAt: event.data.feedback === null ? null : event.occurredAt,
       });
     case 'ConversationStarted':
+    case 'ConversationRated':
     case 'ConversationClosed':
     case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':

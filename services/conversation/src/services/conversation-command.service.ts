@@ -10,6 +10,7 @@ import {
   INFERENCE_QUEUE,
   type Message,
   type PostMessageOutcome,
+  type Rating,
   replyJobId,
 } from '@palaver/contracts';
 import { type JobQueue, logger, Ports } from '@palaver/platform';
@@ -233,6 +234,20 @@ export class ConversationCommandService {
     return { feedback: req.feedback };
   }
 
+  async rate(req: Req<'rate'>): Promise<Rating> {
+    const { state } = await this.executor.execute({
+      type: 'Rate',
+      conversationId: req.conversationId,
+      projectId: req.projectId,
+      visitorId: req.visitorId,
+      score: req.score,
+      comment: req.comment,
+    });
+    const rating = state.status === 'none' ? null : state.rating;
+    if (!rating) throw new Error(`conversation ${req.conversationId} has no rating after rating it`);
+    return { object: 'conversation.rating', conversationId: req.conversationId, ...rating };
+  }
+
   async completeReply(req: Req<'completeReply'>): Promise<typeof ok> {
     await this.executor.execute({
       type: 'CompleteReply',
@@ -243,6 +258,7 @@ export class ConversationCommandService {
       finishReason: req.finishReason,
       usage: req.usage,
       ...(req.sources ? { sources: req.sources } : {}),
+      ...(req.grounded === undefined ? {} : { grounded: req.grounded }),
     });
     return ok;
   }

@@ -31,6 +31,11 @@ export class HandoffCommandService {
     return this.queries.agentConversation(req);
   }
 
+  async agentClose(req: Req<'agentClose'>): Promise<AgentConversation> {
+    await this.executor.execute({ type: 'AgentClose', ...req });
+    return this.queries.agentConversation(req);
+  }
+
   async claim(req: Req<'claim'>): Promise<AgentConversation> {
     await this.executor.execute({ type: 'Claim', ...req });
     return this.queries.agentConversation(req);

@@ -17,9 +17,8 @@ const start = async (page = 100, until?: AbortSignal) => {
   /** While set, an ask waits for it before it reads the feed. */
   const hold: { until: Promise<void> | null } = { until: null };
   const app = Fastify({ forceCloseConnections: true });
-  app.get('/events', async (request, reply) => {
+  app.get('/events', async (_request, reply) => {
     await serveLiveEvents(
-      request,
       reply,
       0,
       async (cursor) => {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EVENT_STREAM_HEADERS, openStream, sseEvent } from './open-stream';
 
 export interface LiveEvent {
   /** SSE id: the cursor a client resumes from (Last-Event-ID). */
@@ -50,7 +51,6 @@ export const resumeCursor = (request: FastifyRequest, after: number | undefined)
  * before the response starts, so its errors (404, 403) answer as JSON.
  */
 export const serveLiveEvents = async (
-  request: FastifyRequest,
   reply: FastifyReply,
   start: number,
   next: (cursor: number) => Promise<LivePage>,
@@ -74,17 +74,11 @@ export const serveLiveEvents = async (
     stopWaking();
     throw err;
   }
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
+  const stream = openStream(reply, {
+    headers: (routeHeaders) => ({ ...routeHeaders, ...EVENT_STREAM_HEADERS }),
+    keepAliveMs: KEEP_ALIVE_MS,
   });
-  raw.write(': live\n\n');
+  void stream.write(': live\n\n');
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
       if (woken || !open) return resolve();
@@ -99,16 +93,13 @@ export const serveLiveEvents = async (
     open = false;
     endPause?.();
   };
-  request.raw.on('close', stop);
+  stream.gone.addEventListener('abort', stop, { once: true });
   until?.addEventListener('abort', stop, { once: true });
   const write = (page: LivePage) => {
-    for (const event of page.events) {
-      raw.write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
-    }
+    for (const event of page.events) void stream.write(sseEvent({ id: event.id, type: event.type, data: JSON.stringify(event.data) }));
     cursor = page.cursor;
     if (page.more) woken = true;
   };
-  let lastWrite = Date.now();
   try {
     write(first);
     while (open) {
@@ -118,23 +109,20 @@ export const serveLiveEvents = async (
       const page = await next(cursor);
       if (!open) break;
       write(page);
-      if (page.events.length > 0) {
-        lastWrite = Date.now();
-      } else if (Date.now() - lastWrite >= KEEP_ALIVE_MS) {
-        raw.write(': keep-alive\n\n');
-        lastWrite = Date.now();
-      }
     }
   } catch (err) {
     if (open)
-      raw.write(`event: error\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : 'live events failed' })}\n\n`);
+      void stream.write(
+        sseEvent({ type: 'error', data: JSON.stringify({ message: err instanceof Error ? err.message : 'live events failed' }) }),
+      );
   } finally {
     stopWaking();
+    stream.gone.removeEventListener('abort', stop);
     until?.removeEventListener('abort', stop);
     // A comment (clients skip it) saying why the server ended the stream; reconnecting then
     // answers 401 with the error.
-    if (until?.aborted && !raw.writableEnded && !raw.destroyed) raw.write(`: closed: ${reasonOf(until.reason)}\n\n`);
-    raw.end();
+    if (until?.aborted) void stream.write(`: closed: ${reasonOf(until.reason)}\n\n`);
+    stream.end();
   }
 };
 

@@ -1,5 +1,6 @@
 import type { TokenChunk } from '@palaver/contracts';
 import type { FastifyReply } from 'fastify';
+import { openStream } from '../http/open-stream';
 import { collectCompletion } from './completion-result';
 import type { ReplySource } from './send-reply';
 
@@ -21,24 +22,23 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
   if (first.done) throw new Error('a reply ended without a terminal fragment');
   if (first.value.type === 'error') await collectCompletion(only(first.value));
 
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/plain; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
+  const stream = openStream(reply, {
+    headers: (routeHeaders) => ({
+      ...routeHeaders,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    }),
   });
   try {
     let next: IteratorResult<TokenChunk> = first;
     while (!next.done && next.value.type === 'delta') {
-      raw.write(next.value.delta);
+      stream.raw.write(next.value.delta);
       next = await chunks.next();
     }
   } finally {
     await chunks.return?.(undefined);
-    raw.end();
+    stream.end();
   }
 };
 

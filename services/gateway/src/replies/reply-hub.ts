@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RoutedTokenChunk } from '@palaver/contracts';
+import { REPLY_STOPS_CHANNEL, RoutedTokenChunk, StoppedReply } from '@palaver/contracts';
 import { logger, type PubSub } from '@palaver/platform';
 import { type AbandonReason, ReplyListener } from './reply-listener';
 
@@ -12,15 +12,18 @@ import { type AbandonReason, ReplyListener } from './reply-listener';
 export class ReplyHub {
   readonly channel = `replies.${randomUUID()}`;
   private readonly listeners = new Map<string, Set<ReplyListener>>();
-  private unsubscribe: (() => Promise<void>) | null = null;
+  private unsubscribe: Array<() => Promise<void>> = [];
 
+  /** Subscribes to its channel, and to the stopped replies' (a stop ends the listeners of the reply, wherever it was asked). */
   async start(pubsub: PubSub): Promise<void> {
-    this.unsubscribe = await pubsub.subscribe(this.channel, (message) => this.route(message));
+    this.unsubscribe.push(await pubsub.subscribe(this.channel, (message) => this.route(message)));
+    this.unsubscribe.push(await pubsub.subscribe(REPLY_STOPS_CHANNEL, (message) => this.stopped(message)));
   }
 
   async stop(): Promise<void> {
-    await this.unsubscribe?.();
-    this.unsubscribe = null;
+    const unsubscribe = this.unsubscribe;
+    this.unsubscribe = [];
+    await Promise.all(unsubscribe.map((off) => off()));
   }
 
   /**
@@ -55,5 +58,12 @@ export class ReplyHub {
     }
     const listeners = this.listeners.get(routed.data.replyId);
     if (listeners) for (const listener of listeners) listener.push(routed.data.chunk);
+  }
+
+  private stopped(message: unknown): void {
+    const stopped = StoppedReply.safeParse(message);
+    if (!stopped.success) return;
+    const listeners = this.listeners.get(stopped.data.replyId);
+    if (listeners) for (const listener of listeners) listener.push(stopped.data.chunk);
   }
 }

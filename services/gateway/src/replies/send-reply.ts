@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
+import { openStream } from '../http/open-stream';
 import { collectCompletion } from './completion-result';
 import type { ReplyListener } from './reply-listener';
-import { pipeUiMessageStream, toUiMessageChunks } from './ui-message-stream';
+import { toUiMessageChunks, uiMessageStreamHeaders, writeUiMessageStream } from './ui-message-stream';
 
 export interface ReplyOptions {
   stream: boolean;
@@ -30,9 +31,8 @@ export const fixedReply = (text: string): ReplySource => ({
 /** Answers with the reply: as the UI message stream (SSE), or as one Chat completion result. */
 export const sendReply = async (reply: FastifyReply, listener: ReplySource, options: ReplyOptions): Promise<void> => {
   if (options.stream) {
-    const headers = Object.fromEntries(Object.entries(reply.getHeaders()).map(([k, v]) => [k, String(v)]));
-    reply.hijack();
-    pipeUiMessageStream(reply.raw, toUiMessageChunks(listener.chunks(), options), headers);
+    const stream = openStream(reply, { headers: uiMessageStreamHeaders });
+    void writeUiMessageStream(stream, toUiMessageChunks(listener.chunks(), options));
     return;
   }
   const result = await collectCompletion(listener.chunks());

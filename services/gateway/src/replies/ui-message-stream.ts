@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { ReplySource, TokenChunk } from '@palaver/contracts';
 import { logger } from '@palaver/platform';
 import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
+import { type OpenStream, openResponse } from '../http/open-stream';
 
 /**
  * Turns a reply's fragments into the AI SDK UI message stream, in the spec's order:
@@ -60,22 +61,21 @@ export const pipeUiMessageStream = (
   chunks: AsyncIterable<UIMessageChunk>,
   headers: Record<string, string>,
 ): void => {
-  response.writeHead(200, { ...UI_MESSAGE_STREAM_HEADERS, ...headers });
-  void writeEvents(response, chunks);
+  void writeUiMessageStream(openResponse(response, { ...UI_MESSAGE_STREAM_HEADERS, ...headers }), chunks);
 };
 
-const writeEvents = async (response: ServerResponse, chunks: AsyncIterable<UIMessageChunk>): Promise<void> => {
+/** The UI message stream's headers, the route's own winning. */
+export const uiMessageStreamHeaders = (routeHeaders: Record<string, string>): Record<string, string> => ({
+  ...UI_MESSAGE_STREAM_HEADERS,
+  ...routeHeaders,
+});
+
+/** Writes the chunks on an open stream as `pipeUiMessageStream` does; resolves when the stream has ended. */
+export const writeUiMessageStream = async (stream: OpenStream, chunks: AsyncIterable<UIMessageChunk>): Promise<void> => {
   const iterator = chunks[Symbol.asyncIterator]();
-  let gone = false;
   let finished = false;
-  let wakeWriter: (() => void) | null = null;
-  const onClose = () => {
-    if (response.writableFinished) return;
-    gone = true;
-    wakeWriter?.();
-    void iterator.return?.(undefined);
-  };
-  response.once('close', onClose);
+  const onGone = () => void iterator.return?.(undefined);
+  stream.gone.addEventListener('abort', onGone, { once: true });
   try {
     for (;;) {
       const next = await iterator.next();
@@ -83,22 +83,16 @@ const writeEvents = async (response: ServerResponse, chunks: AsyncIterable<UIMes
         finished = true;
         break;
       }
-      if (gone || response.destroyed) break;
-      if (!response.write(`data: ${JSON.stringify(next.value)}\n\n`)) {
-        await new Promise<void>((resolve) => {
-          wakeWriter = resolve;
-          response.once('drain', resolve);
-        });
-        wakeWriter = null;
-      }
+      if (stream.gone.aborted || stream.raw.destroyed) break;
+      await stream.write(`data: ${JSON.stringify(next.value)}\n\n`);
     }
-    if (finished && !response.destroyed) response.end('data: [DONE]\n\n');
+    if (finished) stream.end('data: [DONE]\n\n');
   } catch (err) {
     // The reply's own failures arrive as an `error` chunk; this is a fault in the pipeline itself.
     logger.error({ err }, 'reply stream failed');
-    response.destroy();
+    stream.raw.destroy();
   } finally {
-    response.off('close', onClose);
+    stream.gone.removeEventListener('abort', onGone);
     // Left early (the client went away): the reply's source is closed too.
     if (!finished) void iterator.return?.(undefined);
   }

@@ -1,6 +1,7 @@
 import {
   type CreateProjectBody,
   DEFAULT_HANDOFF_SETTINGS,
+  DEFAULT_QNA_OVERRIDE_SETTINGS,
   type Plan,
   type ProjectLimits,
   type ProjectRecord,
@@ -36,6 +37,7 @@ export const newProject = (
   chatWidgetConfig: initialWidgetConfig(input.chatWidgetConfig),
   quickPrompts: withIds(input.quickPrompts ?? [], ids.newId),
   handoff: input.handoff ?? DEFAULT_HANDOFF_SETTINGS,
+  qnaOverride: input.qnaOverride ?? DEFAULT_QNA_OVERRIDE_SETTINGS,
   identityVerification: { required: input.identityVerification?.required ?? false, secretCreatedAt: null },
   defaultAssistantId: ids.defaultAssistantId,
   createdAt: now,
@@ -66,6 +68,7 @@ export const projectPatchUpdate = (
   if (patch.limits?.monthlyMessages !== undefined) set['limits.monthlyMessages'] = patch.limits.monthlyMessages;
   if (patch.quickPrompts !== undefined) set.quickPrompts = withIds(patch.quickPrompts, newId);
   if (patch.handoff !== undefined) set.handoff = patch.handoff;
+  if (patch.qnaOverride !== undefined) set.qnaOverride = patch.qnaOverride;
   if (patch.identityVerification !== undefined) set['identityVerification.required'] = patch.identityVerification.required;
   return Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set };
 };

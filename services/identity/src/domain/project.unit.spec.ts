@@ -28,6 +28,7 @@ describe('newProject', () => {
       chatWidgetConfig: DEFAULT_CHAT_WIDGET_CONFIG,
       quickPrompts: [],
       handoff: { enabled: false, triggerPhrases: [] },
+      qnaOverride: { enabled: true, minScore: 0.9 },
       identityVerification: { required: false, secretCreatedAt: null },
       defaultAssistantId: A,
       createdAt: NOW,
@@ -71,6 +72,7 @@ describe('projectPatchUpdate', () => {
           chatWidgetConfig: { position: 'top-left', offset: { x: 5, y: 6 } },
           quickPrompts: [{ title: 't', prompt: 'p' }],
           identityVerification: { required: true },
+          qnaOverride: { enabled: false, minScore: 0.95 },
         },
         ids(Q1),
         NOW,
@@ -87,6 +89,7 @@ describe('projectPatchUpdate', () => {
         quickPrompts: [{ id: Q1, title: 't', prompt: 'p' }],
         // By path: the secret's creation time, beside it, is not the patch's to overwrite.
         'identityVerification.required': true,
+        qnaOverride: { enabled: false, minScore: 0.95 },
       },
     });
   });

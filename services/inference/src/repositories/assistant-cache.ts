@@ -1,11 +1,17 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { type AssistantRecord, IDENTITY_CHANGES_CHANNEL, IdentityChange, IdentityMessages } from '@palaver/contracts';
+import {
+  type AssistantRecord,
+  IDENTITY_CHANGES_CHANNEL,
+  IdentityChange,
+  IdentityMessages,
+  type QnaOverrideSettings,
+} from '@palaver/contracts';
 import { logger, Ports, type PubSub, type ServiceClient } from '@palaver/platform';
 import { LRUCache } from 'lru-cache';
 import { ASSISTANT_CACHE } from '../domain/inference.settings';
 
 /**
- * Identity's assistants as the replies need them, so a reply costs no identity call while the
+ * Identity's assistants (and each project's Q&A override setting) as the replies need them, so a reply costs no identity call while the
  * assistant is unchanged. Identity announces each change that makes one stale
  * (`IDENTITY_CHANGES_CHANNEL`: an assistant updated, or its project changed, which may name another
  * default); every inference instance then drops that project's assistants. An answer fetched
@@ -19,6 +25,8 @@ export class AssistantCache implements OnModuleInit, OnModuleDestroy {
     max: ASSISTANT_CACHE.projects,
     ttl: ASSISTANT_CACHE.ttlMs,
   });
+  /** The project's Q&A override setting, by project. */
+  private readonly qnaOverrides = new LRUCache<string, QnaOverrideSettings>({ max: ASSISTANT_CACHE.projects, ttl: ASSISTANT_CACHE.ttlMs });
   private generation = 0;
   private unsubscribe: (() => Promise<void>) | null = null;
 
@@ -59,8 +67,19 @@ export class AssistantCache implements OnModuleInit, OnModuleDestroy {
     return assistant;
   }
 
+  /** The project's Q&A override setting (kept and dropped as the assistants are). */
+  async qnaOverride(projectId: string): Promise<QnaOverrideSettings> {
+    const hit = this.qnaOverrides.get(projectId);
+    if (hit) return hit;
+    const generation = this.generation;
+    const { qnaOverride } = await this.services.send(IdentityMessages.getProject, { projectId });
+    if (generation === this.generation) this.qnaOverrides.set(projectId, qnaOverride);
+    return qnaOverride;
+  }
+
   private forget(projectId: string): void {
     this.generation += 1;
     this.byProject.delete(projectId);
+    this.qnaOverrides.delete(projectId);
   }
 }

@@ -1,14 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress } from '@palaver/contracts';
+import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress, ZERO_USAGE } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
+import { isGrounded } from '../domain/qna-override';
 import { describeFailure } from '../domain/reply-failure';
+import { ReplyStops } from '../repositories/reply-stops';
 import { TokenChannel } from '../repositories/token-channel';
 import { ReplyPromptService } from './reply-prompt.service';
 import { ReplyReportService } from './reply-report.service';
 import { ReplyStreamService, type StreamOutcome } from './reply-stream.service';
 
 /**
- * Answers a visitor message: prompt, stream on the reply's channel, then record the outcome with
+ * Answers a visitor message: prompt (or a Q&A entry's answer verbatim, see `overridingQna`), stream on the reply's channel, then record the outcome with
  * the conversation service and publish the terminal chunk (finish or error), in that order, so
  * that whoever sees the end of the stream finds the message stored. Never throws: see
  * INFERENCE_JOB_ATTEMPTS.
@@ -20,6 +22,7 @@ export class GenerateReplyService {
     @Inject(ReplyStreamService) private readonly streamer: ReplyStreamService,
     @Inject(ReplyReportService) private readonly reports: ReplyReportService,
     @Inject(TokenChannel) private readonly channel: TokenChannel,
+    @Inject(ReplyStops) private readonly stops: ReplyStops,
   ) {}
 
   async process(job: Job): Promise<void> {
@@ -30,18 +33,31 @@ export class GenerateReplyService {
     }
     const data = parsed.data;
     const replyId = data.assistantMessageId;
-    const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed };
+    const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed, replayable: true };
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
 
     if (job.attempt > 1) return this.interrupted(ids, reply);
     logger.info({ jobId: job.id, ...ids }, 'generating reply');
 
+    // A stop (POST .../stop) stores the reply and ends its streams itself: only the model call is left to cancel.
+    const stop = this.stops.track(replyId);
     let outcome: StreamOutcome;
+    let grounded: boolean | undefined;
     try {
+      stop.signal.throwIfAborted();
       const request = await this.prompts.prepare(data);
-      outcome = await this.streamer.stream(reply, request);
+      request.signal = stop.signal;
+      grounded = isGrounded(request.grounding);
+      const verbatim = await this.prompts.verbatimAnswer(data.projectId, request.grounding);
+      outcome = verbatim ? await this.answerVerbatim(reply, verbatim.answer) : await this.streamer.stream(reply, request);
     } catch (error) {
       outcome = { ok: false, error, partialText: '' };
+    } finally {
+      stop.release();
+    }
+    if (stop.signal.aborted) {
+      logger.info(ids, 'reply stopped by the visitor');
+      return;
     }
 
     if (outcome.ok) {
@@ -55,7 +71,7 @@ export class GenerateReplyService {
         await this.channel.publish(reply, { type: 'delta', delta: text });
       }
       try {
-        await this.reports.completed({ text, finishReason, usage, sources, ...ids });
+        await this.reports.completed({ text, finishReason, usage, sources, ...(grounded === undefined ? {} : { grounded }), ...ids });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
@@ -76,21 +92,29 @@ export class GenerateReplyService {
     await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
   }
 
+  /** A Q&A entry's answer as the reply: published whole, the model not called. */
+  private async answerVerbatim(reply: ReplyAddress, answer: string): Promise<StreamOutcome> {
+    await this.channel.publish(reply, { type: 'delta', delta: answer, sources: [] });
+    return { ok: true, text: answer, finishReason: 'stop', usage: ZERO_USAGE, sources: [], toolCalls: [] };
+  }
+
   /**
    * A second run means the first one's worker died (kill -9, lost its lock): it may have
    * streamed part of the reply already, and a model cannot be resumed where it stopped. So the
    * reply ends as failed rather than streaming its text a second time (see docs/deployment.md).
-   * The text streamed so far died with that worker; the gateway that relayed it still has it. So
+   * The text streamed so far is in the reply log, and the gateway that relayed it has it too. So
    * the error goes out first, marked `interrupted`: the listener stores the failure with the text
    * it relayed, then tells the visitor. Only after `INTERRUPTED_LISTENER_GRACE_MS` is it stored
-   * from here, without text, for a reply nobody listened to any more (a no-op once stored).
+   * from here, with the text the reply log holds, for a reply nobody listened to any more (a
+   * visitor who reloaded; a no-op once stored).
    */
   private async interrupted(ids: { projectId: string; conversationId: string; messageId: string }, reply: ReplyAddress): Promise<void> {
     logger.warn(ids, 'reply interrupted: its worker stopped mid-reply');
     await this.channel.publish(reply, { type: 'error', code: 'SERVICE_UNAVAILABLE', error: REPLY_INTERRUPTED, interrupted: true });
     await new Promise((resolve) => setTimeout(resolve, INTERRUPTED_LISTENER_GRACE_MS));
     try {
-      await this.reports.failed({ error: REPLY_INTERRUPTED, partialText: '', ...ids });
+      const partialText = await this.channel.textSoFar(ids.messageId);
+      await this.reports.failed({ error: REPLY_INTERRUPTED, partialText, ...ids });
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the interrupted reply');
     }

@@ -5,11 +5,13 @@ import {
   HANDOFF_TOOL,
   type PageContext,
   type Retrieval,
+  type RetrievedQna,
   replyRetrievalRequest,
   SearchMessages,
 } from '@palaver/contracts';
 import { type ChatRequest, lastUserMessage, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { buildPrompt } from '../domain/prompt.builder';
+import { overridingQna } from '../domain/qna-override';
 import { AssistantCache } from '../repositories/assistant-cache';
 
 export interface ReplyPromptInput {
@@ -51,6 +53,20 @@ export class ReplyPromptService {
       grounding: prompt.knowledge,
       ...(input.handoffTool ? { tools: [{ ...HANDOFF_TOOL }] } : {}),
     };
+  }
+
+  /**
+   * The Q&A entry to answer with verbatim, without the model (see `overridingQna`), or null. When
+   * identity cannot say whether the project wants it, the model answers.
+   */
+  async verbatimAnswer(projectId: string, knowledge: Retrieval): Promise<RetrievedQna | null> {
+    if (knowledge.qnas.length === 0) return null;
+    try {
+      return overridingQna(knowledge, await this.assistants.qnaOverride(projectId));
+    } catch (err) {
+      logger.warn({ err, projectId }, "could not read the project's Q&A override; the model answers");
+      return null;
+    }
   }
 
   /** Without the search service the reply still goes ahead, ungrounded: the rules make the model say it does not know. */

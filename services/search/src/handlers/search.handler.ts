@@ -2,6 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SearchMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
+import { KnowledgeVectors } from '../repositories/knowledge-vectors';
 import { DocumentService } from '../services/document.service';
 import { QnaService } from '../services/qna.service';
 import { SearchService } from '../services/search.service';
@@ -12,6 +13,7 @@ export class SearchHandler {
     @Inject(SearchService) private readonly search: SearchService,
     @Inject(QnaService) private readonly qnas: QnaService,
     @Inject(DocumentService) private readonly documents: DocumentService,
+    @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
   ) {}
 
   @MessagePattern(M.search.subject)
@@ -72,6 +74,11 @@ export class SearchHandler {
   @MessagePattern(M.listDocuments.subject)
   listDocuments(@Payload() raw: unknown) {
     return handle(M.listDocuments, raw, (req) => this.documents.list(req.projectId, req.limit, req.offset));
+  }
+
+  @MessagePattern(M.embed.subject)
+  embed(@Payload() raw: unknown) {
+    return handle(M.embed, raw, async (req) => ({ vectors: await this.vectors.embedQueries(req.texts) }));
   }
 
   @MessagePattern(M.health.subject)

@@ -43,6 +43,13 @@ export class KnowledgeVectors {
     return vector;
   }
 
+  /** Query embeddings of several short texts in one embedder call (analytics groups questions with them). */
+  async embedQueries(texts: string[]): Promise<number[][]> {
+    const vectors = await this.embedder.embed(texts, 'query');
+    if (vectors.length !== texts.length) throw new Error('the embedder returned a vector count unlike the texts');
+    return vectors;
+  }
+
   async upsertChunks(points: Array<{ id: string; vector: number[]; payload: ChunkPayload }>): Promise<void> {
     await this.upsert(points);
   }

@@ -15,6 +15,7 @@ export type {
   DocumentRecord,
   FeedbackSummary,
   HeldConversations,
+  InsightsSummary,
   KeyRecord,
   Message,
   ProjectRecord,
@@ -22,6 +23,9 @@ export type {
   Source,
   SourcePage,
   SourcePageStatus,
+  Webhook as WebhookRecord,
+  WebhookDelivery as WebhookDeliveryRecord,
+  UnansweredGroup,
 } from '@palaver/contracts';
 
 export interface PagedList<T> {

@@ -3,6 +3,7 @@ import { MessageList, textOf } from '../components/message-list';
 import {
   Button,
   Card,
+  ConfirmDialog,
   CopyButton,
   DeleteDialog,
   Empty,
@@ -164,20 +165,44 @@ const ConversationPanel = ({
     messages.reload();
     onChanged();
   });
-  const release = useSubmit(async () => {
-    await agentApi(token, `/conversations/${conversation.id}/release`, { method: 'POST' });
-    onChanged();
-  });
+  const [confirmRelease, setConfirmRelease] = useState(false);
+  const [confirmClose, setConfirmClose] = useState(false);
   return (
     <Card
       title={conversation.title ?? 'Untitled conversation'}
       actions={
-        <Button variant="secondary" class="button-small" busy={release.busy} onClick={() => void release.run()}>
-          Release to the assistant
-        </Button>
+        <div class="row">
+          <Button variant="secondary" class="button-small" onClick={() => setConfirmRelease(true)}>
+            Release to the assistant
+          </Button>
+          <Button variant="secondary" class="button-small" onClick={() => setConfirmClose(true)}>
+            Close the conversation
+          </Button>
+        </div>
       }
     >
-      <ErrorNotice error={release.error} />
+      <ConfirmDialog
+        open={confirmClose}
+        title="Close this conversation?"
+        body={<p>The conversation ends; the visitor sees it closed.</p>}
+        confirmLabel="Close"
+        onConfirm={async () => {
+          await agentApi(token, `/conversations/${conversation.id}/close`, { body: {} });
+          onChanged();
+        }}
+        onClose={() => setConfirmClose(false)}
+      />
+      <ConfirmDialog
+        open={confirmRelease}
+        title="Release to the assistant?"
+        body={<p>The assistant answers the visitor again, and the conversation leaves your list.</p>}
+        confirmLabel="Release"
+        onConfirm={async () => {
+          await agentApi(token, `/conversations/${conversation.id}/release`, { method: 'POST' });
+          onChanged();
+        }}
+        onClose={() => setConfirmRelease(false)}
+      />
       {messages.loading && !messages.data ? <Loading /> : null}
       <ErrorNotice error={messages.error} onRetry={messages.reload} />
       {messages.data ? <MessageList messages={messages.data!.data} /> : null}

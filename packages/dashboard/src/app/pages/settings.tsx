@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { IdentitySecret } from '../components/identity-secret';
 import { ProjectFields } from '../components/project-fields';
+import { ReplySettings, replySettingsBody, replySettingsOf } from '../components/reply-settings';
 import { Button, Card, ErrorNotice, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
@@ -17,6 +18,7 @@ export const SettingsPage = () => {
   const [perMinute, setPerMinute] = useState(project.limits.messagesPerMinute?.toString() ?? '');
   const [monthly, setMonthly] = useState(project.limits.monthlyMessages?.toString() ?? '');
   const [prompts, setPrompts] = useState(project.quickPrompts.map(({ title, prompt }) => ({ title, prompt })));
+  const [replies, setReplies] = useState(() => replySettingsOf(project));
   const [saved, setSaved] = useState(false);
 
   const save = useSubmit(async () => {
@@ -29,6 +31,7 @@ export const SettingsPage = () => {
         plan,
         limits: { messagesPerMinute: limitValue(perMinute), monthlyMessages: limitValue(monthly) },
         quickPrompts: prompts.filter((p) => p.title.trim() || p.prompt.trim()),
+        ...replySettingsBody(replies),
       },
     });
     setProject(updated);
@@ -113,6 +116,7 @@ export const SettingsPage = () => {
             ))}
           </ol>
         </Card>
+        <ReplySettings value={replies} onChange={setReplies} />
         <div class="form-footer">
           <ErrorNotice error={save.error} />
           {saved && !save.error ? <Notice tone="success">Saved.</Notice> : null}

@@ -2,6 +2,7 @@ import { AnalyticsEvent, AnalyticsMessages, FeedbackSummary, IdentityMessages, q
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
+import { openStream, sseEvent } from '../../http/open-stream';
 import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
@@ -63,27 +64,28 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     projectId: string,
     { type, after, limit }: Omit<EventsQuery, 'follow'>,
   ): Promise<void> => {
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    raw.write(': following\n\n');
+    const stream = openStream(reply, {
+      headers: (routeHeaders) => ({
+        ...routeHeaders,
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      }),
+    });
+    void stream.write(': following\n\n');
     const lastEventId = request.headers['last-event-id'];
     let cursor = typeof lastEventId === 'string' && lastEventId ? lastEventId : after;
-    let open = true;
-    request.raw.on('close', () => {
-      open = false;
-    });
     try {
-      while (open) {
+      while (!stream.gone.aborted) {
         const page = await services.send(AnalyticsMessages.listEvents, { projectId, type, after: cursor, limit });
-        for (const event of page.data) raw.write(`id: ${event.cursor}\ndata: ${JSON.stringify(event)}\n\n`);
+        for (const event of page.data) void stream.write(sseEvent({ id: event.cursor, data: JSON.stringify(event) }));
         cursor = page.nextCursor ?? cursor;
         if (page.data.length < limit) await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
       }
     } catch (err) {
-      raw.write(`event: error\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : 'feed failed' })}\n\n`);
+      void stream.write(sseEvent({ type: 'error', data: JSON.stringify({ message: err instanceof Error ? err.message : 'feed failed' }) }));
     } finally {
-      raw.end();
+      stream.end();
     }
   };
 };

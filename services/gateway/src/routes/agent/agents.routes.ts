@@ -4,6 +4,7 @@ import {
   type AgentFeedChange,
   AgentInfo,
   AgentMessageBody,
+  CloseConversationBody,
   ConversationMessages,
   ErrorBody,
   HeldConversations,
@@ -140,6 +141,25 @@ export const agentRoutes = (
     {
       ...agentAuth,
       method: 'POST',
+      url: '/agent/v1/conversations/:conversationId/close',
+      summary: 'Close the conversation (only its holder), with an optional reason',
+      params: ConversationPath,
+      body: CloseConversationBody,
+      responses: { 200: { description: 'The closed conversation', schema: AgentConversation } },
+    },
+    async ({ agent, params, body }) =>
+      services.send(ConversationMessages.agentClose, {
+        projectId: agent.projectId,
+        ...params,
+        humanAgentId: agent.agentId,
+        closeReason: body.closeReason ?? null,
+      }),
+  );
+
+  routes.add(
+    {
+      ...agentAuth,
+      method: 'POST',
       url: '/agent/v1/conversations/:conversationId/release',
       summary: 'Hand the conversation back to the assistant (only its holder)',
       params: ConversationPath,
@@ -188,7 +208,6 @@ export const agentRoutes = (
       try {
         // Asked again when the conversation service announces a new entry of the project's feed.
         await serveLiveEvents(
-          request,
           reply,
           resumeCursor(request, query.after),
           async (after) => {

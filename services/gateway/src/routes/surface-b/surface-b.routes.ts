@@ -21,13 +21,10 @@ import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
-import type { MessageLimits } from '../../limits/message-limits';
-import { recordAbandonedReply } from '../../replies/abandoned-reply';
+import { answerAsked, type ReplyRequests, replyFollows } from '../../replies/ask-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
-import { sendQueued } from '../../replies/queued-reply';
-import type { ReplyHub } from '../../replies/reply-hub';
-import { fixedReply } from '../../replies/send-reply';
+import type { ReplySource } from '../../replies/send-reply';
 
 const CustomerPath = z.object({ appUserId: AppUserId });
 const ChatPath = CustomerPath.extend({ chatId: Uuid });
@@ -43,13 +40,7 @@ const MAX_CONTENT = 10_000;
  * `x-service-key: sk_…`. Customers are the project's identified visitors, so their chats are
  * the same conversations v2 shows (docs/surface-b.md).
  */
-export const surfaceBRoutes = (
-  routes: Routes,
-  deps: GatewayDeps,
-  limits: MessageLimits,
-  identity: IdentityCache,
-  replies: ReplyHub,
-): void => {
+export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, identity: IdentityCache, replyRequests: ReplyRequests): void => {
   const { services } = deps;
   const base = deps.config.SURFACE_B_BASE;
   const keyed = { auth: 'serviceKey', tag: TAG } as const;
@@ -152,29 +143,31 @@ export const surfaceBRoutes = (
       const pageUrl = body.pageUrl ?? null;
       const history = body.previousMessages ?? undefined;
 
+      const write = (source: ReplySource) => sendPlainTextReply(reply, source, body.streaming);
+
       if (body.messageId != null) {
         const messageId = body.messageId;
-        const listener = await limits.within(project, async () => {
-          const listener = replies.listen(messageId, deps.config.REPLY_TIMEOUT_MS, recordAbandonedReply(services, { ...scope, messageId }));
-          await listener.startOrClose(() =>
+        const asked = await replyRequests.ask(project, {
+          replyId: messageId,
+          stored: { projectId: key.projectId, conversationId: params.chatId },
+          settleOnFirstFragment: false,
+          start: (replyTo) =>
             services
               .send(ConversationMessages.regenerateReply, {
                 ...scope,
                 messageId,
                 assistantId: key.assistantId,
                 history,
-                replyTo: replies.channel,
+                replyTo,
                 streamed: body.streaming,
               })
-              .catch((err: unknown) => {
+              .then(replyFollows, (err: unknown) => {
                 // Another customer's chat is not there for this one (as a read of it answers).
                 if (err instanceof AppError && err.code === 'FORBIDDEN') throw conversationNotThere(params.chatId);
                 throw err;
               }),
-          );
-          return listener;
         });
-        return sendPlainTextReply(reply, listener, body.streaming);
+        return answerAsked(reply, asked, write);
       }
 
       const assistantMessageId = randomUUID();
@@ -182,15 +175,14 @@ export const surfaceBRoutes = (
         pageUrl === null && body.pageContent == null
           ? null
           : { ...(pageUrl ? { url: pageUrl } : {}), ...(body.pageContent ? { content: body.pageContent } : {}) };
-      const { listener, outcome } = await limits.within(project, async () => {
+      const asked = await replyRequests.ask(project, {
+        replyId: assistantMessageId,
+        stored: { projectId: key.projectId, conversationId: params.chatId },
+        settleOnFirstFragment: true,
         // Within the limits, so a message refused by them (429) creates no chat either.
-        await services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl });
-        const listener = replies.listen(
-          assistantMessageId,
-          deps.config.REPLY_TIMEOUT_MS,
-          recordAbandonedReply(services, { projectId: key.projectId, conversationId: params.chatId, messageId: assistantMessageId }),
-        );
-        const outcome = await listener.startedOrAnswered(() =>
+        before: () =>
+          services.send(ConversationMessages.create, { projectId: key.projectId, visitorId, conversationId: params.chatId, pageUrl }),
+        start: (replyTo) =>
           services.send(ConversationMessages.postMessage, {
             ...scope,
             content,
@@ -199,21 +191,11 @@ export const surfaceBRoutes = (
             assistantId: key.assistantId,
             handoffTriggers: handoffTriggersOf(project),
             history,
-            replyTo: replies.channel,
+            replyTo,
             streamed: body.streaming,
           }),
-        );
-        return { listener, outcome };
       });
-      if (outcome.kind === 'queued') {
-        await listener.close();
-        return sendQueued(reply);
-      }
-      if (outcome.kind === 'handoff') {
-        await listener.close();
-        return sendPlainTextReply(reply, fixedReply(outcome.notice.parts.map((p) => p.text).join('')), body.streaming);
-      }
-      await sendPlainTextReply(reply, listener, body.streaming);
+      await answerAsked(reply, asked, write);
     },
   );
 

@@ -3,18 +3,11 @@ import { ChatCompletionResult, ChatCompletionsBody, IdentityMessages, InferenceM
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
-import type { MessageLimits } from '../../limits/message-limits';
 import { requireFeature } from '../../limits/plan-gates';
-import type { ReplyHub } from '../../replies/reply-hub';
+import { answerAsked, type ReplyRequests, replyFollows } from '../../replies/ask-reply';
 import { sendReply } from '../../replies/send-reply';
 
-export const completionRoutes = (
-  routes: Routes,
-  deps: GatewayDeps,
-  limits: MessageLimits,
-  identity: IdentityCache,
-  replies: ReplyHub,
-): void => {
+export const completionRoutes = (routes: Routes, deps: GatewayDeps, identity: IdentityCache, replyRequests: ReplyRequests): void => {
   const { services } = deps;
 
   routes.add(
@@ -38,22 +31,26 @@ export const completionRoutes = (
         assistantId: body.assistantId ?? null,
       });
       const replyId = randomUUID();
-      const listener = await limits.within(project, async () => {
-        const listener = replies.listen(replyId, deps.config.REPLY_TIMEOUT_MS);
-        await listener.startOrClose(() =>
-          services.send(InferenceMessages.startCompletion, {
-            projectId: key.projectId,
-            replyId,
-            assistantId: assistant.id,
-            messages: body.messages,
-            replyTo: replies.channel,
-            streamed: body.stream,
-          }),
-        );
-        return listener;
+      const asked = await replyRequests.ask(project, {
+        replyId,
+        stored: null,
+        settleOnFirstFragment: false,
+        start: (replyTo) =>
+          services
+            .send(InferenceMessages.startCompletion, {
+              projectId: key.projectId,
+              replyId,
+              assistantId: assistant.id,
+              messages: body.messages,
+              replyTo,
+              streamed: body.stream,
+            })
+            .then(replyFollows),
       });
       // The spec describes the non-streaming completion as returned with 202.
-      await sendReply(reply, listener, { stream: body.stream, jsonStatus: 202, textId: replyId, messageId: null });
+      await answerAsked(reply, asked, (source) =>
+        sendReply(reply, source, { stream: body.stream, jsonStatus: 202, textId: replyId, messageId: null }),
+      );
     },
   );
 };

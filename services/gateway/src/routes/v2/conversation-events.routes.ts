@@ -46,7 +46,6 @@ export const conversationEventRoutes = (
       try {
         // Asked again when the conversation service announces a change of this visitor's conversations.
         await serveLiveEvents(
-          request,
           reply,
           resumeCursor(request, query.after),
           async (after) => {

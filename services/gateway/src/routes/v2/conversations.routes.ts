@@ -22,13 +22,10 @@ import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
-import type { MessageLimits } from '../../limits/message-limits';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
-import { recordAbandonedReply } from '../../replies/abandoned-reply';
+import { answerAsked, type ReplyRequests } from '../../replies/ask-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
-import { sendQueued } from '../../replies/queued-reply';
-import type { ReplyHub } from '../../replies/reply-hub';
-import { fixedReply, sendReply } from '../../replies/send-reply';
+import { sendReply } from '../../replies/send-reply';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const MessagePath = z.object({ messageId: Uuid });
@@ -39,10 +36,9 @@ const scope = (session: SessionInfo) => ({ projectId: session.projectId, visitor
 export const conversationRoutes = (
   routes: Routes,
   deps: GatewayDeps,
-  limits: MessageLimits,
   identity: IdentityCache,
   visitorReads: VisitorReadCache,
-  replies: ReplyHub,
+  replyRequests: ReplyRequests,
 ): void => {
   const { services } = deps;
 
@@ -138,19 +134,11 @@ export const conversationRoutes = (
     async ({ session, params, body, reply }) => {
       const project = await identity.project(session.projectId);
       const assistantMessageId = randomUUID();
-      // Only an accepted message counts against the limits: a refused one (404, 409…) is given back.
-      const { listener, outcome } = await limits.within(project, async () => {
-        // Timed out or interrupted: recorded as failed first, with the text the visitor saw.
-        const listener = replies.listen(
-          assistantMessageId,
-          deps.config.REPLY_TIMEOUT_MS,
-          recordAbandonedReply(services, {
-            projectId: session.projectId,
-            conversationId: params.conversationId,
-            messageId: assistantMessageId,
-          }),
-        );
-        const outcome = await listener.startedOrAnswered(() =>
+      const asked = await replyRequests.ask(project, {
+        replyId: assistantMessageId,
+        stored: { projectId: session.projectId, conversationId: params.conversationId },
+        settleOnFirstFragment: true,
+        start: (replyTo) =>
           services.send(ConversationMessages.postMessage, {
             conversationId: params.conversationId,
             content: body.content,
@@ -158,36 +146,17 @@ export const conversationRoutes = (
             assistantMessageId,
             assistantId: session.assistantId,
             handoffTriggers: handoffTriggersOf(project),
-            replyTo: replies.channel,
+            replyTo,
             streamed: body.stream,
             ...scope(session),
           }),
-        );
-        return { listener, outcome };
       });
       // The message is stored (its reply, once finished, is announced before its last fragment, on
       // the connection that brings the fragment).
       visitorReads.forget(scope(session));
-      if (outcome.kind === 'queued') {
-        await listener.close();
-        return sendQueued(reply);
-      }
-      if (outcome.kind === 'handoff') {
-        await listener.close();
-        const notice = outcome.notice.parts.map((p) => p.text).join('');
-        return sendReply(reply, fixedReply(notice), {
-          stream: body.stream,
-          jsonStatus: 200,
-          textId: outcome.notice.id,
-          messageId: outcome.notice.id,
-        });
-      }
-      await sendReply(reply, listener, {
-        stream: body.stream,
-        jsonStatus: 200,
-        textId: assistantMessageId,
-        messageId: assistantMessageId,
-      });
+      await answerAsked(reply, asked, (source, messageId) =>
+        sendReply(reply, source, { stream: body.stream, jsonStatus: 200, textId: messageId, messageId }),
+      );
     },
   );
 

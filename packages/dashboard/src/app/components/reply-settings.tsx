@@ -1,0 +1,94 @@
+import { Card, Field } from './ui';
+
+export interface ReplySettingsValue {
+  handoffEnabled: boolean;
+  /** One phrase a line; empty: the built-in phrases. */
+  triggerPhrases: string;
+  qnaOverrideEnabled: boolean;
+  /** The Q&A override's minimum similarity, as typed (0.5 to 1). */
+  qnaMinScore: string;
+}
+
+export const replySettingsOf = (project: {
+  handoff: { enabled: boolean; triggerPhrases: string[] };
+  qnaOverride: { enabled: boolean; minScore: number };
+}): ReplySettingsValue => ({
+  handoffEnabled: project.handoff.enabled,
+  triggerPhrases: project.handoff.triggerPhrases.join('\n'),
+  qnaOverrideEnabled: project.qnaOverride.enabled,
+  qnaMinScore: String(project.qnaOverride.minScore),
+});
+
+/** The PATCH fields of the two settings. */
+export const replySettingsBody = (value: ReplySettingsValue) => ({
+  handoff: {
+    enabled: value.handoffEnabled,
+    triggerPhrases: value.triggerPhrases
+      .split('\n')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  },
+  qnaOverride: { enabled: value.qnaOverrideEnabled, minScore: Number(value.qnaMinScore) },
+});
+
+/** Handoff to a person and Q&A answers that override the model, on the Settings page. */
+export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; onChange: (next: ReplySettingsValue) => void }) => {
+  const set = <K extends keyof ReplySettingsValue>(key: K, v: ReplySettingsValue[K]) => onChange({ ...value, [key]: v });
+  return (
+    <>
+      <Card title="Handoff to a person">
+        <div class="form-grid">
+          <label class="toggle">
+            <input
+              type="checkbox"
+              name="handoffEnabled"
+              checked={value.handoffEnabled}
+              onChange={(e) => set('handoffEnabled', e.currentTarget.checked)}
+            />
+            Visitors can ask for a person (the conversation waits in the inbox)
+          </label>
+          <Field
+            label="Trigger phrases"
+            hint="One a line, matched as whole words in any case. Empty: the built-in phrases (“talk to a human”…)."
+          >
+            <textarea
+              name="triggerPhrases"
+              rows={3}
+              disabled={!value.handoffEnabled}
+              value={value.triggerPhrases}
+              onInput={(e) => set('triggerPhrases', e.currentTarget.value)}
+            />
+          </Field>
+        </div>
+      </Card>
+      <Card title="Q&A answers">
+        <div class="form-grid">
+          <label class="toggle">
+            <input
+              type="checkbox"
+              name="qnaOverrideEnabled"
+              checked={value.qnaOverrideEnabled}
+              onChange={(e) => set('qnaOverrideEnabled', e.currentTarget.checked)}
+            />
+            Answer with a Q&A entry word for word, without the model, when the question matches it closely
+          </label>
+          <Field
+            label="Minimum similarity"
+            hint="0.5 to 1: higher needs a closer match. At 0.9 only the entry's question and near-identical wordings; below, looser rephrasings too."
+          >
+            <input
+              name="qnaMinScore"
+              type="number"
+              min={0.5}
+              max={1}
+              step={0.01}
+              disabled={!value.qnaOverrideEnabled}
+              value={value.qnaMinScore}
+              onInput={(e) => set('qnaMinScore', e.currentTarget.value)}
+            />
+          </Field>
+        </div>
+      </Card>
+    </>
+  );
+};

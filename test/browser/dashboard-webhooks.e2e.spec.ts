@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { type E2eApp, startE2eApp } from '../support/e2e-app';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+
+// The Webhooks page in Chromium: an endpoint added (its secret shown once), a test event sent and
+// seen retried then delivered, the endpoint edited and deleted.
+const available = chromiumAvailable();
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhooks', available), () => {
+  let e2e: E2eApp;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let page: Page;
+  let projectId = '';
+
+  const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
+  const seriousViolations = async (): Promise<string[]> => {
+    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
+    const violations = (await page.evaluate('window.axe.run({ resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{
+      id: string;
+      impact: string | null;
+      nodes: { target: unknown[] }[];
+    }>;
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
+  };
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver((_hook, hit) => (hit === 1 ? 500 : 200));
+    e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS_MS: '1500' });
+    projectId = (await e2e.admin.createProject({ name: 'Acme' })).project.id;
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+    await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
+    page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await e2e?.stop();
+    await receiver?.close();
+  });
+
+  it('adds an endpoint and shows its secret once; refuses a metadata address with the reason', async () => {
+    await page.goto(`${e2e.url}/dashboard/projects/${projectId}/webhooks`);
+    await page.getByRole('heading', { name: 'Webhooks', exact: true, level: 1 }).waitFor();
+    await page.getByText('No endpoints yet').waitFor();
+
+    await page.getByRole('button', { name: 'Add an endpoint' }).click();
+    await page.getByLabel('Endpoint URL').fill('http://169.254.169.254/hook');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const alert = page.getByRole('dialog').getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/link-local/);
+
+    await page.getByLabel('Endpoint URL').fill(receiver.url);
+    await page.getByLabel('Description').fill('CRM sync');
+    await page.getByLabel('All events, those added later too').uncheck();
+    await page.getByRole('checkbox', { name: 'feedback.given' }).check();
+    await page.getByRole('checkbox', { name: 'conversation.started' }).check();
+    await shot('webhooks-form');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = page.getByTestId('webhook-secret');
+    await secret.waitFor();
+    expect(await secret.textContent()).toMatch(/^whsec_/);
+    await page.getByRole('row', { name: /CRM sync/ }).waitFor();
+    expect(await page.getByRole('row', { name: /CRM sync/ }).textContent()).toContain('feedback.given, conversation.started');
+    await shot('webhooks-created');
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await page.getByRole('row', { name: /CRM sync/ }).waitFor();
+    expect(await page.content()).not.toContain('whsec_');
+  });
+
+  it('sends a test event: the delivery fails once, is retried and shows delivered', async () => {
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const row = page.getByRole('row', { name: /webhook\.test/ });
+    await row.waitFor();
+    await expect.poll(async () => row.textContent(), { timeout: 15_000, interval: 100 }).toMatch(/pending.*1.*500/);
+    await shot('webhooks-retrying');
+    await expect.poll(async () => row.textContent(), { timeout: 15_000, interval: 100 }).toMatch(/succeeded.*2.*200/);
+    await shot('webhooks-delivered');
+    expect(receiver.received.map((h) => h.status)).toEqual([500, 200]);
+    expect(await seriousViolations()).toEqual([]);
+  });
+
+  it('edits the endpoint, rotates its secret and deletes it', async () => {
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('All events, those added later too').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => page.getByRole('row', { name: /CRM sync/ }).textContent()).toContain('all');
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByTestId('webhook-secret').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('button', { name: `Delete ${receiver.url}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
+    await page.getByText('No endpoints yet').waitFor();
+  });
+});
