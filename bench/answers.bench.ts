@@ -55,8 +55,10 @@ const answeredFrom = async (set: AnswerSet) => {
       });
       const answer = groundedAnswer(kase.question, knowledge);
       const qna = answer.source === 'qna' ? knowledge.qnas.find((q) => q.answer === answer.text) : undefined;
+      const best = overridingQna(knowledge, { enabled: true, minScore: 0 });
       outcomes.push({
         kase,
+        bestQna: best && { key: `qna:${best.question}`, score: best.score },
         from:
           answer.source === 'qna' ? `qna:${qna?.question}` : answer.source === 'document' ? `document:${answer.documents[0]?.title}` : null,
       });
