@@ -162,30 +162,17 @@ const largeProject = async (data: SciFact, target: number) => {
     for (let d = 0; d < data.corpus.length && chunks < target; d++) {
       const doc = data.corpus[d]!;
       const now = new Date().toISOString();
-      const id = pointId('large', copy, doc.id);
-      const record: DocumentRecord = {
-        id,
-        projectId,
-        title: doc.title,
-        url: docUrl(doc.id),
-        path: `/doc/${doc.id}`,
-        content: doc.text,
-        chunkCount: perDoc[d]!.length,
-        createdAt: now,
-        updatedAt: now,
-      };
-      const version = pointId('v', copy, doc.id);
+      const [id, version] = [pointId('large', copy, doc.id), pointId('v', copy, doc.id)];
+      const common = { projectId, title: doc.title, url: docUrl(doc.id), path: `/doc/${doc.id}` };
+      const record: DocumentRecord = { id, ...common, content: doc.text, chunkCount: perDoc[d]!.length, createdAt: now, updatedAt: now };
       const points = perDoc[d]!.map(({ chunk, text }) => {
         const payload: ChunkPayload = {
-          projectId,
+          ...common,
           documentId: id,
           version,
           kind: 'chunk',
           chunkIndex: chunk.index,
           headings: chunk.headings,
-          title: record.title,
-          url: record.url,
-          path: record.path,
           content: chunk.text,
         };
         return { id: pointId(id, version, chunk.index), vector: embedded[vectorOf.get(text)!]!, payload };
@@ -218,19 +205,16 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
     columns: ['method', 'nDCG@10', 'vs (a)', 'recall@100', 'vs (a)', 'MRR@10', 'recall@5', 'index docs/s', 'ms/query p50', 'p99'],
     rows: [plain, lexical, vector, hybrid].map((m) => {
       const q = evaluateRun(m.runs, data.qrels);
-      const [ndcg, recall100] = [q.ndcgAt10, q.recallAt100];
-      return [
-        m.name,
+      const [ndcg, recall] = [q.ndcgAt10, q.recallAt100];
+      const quality = [
         fixed(ndcg),
         ratio(ndcg, base.ndcgAt10),
-        fixed(recall100),
-        ratio(recall100, base.recallAt100),
+        fixed(recall),
+        ratio(recall, base.recallAt100),
         fixed(q.mrrAt10),
         fixed(q.recallAt5),
-        perSecond(data.corpus.length, m.indexMs),
-        p(m.queryMs, 50),
-        p(m.queryMs, 99),
       ];
+      return [m.name, ...quality, perSecond(data.corpus.length, m.indexMs), p(m.queryMs, 50), p(m.queryMs, 99)];
     }),
     notes: [
       `data: ${scifactDir()} (loaded in ${Math.round(loadMs)} ms); published BM25 nDCG@10 on this split: 0.665 (BEIR paper)`,
@@ -249,12 +233,7 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
   const row = (label: string, chunks: number, s: { full: number[]; cpu: number[]; lexical: number[] }) => [
     label,
     chunks,
-    p(s.full, 50),
-    p(s.full, 99),
-    p(s.cpu, 50),
-    p(s.cpu, 99),
-    p(s.lexical, 50),
-    p(s.lexical, 99),
+    ...[s.full, s.cpu, s.lexical].flatMap((samples) => [p(samples, 50), p(samples, 99)]),
     ratio(percentile(s.full, 0.5), percentile(s.lexical, 0.5)),
   ];
   const latencyTable: Table = {

@@ -122,13 +122,22 @@ const productEnv = (dataDir: string) => ({ DATA_DIR: dataDir, PORT: '0', SEED_DE
 /** The scenarios run again, in the same rounds, on a second product exporting its traces. */
 const TRACED: Scenario[] = ['reads', 'messages', 'ttft'];
 
-/** With a sink, a second product traced into it takes its turn in each round of the TRACED scenarios. */
-const benchMode = (mode: string, infra: BenchInfra, sink: OtlpSink | null) =>
-  withProduct(mode, infra, {}, (product) =>
-    sink
-      ? withProduct(mode, infra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, (traced) => compare(mode, product, { traced, sink }))
-      : compare(mode, product, null),
-  );
+/**
+ * With a sink, a second product traced into it takes its turn in each round of the TRACED
+ * scenarios, on a NATS and a Redis of its own (two products on one bus would answer each other's requests).
+ */
+const benchMode = async (mode: string, infra: BenchInfra, sink: OtlpSink | null) => {
+  const tracedInfra = sink && (await benchInfra(mode));
+  try {
+    return await withProduct(mode, infra, {}, (product) =>
+      sink && tracedInfra
+        ? withProduct(mode, tracedInfra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, (traced) => compare(mode, product, { traced, sink }))
+        : compare(mode, product, null),
+    );
+  } finally {
+    await tracedInfra?.release();
+  }
+};
 
 const compare = async (mode: string, product: Product, tracing: { traced: Product; sink: OtlpSink } | null) => {
   const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(product.fixture.shapes) });
