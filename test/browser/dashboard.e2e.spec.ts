@@ -52,6 +52,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
 
   it('refuses a wrong admin token with the API’s message, then signs in and keeps the token for the tab only', async () => {
     await page.goto(`${e2e.url}/dashboard/`);
+    await page.getByRole('button', { name: 'Use the admin token' }).click();
     await page.getByLabel('Admin token').fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('invalid admin token');
@@ -311,7 +312,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
   it('goes back to sign-in when the token stops working', async () => {
     await page.evaluate("sessionStorage.setItem('palaver.adminToken', 'revoked-token')");
     await page.reload();
-    await page.getByLabel('Admin token').waitFor();
+    await page.getByRole('heading', { name: 'Sign in to the dashboard' }).waitFor();
     expect(await page.evaluate("sessionStorage.getItem('palaver.adminToken')")).toBeNull();
   });
 

@@ -31,6 +31,11 @@ export class GatedChatModel implements ChatModel {
     while (this.waiting.length > 0) this.release(text);
   }
 
+  /** Undoes `open`: later replies wait for `release` again. */
+  close(): void {
+    this.openWith = null;
+  }
+
   release(text: string): void {
     const next = this.waiting.shift();
     if (!next) throw new Error('no reply is waiting');

@@ -1,6 +1,7 @@
 import type {
   ChatCompletionResult,
   CloseConversationResponse,
+  Contact,
   Conversation,
   ConversationLiveEvent,
   Feedback,
@@ -15,6 +16,7 @@ import type {
   Visitor,
 } from '@palaver/contracts';
 import { errorFromResponse, PalaverApiError, PalaverNetworkError } from './errors';
+import { newIdempotencyKey, withSafeRetries } from './safe-retry';
 import { type PalaverUiChunk, readJsonEventStream, readUiMessageStream } from './ui-stream';
 
 export interface PalaverClientOptions {
@@ -31,6 +33,17 @@ export interface PalaverClientOptions {
    */
   userToken?: string | null | (() => string | null | Promise<string | null>);
   fetch?: typeof fetch;
+  /**
+   * How many times a send (a POST: conversation, message, feedback, close) is tried again when it
+   * got no answer, or while its first try is still being handled (default 4; 0 for none). Each
+   * send carries an `Idempotency-Key`, reused by its retries, so a retry never does it twice.
+   */
+  retries?: number;
+}
+
+/** Options of one send: its Idempotency-Key (a new one by default). */
+export interface SendOptions {
+  idempotencyKey?: string;
 }
 
 export interface List<T> {
@@ -116,8 +129,8 @@ export class PalaverClient {
     return this.json('GET', '/v2/search', { query: { q, size, apiKey: this.apiKey } });
   }
 
-  createConversation(context?: { pageUrl?: string }): Promise<Conversation> {
-    return this.session('POST', '/v2/conversations', { body: context ? { context } : {} });
+  createConversation(context?: { pageUrl?: string }, options: SendOptions = {}): Promise<Conversation> {
+    return this.session('POST', '/v2/conversations', { body: context ? { context } : {}, ...options });
   }
 
   listConversations(query: Partial<ListConversationsQuery> = {}): Promise<List<Conversation>> {
@@ -133,15 +146,24 @@ export class PalaverClient {
   }
 
   /** Sends a message and waits for the whole reply (the Chat completion result). */
-  async sendMessage(conversationId: string, input: SendMessageInput): Promise<JsonReply> {
-    const response = await this.sessionFetch('POST', this.messagesPath(conversationId), { body: { ...input, stream: false } });
+  async sendMessage(conversationId: string, input: SendMessageInput, options: SendOptions = {}): Promise<JsonReply> {
+    const response = await this.sessionFetch('POST', this.messagesPath(conversationId), { body: { ...input, stream: false }, ...options });
     if (response.status === 202) return { type: 'queued', text: await response.text() };
     return { type: 'reply', result: (await response.json()) as ChatCompletionResult };
   }
 
   /** Sends a message and streams the reply (the AI SDK's UI message stream). */
-  async streamMessage(conversationId: string, input: SendMessageInput, signal?: AbortSignal): Promise<StreamedReply> {
-    const response = await this.sessionFetch('POST', this.messagesPath(conversationId), { body: { ...input, stream: true }, signal });
+  async streamMessage(
+    conversationId: string,
+    input: SendMessageInput,
+    signal?: AbortSignal,
+    options: SendOptions = {},
+  ): Promise<StreamedReply> {
+    const response = await this.sessionFetch('POST', this.messagesPath(conversationId), {
+      body: { ...input, stream: true },
+      signal,
+      ...options,
+    });
     if (response.status === 202) return { type: 'queued', text: await response.text() };
     if (!response.body) throw new PalaverNetworkError('the reply stream has no body');
     return { type: 'stream', chunks: readUiMessageStream(response.body) };
@@ -187,8 +209,13 @@ export class PalaverClient {
   }
 
   /** Likes, dislikes (or with null, clears the feedback on) a stored assistant or agent message. */
-  feedback(messageId: string, feedback: Feedback | null): Promise<{ feedback: Feedback | null }> {
-    return this.session('POST', `/v2/messages/${encodeURIComponent(messageId)}/feedback`, { body: { feedback } });
+  feedback(messageId: string, feedback: Feedback | null, options: SendOptions = {}): Promise<{ feedback: Feedback | null }> {
+    return this.session('POST', `/v2/messages/${encodeURIComponent(messageId)}/feedback`, { body: { feedback }, ...options });
+  }
+
+  /** Leaves an email (and a name) so the team can get back to the visitor (when nobody could answer). */
+  leaveContact(conversationId: string, contact: { email: string; name?: string }, options: SendOptions = {}): Promise<Contact> {
+    return this.session('POST', `/v2/conversations/${encodeURIComponent(conversationId)}/contact`, { body: contact, ...options });
   }
 
   private messagesPath(conversationId: string): string {
@@ -215,16 +242,33 @@ export class PalaverClient {
     return (await this.pendingInit).sessionToken;
   }
 
-  private async session<T>(method: string, path: string, init: { body?: unknown; query?: Query } = {}): Promise<T> {
+  private async session<T>(
+    method: string,
+    path: string,
+    init: { body?: unknown; query?: Query; idempotencyKey?: string } = {},
+  ): Promise<T> {
     const response = await this.sessionFetch(method, path, init);
     return (await response.json()) as T;
   }
 
-  /** A visitor-scoped request; a 401 (expired session) renews the session once and retries. */
+  /**
+   * A visitor-scoped request; a 401 (expired session) renews the session once and retries. A POST
+   * carries an Idempotency-Key and is retried safely (see `retries`).
+   */
   private async sessionFetch(
     method: string,
     path: string,
-    init: { body?: unknown; query?: Query; signal?: AbortSignal | undefined },
+    init: { body?: unknown; query?: Query; signal?: AbortSignal | undefined; idempotencyKey?: string },
+  ): Promise<Response> {
+    if (method !== 'POST') return this.sessionFetchOnce(method, path, init);
+    const keyed = { ...init, idempotencyKey: init.idempotencyKey ?? newIdempotencyKey() };
+    return withSafeRetries(() => this.sessionFetchOnce(method, path, keyed), { retries: this.options.retries ?? 4, signal: init.signal });
+  }
+
+  private async sessionFetchOnce(
+    method: string,
+    path: string,
+    init: { body?: unknown; query?: Query; signal?: AbortSignal | undefined; idempotencyKey?: string },
   ): Promise<Response> {
     const token = await this.ensureSession();
     try {
@@ -243,7 +287,7 @@ export class PalaverClient {
   private async request(
     method: string,
     path: string,
-    init: { body?: unknown; query?: Query; token?: string; signal?: AbortSignal | undefined },
+    init: { body?: unknown; query?: Query; token?: string; signal?: AbortSignal | undefined; idempotencyKey?: string },
   ): Promise<Response> {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(init.query ?? {})) {
@@ -252,6 +296,7 @@ export class PalaverClient {
     const headers: Record<string, string> = {};
     if (init.token) headers.authorization = `Bearer ${init.token}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.idempotencyKey) headers['idempotency-key'] = init.idempotencyKey;
     let response: Response;
     try {
       response = await (this.options.fetch ?? globalThis.fetch)(url, {

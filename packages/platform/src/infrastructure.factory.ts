@@ -19,6 +19,8 @@ import { type HeapWatchOptions, watchHeap } from './health/heap-watch';
 import type { Infrastructure, PortName } from './infrastructure';
 import { InProcessJobQueue } from './job-queue/in-process.job-queue';
 import type { JobQueue } from './job-queue/job-queue.port';
+import { FileKeyStore } from './key-store/file.key-store';
+import type { KeyStore } from './key-store/key-store.port';
 import { InProcessKeyValueStore } from './kv/in-process.kv';
 import type { KeyValueStore } from './kv/kv.port';
 import { InProcessPubSub } from './pubsub/in-process.pubsub';
@@ -114,6 +116,11 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
         ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
         : InProcessKeyValueStore.open(await dir('kv'), clock),
     );
+    const keys: KeyStore = await open('keys', async () =>
+      config.MONGODB_URL
+        ? (await import('./key-store/mongo.key-store')).MongoKeyStore.connect(config.MONGODB_URL, config.MONGODB_DB)
+        : FileKeyStore.open(await dir('keys')),
+    );
     const vectors: VectorIndex = await open('vectors', async () =>
       config.QDRANT_URL
         ? new (await import('./vector-index/qdrant.vector-index')).QdrantVectorIndex(config.QDRANT_URL, config.QDRANT_API_KEY)
@@ -137,6 +144,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
       pubsub,
       replyLog,
       kv,
+      keys,
       vectors,
       embedder,
       chatModel,

@@ -7,6 +7,7 @@ import type { Embedder } from './embedder/embedder.port';
 import type { EventStore } from './event-store/event-store.port';
 import type { EventStream } from './event-stream/event-stream.port';
 import type { JobQueue } from './job-queue/job-queue.port';
+import type { KeyStore } from './key-store/key-store.port';
 import type { KeyValueStore } from './kv/kv.port';
 import type { PubSub } from './pubsub/pubsub.port';
 import type { ReplyLog } from './reply-log/reply-log.port';
@@ -27,6 +28,8 @@ export interface Infrastructure {
   /** Each reply's fragments, replayable (resumed streams, stops). */
   replyLog: ReplyLog;
   kv: KeyValueStore;
+  /** Data keys of personal fields (crypto-shredding): MongoDB, or a file in DATA_DIR. */
+  keys: KeyStore;
   vectors: VectorIndex;
   embedder: Embedder;
   chatModel: ChatModel;

@@ -9,6 +9,7 @@ export const Ports = {
   pubsub: 'PubSub',
   replyLog: 'ReplyLog',
   kv: 'KeyValueStore',
+  keys: 'KeyStore',
   vectors: 'VectorIndex',
   embedder: 'Embedder',
   chatModel: 'ChatModel',

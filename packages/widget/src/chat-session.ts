@@ -5,6 +5,7 @@ import type {
   ConversationLiveEvent,
   Feedback,
   HumanAgent,
+  HumanAgentsAvailability,
   Message,
   PageContext,
   QuickPrompt,
@@ -40,6 +41,10 @@ export interface SessionState {
   sending: boolean;
   notice: Notice | null;
   historyLoaded: boolean;
+  /** Whether a person can answer (from the project); null when the gateway does not say. */
+  team: HumanAgentsAvailability | null;
+  /** The email the visitor left on this conversation, once left. */
+  contact: string | null;
 }
 
 export interface ChatSessionOptions {
@@ -98,6 +103,8 @@ export class ChatSession {
     sending: false,
     notice: null,
     historyLoaded: false,
+    team: null,
+    contact: null,
   };
   private listeners = new Set<() => void>();
   private pollTimer: ReturnType<typeof setInterval> | null = null;
@@ -124,6 +131,8 @@ export class ChatSession {
   }
 
   private set(patch: Partial<SessionState>): void {
+    // Asked for a person just now: whether someone can answer may have changed since the load.
+    if (patch.humanAgent && !this.state.humanAgent) void this.refreshTeam();
     this.state = { ...this.state, ...patch };
     for (const listener of this.listeners) listener();
   }
@@ -148,6 +157,7 @@ export class ChatSession {
           phase: 'ready',
           config: { ...base, ...override?.config },
           quickPrompts: override?.quickPrompts ?? project?.quickPrompts ?? [],
+          team: project?.humanAgents ?? null,
         });
         return;
       } catch (error) {
@@ -193,7 +203,7 @@ export class ChatSession {
   newConversation(): void {
     this.unfollow();
     this.forget();
-    this.set({ conversationId: null, closed: false, humanAgent: null, messages: [], notice: null });
+    this.set({ conversationId: null, closed: false, humanAgent: null, messages: [], notice: null, contact: null });
   }
 
   async closeConversation(reason: string): Promise<void> {
@@ -204,6 +214,34 @@ export class ChatSession {
       this.set({ closed: true, notice: null });
     } catch (error) {
       this.report(error);
+    }
+  }
+
+  /** The conversation waits for a person nobody can be: the visitor may leave an email. */
+  get offersContact(): boolean {
+    const { humanAgent, team, contact, closed, conversationId } = this.state;
+    return !!conversationId && !!humanAgent && !humanAgent.name && !!team?.enabled && !team.available && !contact && !closed;
+  }
+
+  async leaveContact(email: string, name?: string): Promise<boolean> {
+    const { conversationId } = this.state;
+    if (!conversationId || !this.options.client) return false;
+    try {
+      const contact = await this.options.client.leaveContact(conversationId, name ? { email, name } : { email });
+      this.set({ contact: contact.email, notice: { text: `Thanks! We will email you at ${contact.email}.`, info: true } });
+      return true;
+    } catch (error) {
+      this.report(error);
+      return false;
+    }
+  }
+
+  private async refreshTeam(): Promise<void> {
+    try {
+      const project = await this.options.client?.getProject();
+      if (project?.humanAgents) this.set({ team: project.humanAgents });
+    } catch {
+      // the availability read at load stays
     }
   }
 
@@ -441,8 +479,15 @@ export class ChatSession {
       );
     const humanAgent = conversation.isHumanHandled ? (conversation.humanAgent ?? { name: null, image: null }) : null;
     const closed = conversation.status === 'closed';
-    if (sameMessages && closed === this.state.closed && JSON.stringify(humanAgent) === JSON.stringify(this.state.humanAgent)) return;
-    this.set({ conversationId: conversation.id, closed, humanAgent, messages: sameMessages ? this.state.messages : messages });
+    const contact = conversation.contact?.email ?? this.state.contact;
+    if (
+      sameMessages &&
+      closed === this.state.closed &&
+      contact === this.state.contact &&
+      JSON.stringify(humanAgent) === JSON.stringify(this.state.humanAgent)
+    )
+      return;
+    this.set({ conversationId: conversation.id, closed, humanAgent, contact, messages: sameMessages ? this.state.messages : messages });
   }
 
   /**

@@ -145,6 +145,11 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
 .palaver-notice--info { background: #eff6ff; color: #1e3a8a; }
 .palaver-notice span { flex: 1; }
 .palaver-notice button { background: transparent; border: 0; cursor: pointer; color: inherit; padding: 0 2px; }
+.palaver-contact { margin: 0 12px 8px; padding: 10px; border: 1px solid var(--palaver-border); border-radius: 10px; display: flex; flex-direction: column; gap: 8px; font-size: .9em; }
+.palaver-contact-text { margin: 0; }
+.palaver-contact-input { border: 1px solid var(--palaver-border); border-radius: 8px; padding: 6px 8px; background: var(--palaver-bg); outline: none; }
+.palaver-contact-input:focus { border-color: var(--palaver-accent); }
+.palaver-contact .palaver-button:disabled { opacity: .45; cursor: not-allowed; }
 .palaver-ended { text-align: center; color: var(--palaver-muted); font-size: .9em; display: flex; flex-direction: column; gap: 8px; align-items: center; }
 .palaver-link-button { background: transparent; border: 0; color: var(--palaver-accent); text-decoration: underline; cursor: pointer; padding: 0; }
 .palaver-composer { display: flex; gap: 8px; padding: 10px 12px 12px; border-top: 1px solid var(--palaver-border); align-items: flex-end; }

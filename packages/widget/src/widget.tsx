@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatSession } from './chat-session';
 import { CloseDialog } from './close-dialog';
+import { ContactForm } from './contact-form';
 import { noticeText } from './error-notice';
 import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon, StopIcon } from './icons';
 import { MessageList } from './message-list';
@@ -111,6 +112,8 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   /** An assistant reply is streaming here: the visitor may stop it. */
   const replying = state.sending && state.messages.some((message) => message.role === 'assistant' && message.status === 'streaming');
   const agent = state.humanAgent;
+  // Whether a person can answer, when the project lets visitors ask for one.
+  const teamLine = state.team?.enabled ? (state.team.available ? 'a person usually replies within minutes' : "we'll email you") : null;
   const title = agent ? (agent.name ?? 'A team member') : config.displayName;
   const avatar = agent ? agent.image : (config.assistantAvatar ?? null);
 
@@ -168,7 +171,10 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
               <h2 class="palaver-title" id="palaver-title">
                 {title}
               </h2>
-              <p class="palaver-subtitle">{agent ? 'Team member' : 'AI assistant'}</p>
+              <p class="palaver-subtitle">
+                {agent ? 'Team member' : 'AI assistant'}
+                {teamLine ? ` · ${teamLine}` : ''}
+              </p>
             </div>
             <button
               type="button"
@@ -206,6 +212,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
               input.current?.focus();
             }}
           />
+          {session.offersContact && <ContactForm onSubmit={(email, name) => session.leaveContact(email, name)} />}
           {state.notice && (
             <div class={`palaver-notice${state.notice.info ? ' palaver-notice--info' : ''}`} role={state.notice.info ? 'status' : 'alert'}>
               <span>{noticeText(state.notice)}</span>

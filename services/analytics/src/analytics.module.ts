@@ -14,15 +14,15 @@ import { FeedbackDayRepository } from './repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from './repositories/message-feedback.repository';
 import { webhookOutboundGuardProvider } from './repositories/outbound-guard.provider';
 import { UnansweredRepository } from './repositories/unanswered.repository';
-import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookRepository } from './repositories/webhook.repository';
 import { WebhookSender } from './repositories/webhook.sender';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { FeedService } from './services/feed.service';
 import { FeedbackSummaryService } from './services/feedback-summary.service';
 import { InsightsSummaryService } from './services/insights-summary.service';
 import { UnansweredService } from './services/unanswered.service';
-import { WebhookDeliveryService } from './services/webhook-delivery.service';
 import { WebhookService } from './services/webhook.service';
+import { WebhookDeliveryService } from './services/webhook-delivery.service';
 
 @Module({})
 export class AnalyticsModule {

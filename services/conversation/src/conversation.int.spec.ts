@@ -15,6 +15,7 @@ import { createTestInfrastructure, type TestInfrastructure } from '@palaver/plat
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startConversationService } from './index';
 import { ConversationRepository } from './repositories/conversation.repository';
+import { ConversationCipher } from './repositories/conversation-cipher';
 
 const REPLY_TIMEOUT_MS = 60_000;
 
@@ -502,7 +503,7 @@ describe('conversation service', () => {
     service = null;
     const conversationId = randomUUID();
     const messageId = randomUUID();
-    const repository = new ConversationRepository(infra.eventStore);
+    const repository = new ConversationRepository(infra.eventStore, new ConversationCipher(infra.keys, infra.clock));
     await repository.append(
       conversationId,
       await repository.load(conversationId),

@@ -2,4 +2,4 @@ import 'reflect-metadata';
 import { runStandaloneService } from '@palaver/platform';
 import { startConversationService } from './index';
 
-await runStandaloneService('conversation', ['documents', 'eventStore', 'eventStream', 'jobs', 'pubsub'], startConversationService);
+await runStandaloneService('conversation', ['documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'keys'], startConversationService);

@@ -1,8 +1,11 @@
 import { AppError, IdentityMessages } from '@palaver/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { AdminAccess } from './auth/admin-access';
 import { AdminGuard } from './auth/admin-token';
 import { Authenticator } from './auth/authenticator';
 import { DEFAULT_IDENTITY_CACHE, IdentityCache } from './auth/identity-cache';
+import { AgentPresence } from './availability/agent-presence';
+import { TeamAvailability } from './availability/team-availability';
 import type { GatewayDeps } from './gateway.deps';
 import { registerCors } from './http/cors';
 import { toErrorResponse } from './http/errors';
@@ -14,6 +17,8 @@ import { Routes } from './http/routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { exemptRequestsInFlight, timeoutOptions } from './http/timeouts';
 import { registerTracing } from './http/tracing';
+import { IdempotencyStore } from './idempotency/idempotency.store';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 import { MessageLimits } from './limits/message-limits';
 import { ApiDocs } from './openapi/api-docs';
 import { asyncApiDocument } from './openapi/async-api';
@@ -23,19 +28,28 @@ import { ReplyRequests } from './replies/ask-reply';
 import { ReplyHub } from './replies/reply-hub';
 import { agentAdminRoutes } from './routes/admin/agents.admin.routes';
 import { analyticsAdminRoutes } from './routes/admin/analytics.admin.routes';
+import { auditAdminRoutes } from './routes/admin/audit.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.routes';
 import { insightsAdminRoutes } from './routes/admin/insights.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
+import { memberAdminRoutes } from './routes/admin/members.admin.routes';
+import { privacyAdminRoutes } from './routes/admin/privacy.admin.routes';
 import { projectAdminRoutes } from './routes/admin/projects.admin.routes';
 import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
+import { userAdminRoutes } from './routes/admin/users.admin.routes';
 import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
+import { presenceRoutes } from './routes/agent/presence.routes';
+import { authRoutes } from './routes/auth/auth.routes';
+import { ssoRoutes } from './routes/auth/sso.routes';
 import { dashboardRoutes } from './routes/dashboard.routes';
 import { healthRoutes } from './routes/health.routes';
+import { customerErasureRoutes } from './routes/surface-b/customer-erasure.routes';
 import { surfaceBRoutes } from './routes/surface-b/surface-b.routes';
 import { completionRoutes } from './routes/v2/completions.routes';
+import { contactRoutes } from './routes/v2/contact.routes';
 import { conversationEventRoutes } from './routes/v2/conversation-events.routes';
 import { conversationRatingRoutes } from './routes/v2/conversation-rating.routes';
 import { conversationRoutes } from './routes/v2/conversations.routes';
@@ -59,6 +73,10 @@ const TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 /** The admin API's paths (its routes and `/metrics`): credentials are checked before anything is said about them. */
 const ADMIN_PATH = /^\/(?:admin(?:[/?]|$)|metrics(?:[/?]|$))/;
 
+/** A claim outlives the longest request (a reply waited for), so only a dead gateway's claim expires. */
+const idempotencyClaimTtlSeconds = (config: GatewayDeps['config']): number =>
+  Math.ceil(Math.max(config.REPLY_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS) / 1000) + 60;
+
 export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> => {
   const app = Fastify({
     logger: false,
@@ -74,13 +92,14 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   registerJsonBodyParser(app);
   exemptRequestsInFlight(app);
   const adminGuard = new AdminGuard(deps.adminToken, deps.kv);
+  const access = new AdminAccess(adminGuard, deps.services, deps.config.USER_SESSION_IDLE_TTL_SECONDS);
   app.setErrorHandler((err, _request, reply) => {
     const { status, body, headers } = toErrorResponse(err);
     return reply.status(status).headers(headers).send(body);
   });
   app.setNotFoundHandler(async (request, reply) => {
     // An unknown admin path answers as a known one would without the token: 401, not a map of the API.
-    if (ADMIN_PATH.test(request.url)) await adminGuard.check(request);
+    if (ADMIN_PATH.test(request.url)) await access.authenticate(request, reply);
     const { status, body } = toErrorResponse(new AppError('NOT_FOUND', `no route ${request.method} ${request.url.split('?')[0]}`));
     return reply.status(status).send(body);
   });
@@ -114,36 +133,45 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   app.addHook('onClose', () => replies.stop());
 
   const docs = new ApiDocs();
-  const routes = new Routes(app, docs, new Authenticator(identity, deps.services));
+  const idempotency = new IdempotentRequests(new IdempotencyStore(deps.kv, idempotencyClaimTtlSeconds(deps.config)), deps.services);
+  const routes = new Routes(app, docs, new Authenticator(identity, deps.services, access), idempotency);
   const limits = new MessageLimits(deps.kv, deps.clock);
+  const presence = new AgentPresence(deps.kv, deps.services);
+  const team = new TeamAvailability(presence, deps.clock);
   healthRoutes(routes, deps);
   identityRoutes(routes, deps, identity);
-  projectRoutes(routes, deps);
+  projectRoutes(routes, deps, team);
   searchRoutes(routes, deps);
   const replyRequests = new ReplyRequests(deps.services, limits, replies, deps.config.REPLY_TIMEOUT_MS);
-  conversationRoutes(routes, deps, identity, visitorReads, replyRequests);
+  conversationRoutes(routes, deps, identity, visitorReads, replyRequests, idempotency, team);
+  contactRoutes(routes, deps, visitorReads);
   completionRoutes(routes, deps, identity, replyRequests);
   replyStreamRoutes(routes, deps, visitorReads);
   conversationRatingRoutes(routes, deps, visitorReads);
   conversationEventRoutes(routes, deps, changes.visitors, live);
-  agentRoutes(routes, deps, changes.agentFeeds, live);
-  surfaceBRoutes(routes, deps, identity, replyRequests);
+  agentRoutes(routes, deps, changes.agentFeeds, live, presence);
+  presenceRoutes(routes, presence);
+  surfaceBRoutes(routes, deps, identity, replyRequests, idempotency);
+  customerErasureRoutes(routes, deps, identity);
   widgetRoutes(app, deps);
+  authRoutes(routes, deps);
+  ssoRoutes(routes, deps);
 
   await app.register(async (admin) => {
     admin.addHook('onRoute', (route) => {
       route.bodyLimit = ADMIN_BODY_LIMIT;
     });
     // Callback-style: the admin token passes without a promise.
-    admin.addHook('onRequest', (request, _reply, done) => {
-      const refused = adminGuard.check(request);
-      if (refused) refused.catch(done);
+    admin.addHook('onRequest', (request, reply, done) => {
+      const pending = access.authenticate(request, reply);
+      if (pending) pending.then(() => done(), done);
       else done();
     });
     const adminRoutes = routes.on(admin);
     projectAdminRoutes(adminRoutes, deps, identity);
     knowledgeAdminRoutes(adminRoutes, deps);
     sourcesAdminRoutes(adminRoutes, deps);
+    privacyAdminRoutes(adminRoutes, deps, identity);
     await documentUploadAdminRoutes(admin, adminRoutes, deps);
     conversationAdminRoutes(adminRoutes, deps);
     conversationBrowseAdminRoutes(adminRoutes, deps);
@@ -151,7 +179,13 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     webhooksAdminRoutes(adminRoutes, deps);
     insightsAdminRoutes(adminRoutes, deps);
     agentAdminRoutes(adminRoutes, deps, identity);
-    admin.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()));
+    userAdminRoutes(adminRoutes, deps);
+    memberAdminRoutes(adminRoutes, deps);
+    auditAdminRoutes(adminRoutes, deps);
+    admin.get('/metrics', async (request, reply) => {
+      access.authorize(access.principalOf(request), 'global.operations', undefined);
+      return reply.type(metrics.contentType).send(await metrics.metrics());
+    });
   });
 
   await dashboardRoutes(app);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { httpUrl, MAX_URL, ModelName, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
+import { Availability } from './availability';
+import { RetentionDays } from './privacy.admin';
 
 export const Plan = z.enum(['free', 'pro', 'enterprise']);
 export type Plan = z.infer<typeof Plan>;
@@ -19,9 +21,11 @@ export type ProjectLimits = z.infer<typeof ProjectLimits>;
 export const HandoffSettings = z.object({
   enabled: z.boolean(),
   triggerPhrases: z.array(z.string().trim().min(1).max(200)).max(50).default([]),
+  /** Told to a visitor asking for a person when nobody can answer (null: DEFAULT_OFFLINE_MESSAGE). */
+  offlineMessage: z.string().trim().min(1).max(1000).nullable().default(null),
 });
 export type HandoffSettings = z.infer<typeof HandoffSettings>;
-export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [] };
+export const DEFAULT_HANDOFF_SETTINGS: HandoffSettings = { enabled: false, triggerPhrases: [], offlineMessage: null };
 
 /**
  * Q&A replies that override the model: a visitor's question this similar (cosine of the
@@ -71,6 +75,10 @@ export const ProjectRecord = z.object({
   qnaOverride: QnaOverrideSettings.default(DEFAULT_QNA_OVERRIDE_SETTINGS),
   /** Absent on projects stored before the setting existed: not required, no secret. */
   identityVerification: IdentityVerification.default(DEFAULT_IDENTITY_VERIFICATION),
+  /** Days a conversation is kept after its last activity; null (or absent on older projects) keeps it. */
+  retentionDays: RetentionDays.default(null),
+  /** The team's opening hours; null (and absent on projects stored before the setting existed): none. */
+  availability: Availability.nullable().default(null),
   defaultAssistantId: Uuid.nullable(),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -101,6 +109,9 @@ export const CreateProjectBody = z.object({
   handoff: HandoffSettings.optional(),
   qnaOverride: QnaOverrideSettings.optional(),
   identityVerification: IdentityVerificationSettings.optional(),
+  retentionDays: RetentionDays.optional(),
+  /** null removes the opening hours. */
+  availability: Availability.nullable().optional(),
 });
 export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
+import { Contact } from '../v2/contact';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
 
@@ -57,6 +58,8 @@ export const AgentConversation = z.object({
   handoffRequestedAt: Timestamp.nullable(),
   humanAgent: HumanAgentRef.nullable(),
   unansweredMessages: z.array(Message),
+  /** The email (and name) the visitor left when nobody could answer. */
+  contact: Contact.nullable().optional(),
 });
 export type AgentConversation = z.infer<typeof AgentConversation>;
 
@@ -99,3 +102,10 @@ export type AgentEvent = z.infer<typeof AgentEvent>;
 export const HELD_LIMIT = 100;
 export const HeldConversations = z.object({ data: z.array(AgentConversation), feedCursor: z.string() });
 export type HeldConversations = z.infer<typeof HeldConversations>;
+
+export const PresenceStatus = z.enum(['online', 'away']);
+export type PresenceStatus = z.infer<typeof PresenceStatus>;
+/** `PUT /agent/v1/presence`: online lasts PRESENCE_TTL_SECONDS unless renewed (another PUT, or an open live feed). */
+export const PresenceBody = z.object({ status: PresenceStatus });
+export const Presence = z.object({ status: PresenceStatus, expiresInSeconds: z.number().int().nullable() });
+export type Presence = z.infer<typeof Presence>;

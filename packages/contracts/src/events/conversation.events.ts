@@ -59,9 +59,34 @@ export const ConversationEventData = {
   }),
   /** A reply generated again: the message streams anew; its previous text stays in the earlier events. */
   AssistantReplyRestarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),
+  /**
+   * The conversation was erased (the visitor asked, or the retention period ran out): its data key
+   * is deleted, so the personal fields of every event before read as erased; it is gone from every
+   * read and refuses every command.
+   */
+  ConversationErased: z.object({ reason: z.enum(['request', 'retention']) }),
+  /** The visitor left a way to be reached (when nobody could answer); the latest one wins. */
+  ContactCaptured: z.object({ email: z.string(), name: z.string().nullable() }),
 } as const;
 
 export type ConversationEventType = keyof typeof ConversationEventData;
+
+/**
+ * The personal fields of each conversation event, sealed with the conversation's data key when
+ * appended (crypto-shredding, docs/privacy.md), each with the value it reads as once the key is
+ * deleted. Events on the durable stream carry them sealed: no consumer needs them.
+ */
+export const PERSONAL_EVENT_FIELDS: {
+  readonly [T in ConversationEventType]?: { readonly [F in keyof z.infer<(typeof ConversationEventData)[T]>]?: unknown };
+} = {
+  ConversationStarted: { pageUrl: null },
+  UserMessagePosted: { content: '', pageContext: null },
+  AssistantReplyCompleted: { text: '' },
+  AssistantReplyFailed: { partialText: '' },
+  HumanAgentMessagePosted: { content: '' },
+  ConversationRated: { comment: null },
+  ContactCaptured: { email: '', name: null },
+};
 export const CONVERSATION_EVENT_TYPES = Object.keys(ConversationEventData) as ConversationEventType[];
 
 export type ConversationEventOf<T extends ConversationEventType> = {

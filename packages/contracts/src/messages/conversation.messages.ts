@@ -5,6 +5,7 @@ import { HandoffSource } from '../events/conversation.events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
 import { ReplyTo, Streamed } from '../tokens';
 import { ChatMessage, FinishReason, Usage } from '../v2/completion';
+import { Contact } from '../v2/contact';
 import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMessagesQuery } from '../v2/conversation';
 import { ConversationLiveEvent } from '../v2/conversation-events';
 import { pagedList, plainList } from '../v2/list';
@@ -49,6 +50,8 @@ export const ConversationMessages = {
       assistantId: Uuid.nullable(),
       /** The project's phrases that ask for a person ([] = the defaults); null when handoff is off. */
       handoffTriggers: z.array(z.string().max(200)).max(50).nullable().default(null),
+      /** Nobody can answer now (no agent online, or outside the hours): a visitor asking for a person is told this instead. */
+      offlineNotice: z.string().max(1000).nullable().default(null),
       /** A custom history for the model instead of the stored one (surface B's previousMessages). */
       history: z.array(ChatMessage).max(100).optional(),
       /** The asking gateway's reply channel (else the reply's own). */
@@ -56,6 +59,12 @@ export const ConversationMessages = {
       streamed: Streamed,
     }),
     PostMessageOutcome,
+  ),
+  /** The visitor leaves a way to be reached (ContactCaptured): answers the contact as stored. */
+  captureContact: defineMessage(
+    'conversation.cmd.capture-contact.v1',
+    VisitorScope.extend({ conversationId: Uuid, email: z.string().max(320), name: z.string().max(200).nullable() }),
+    Contact,
   ),
   /** Generates an assistant message again under the same id; the old text stays in the event log. */
   regenerateReply: defineMessage(

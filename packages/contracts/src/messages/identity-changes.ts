@@ -20,5 +20,7 @@ export const IdentityChange = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('assistant-changed'), projectId: Uuid, assistantId: Uuid }),
   /** An agent's token stops: the gateways end the agent's live feeds. */
   z.object({ kind: z.literal('agent-revoked'), projectId: Uuid, agentId: Uuid }),
+  /** A visitor was erased: every session of theirs stops, their live streams end. */
+  z.object({ kind: z.literal('visitor-erased'), projectId: Uuid, visitorId: Uuid }),
 ]);
 export type IdentityChange = z.infer<typeof IdentityChange>;

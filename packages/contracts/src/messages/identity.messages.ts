@@ -15,7 +15,9 @@ import {
 import { AgentInfo, AgentRecord, CreateAgentBody, CreatedAgent } from '../agents/agent';
 import { Uuid } from '../common';
 import { AppUserId, Customer, UpsertCustomerBody } from '../surface-b/surface-b';
+import { Contact } from '../v2/contact';
 import { MAX_USER_TOKEN, Visitor } from '../v2/visitor';
+import { ActorField } from './accounts.messages';
 import { Ack, defineMessage } from './define';
 
 /** Origin header of the browser request, when there was one; keys with allowed origins check it. */
@@ -69,10 +71,20 @@ export const IdentityMessages = {
     z.object({ allowed: z.boolean() }),
   ),
   getVisitor: defineMessage('identity.qry.get-visitor.v1', z.object({ projectId: Uuid, visitorId: Uuid }), Visitor),
+  /** Keeps the contact a visitor left on the visitor (the latest one wins). */
+  setVisitorContact: defineMessage(
+    'identity.cmd.set-visitor-contact.v1',
+    z.object({ projectId: Uuid, visitorId: Uuid, contact: Contact }),
+    Visitor,
+  ),
   getProject: defineMessage('identity.qry.get-project.v1', z.object({ projectId: Uuid }), ProjectRecord),
   listProjects: defineMessage('identity.qry.list-projects.v1', z.object({}), z.object({ data: z.array(ProjectRecord) })),
-  createProject: defineMessage('identity.cmd.create-project.v1', CreateProjectBody, ProjectRecord),
-  updateProject: defineMessage('identity.cmd.update-project.v1', z.object({ projectId: Uuid, patch: UpdateProjectBody }), ProjectRecord),
+  createProject: defineMessage('identity.cmd.create-project.v1', CreateProjectBody.extend({ actor: ActorField }), ProjectRecord),
+  updateProject: defineMessage(
+    'identity.cmd.update-project.v1',
+    z.object({ actor: ActorField, projectId: Uuid, patch: UpdateProjectBody }),
+    ProjectRecord,
+  ),
   /** ASSISTANT_NOT_FOUND when the id is not one of the project's; null id gives the project's default. */
   getAssistant: defineMessage(
     'identity.qry.get-assistant.v1',
@@ -86,23 +98,31 @@ export const IdentityMessages = {
   ),
   createAssistant: defineMessage(
     'identity.cmd.create-assistant.v1',
-    z.object({ projectId: Uuid, body: CreateAssistantBody }),
+    z.object({ actor: ActorField, projectId: Uuid, body: CreateAssistantBody }),
     AssistantRecord,
   ),
   updateAssistant: defineMessage(
     'identity.cmd.update-assistant.v1',
-    z.object({ projectId: Uuid, assistantId: Uuid, patch: UpdateAssistantBody }),
+    z.object({ actor: ActorField, projectId: Uuid, assistantId: Uuid, patch: UpdateAssistantBody }),
     AssistantRecord,
   ),
   /** Creates the project's identity secret, or replaces it (the previous one verifies tokens 24 h more). */
-  rotateIdentitySecret: defineMessage('identity.cmd.rotate-identity-secret.v1', z.object({ projectId: Uuid }), CreatedIdentitySecret),
-  createKey: defineMessage('identity.cmd.create-key.v1', z.object({ projectId: Uuid, body: CreateKeyBody }), CreatedKey),
+  rotateIdentitySecret: defineMessage(
+    'identity.cmd.rotate-identity-secret.v1',
+    z.object({ actor: ActorField, projectId: Uuid }),
+    CreatedIdentitySecret,
+  ),
+  createKey: defineMessage('identity.cmd.create-key.v1', z.object({ actor: ActorField, projectId: Uuid, body: CreateKeyBody }), CreatedKey),
   listKeys: defineMessage('identity.qry.list-keys.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(KeyRecord) })),
-  revokeKey: defineMessage('identity.cmd.revoke-key.v1', z.object({ projectId: Uuid, keyId: Uuid }), KeyRecord),
-  createAgent: defineMessage('identity.cmd.create-agent.v1', z.object({ projectId: Uuid, body: CreateAgentBody }), CreatedAgent),
+  revokeKey: defineMessage('identity.cmd.revoke-key.v1', z.object({ actor: ActorField, projectId: Uuid, keyId: Uuid }), KeyRecord),
+  createAgent: defineMessage(
+    'identity.cmd.create-agent.v1',
+    z.object({ actor: ActorField, projectId: Uuid, body: CreateAgentBody }),
+    CreatedAgent,
+  ),
   listAgents: defineMessage('identity.qry.list-agents.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(AgentRecord) })),
   /** Also hands back to the assistant every open conversation the agent holds (answers once done; idempotent). */
-  revokeAgent: defineMessage('identity.cmd.revoke-agent.v1', z.object({ projectId: Uuid, agentId: Uuid }), AgentRecord),
+  revokeAgent: defineMessage('identity.cmd.revoke-agent.v1', z.object({ actor: ActorField, projectId: Uuid, agentId: Uuid }), AgentRecord),
   /** UNAUTHORIZED for a malformed, unknown or revoked agent token. */
   resolveAgent: defineMessage('identity.qry.resolve-agent.v1', z.object({ token: z.string().max(200) }), AgentInfo),
   /** Surface B: creates or updates the identified visitor with this appUserId (VALIDATION_ERROR past the attribute bound). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanAgent, httpUrl, QueryOffset, queryInt, Timestamp, Uuid } from '../common';
+import { Contact } from './contact';
 import { Message, MessageRole, MessageStatus } from './message';
 
 export const ConversationStatus = z.enum(['open', 'closed']);
@@ -19,6 +20,8 @@ export const Conversation = z.object({
   humanAgent: HumanAgent.optional(),
   messages: z.array(Message).optional(),
   lastMessage: Message.nullable().optional(),
+  /** The email (and name) the visitor left when nobody could answer; absent until then. */
+  contact: Contact.nullable().optional(),
 });
 export type Conversation = z.infer<typeof Conversation>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_KEY, MAX_NAME, MAX_URL, Uuid } from '../common';
+import { HumanAgentsAvailability } from './contact';
 
 export const WidgetPosition = z.enum(['bottom-right', 'bottom-left', 'top-right', 'top-left']);
 
@@ -40,6 +41,8 @@ export const Project = z.object({
   description: z.string(),
   chatWidgetConfig: ChatWidgetConfig,
   quickPrompts: z.array(QuickPrompt).optional(),
+  /** Whether a person can answer now (docs/widget.md, "Nobody online"). */
+  humanAgents: HumanAgentsAvailability.optional(),
 });
 export type Project = z.infer<typeof Project>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_KEY, Uuid } from '../common';
+import { Contact } from './contact';
 
 export const Visitor = z.object({
   object: z.literal('visitor'),
@@ -8,6 +9,8 @@ export const Visitor = z.object({
   externalId: z.string().nullable(),
   name: z.string().nullable(),
   avatarUrl: z.string().nullable(),
+  /** The email (and name) the visitor left when nobody could answer (POST /v2/conversations/{id}/contact). */
+  contact: Contact.nullable().optional(),
 });
 export type Visitor = z.infer<typeof Visitor>;
 

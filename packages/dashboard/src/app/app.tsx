@@ -1,19 +1,24 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation, useRoute } from 'preact-iso';
 import { ErrorNotice, Loading } from './components/ui';
-import { onSignedOut } from './lib/api';
+import { authApi, onSignedOut } from './lib/api';
+import { AuthProvider, allows, type DashboardAuth, landingPath, useAuth } from './lib/auth';
 import { ProjectProvider, useProject } from './lib/project-context';
+import { firstSection, SECTIONS } from './lib/sections';
 import { clearToken, readToken } from './lib/session';
+import type { Me } from './lib/types';
 import { AnalyticsPage } from './pages/analytics';
 import { AssistantsPage } from './pages/assistants';
+import { AuditLogPage } from './pages/audit';
 import { ConversationPage, ConversationsPage } from './pages/conversations';
 import { InboxPage } from './pages/inbox';
 import { InsightsPage } from './pages/insights';
 import { KeysPage } from './pages/keys';
+import { MembersPage } from './pages/members';
 import { ProjectsPage } from './pages/projects';
 import { QnaPage } from './pages/qna';
 import { SettingsPage } from './pages/settings';
-import { SignIn } from './pages/sign-in';
+import { AcceptInvite, SignIn } from './pages/sign-in';
 import { SourcePage } from './pages/source';
 import { SourcesPage } from './pages/sources';
 import { WidgetPage } from './pages/widget';
@@ -24,23 +29,9 @@ const DocumentsPage = lazy(() => import('./pages/documents').then((m) => m.Docum
 // The feed types come from the contracts (and their schemas): loaded when the page opens.
 const WebhooksPage = lazy(() => import('./pages/webhooks').then((m) => m.WebhooksPage));
 
-const SECTIONS = [
-  ['settings', 'Settings'],
-  ['keys', 'Keys'],
-  ['assistants', 'Assistants'],
-  ['qna', 'Q&A'],
-  ['documents', 'Documents'],
-  ['sources', 'Sources'],
-  ['widget', 'Widget'],
-  ['conversations', 'Conversations'],
-  ['insights', 'Insights'],
-  ['analytics', 'Feedback'],
-  ['webhooks', 'Webhooks'],
-  ['inbox', 'Inbox'],
-] as const;
-
 const ProjectNav = () => {
   const { project } = useProject();
+  const auth = useAuth();
   const { path } = useLocation();
   return (
     <nav class="sidebar" aria-label="Project">
@@ -51,7 +42,7 @@ const ProjectNav = () => {
         {project.name}
       </p>
       <ul>
-        {SECTIONS.map(([slug, label]) => {
+        {SECTIONS.filter(([, , permission]) => allows(auth, project.id, permission)).map(([slug, label]) => {
           const href = `${BASE}/projects/${project.id}/${slug}`;
           const current = path === href || path.startsWith(`${href}/`);
           return (
@@ -69,7 +60,15 @@ const ProjectNav = () => {
 
 const ProjectArea = () => {
   const { params } = useRoute();
+  const auth = useAuth();
   const projectId = params.projectId ?? '';
+  const defaults: Record<string, () => preact.JSX.Element> = {
+    settings: SettingsPage,
+    conversations: ConversationsPage,
+    inbox: InboxPage,
+    analytics: AnalyticsPage,
+  };
+  const DefaultPage = defaults[firstSection(auth, projectId)] ?? ConversationsPage;
   return (
     <ProjectProvider
       projectId={projectId}
@@ -95,7 +94,9 @@ const ProjectArea = () => {
             <Route path="/analytics" component={AnalyticsPage} />
             <Route path="/webhooks" component={WebhooksPage} />
             <Route path="/inbox" component={InboxPage} />
-            <Route default component={SettingsPage} />
+            <Route path="/members" component={MembersPage} />
+            <Route path="/audit" component={AuditLogPage} />
+            <Route default component={DefaultPage} />
           </Router>
         </main>
       </div>
@@ -110,13 +111,34 @@ const NotFound = () => (
   </main>
 );
 
+/** The tab's admin token, else the session cookie's person, else nobody (null); undefined while asking. */
+const useDashboardAuth = () => {
+  const [auth, setAuth] = useState<DashboardAuth | null | undefined>(() => (readToken() !== null ? { kind: 'token' } : undefined));
+  useEffect(() => {
+    if (auth !== undefined) return;
+    authApi<Me>('/me').then(
+      (me) => setAuth({ kind: 'user', me }),
+      () => setAuth(null),
+    );
+  }, [auth]);
+  useEffect(() => onSignedOut(() => setAuth(null)), []);
+  return [auth, setAuth] as const;
+};
+
 export const App = () => {
-  const [signedIn, setSignedIn] = useState(() => readToken() !== null);
-  useEffect(() => onSignedOut(() => setSignedIn(false)), []);
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
-  const signOut = () => {
-    clearToken();
-    setSignedIn(false);
+  const [auth, setAuth] = useDashboardAuth();
+  if (auth === undefined) return <Loading label="Loading…" />;
+  const signedIn = (next: DashboardAuth) => {
+    setAuth(next);
+    const landing = landingPath(next, BASE);
+    if (landing) history.replaceState(null, '', landing);
+  };
+  if (location.pathname === `${BASE}/accept-invite`) return <AcceptInvite onSignedIn={signedIn} />;
+  if (auth === null) return <SignIn onSignedIn={signedIn} />;
+  const signOut = async () => {
+    if (auth.kind === 'token') clearToken();
+    else await authApi('/logout', { method: 'POST' }).catch(() => undefined);
+    setAuth(null);
   };
   return (
     <LocationProvider scope={BASE}>
@@ -139,18 +161,21 @@ export const App = () => {
           </span>
           Palaver
         </a>
-        <button type="button" class="button button-ghost" onClick={signOut}>
+        <span class="topbar-user muted">{auth.kind === 'user' ? auth.me.name : 'Admin token'}</span>
+        <button type="button" class="button button-ghost" onClick={() => void signOut()}>
           Sign out
         </button>
       </header>
-      <ErrorBoundary>
-        <Router>
-          <Route path={`${BASE}/`} component={ProjectsPage} />
-          <Route path={`${BASE}`} component={ProjectsPage} />
-          <Route path={`${BASE}/projects/:projectId/*`} component={ProjectArea} />
-          <Route default component={NotFound} />
-        </Router>
-      </ErrorBoundary>
+      <AuthProvider auth={auth}>
+        <ErrorBoundary>
+          <Router>
+            <Route path={`${BASE}/`} component={ProjectsPage} />
+            <Route path={`${BASE}`} component={ProjectsPage} />
+            <Route path={`${BASE}/projects/:projectId/*`} component={ProjectArea} />
+            <Route default component={NotFound} />
+          </Router>
+        </ErrorBoundary>
+      </AuthProvider>
     </LocationProvider>
   );
 };

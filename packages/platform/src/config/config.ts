@@ -16,6 +16,22 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   ADMIN_TOKEN: optionalString,
   SESSION_IDLE_TTL_SECONDS: z.coerce.number().int().min(1).default(1800),
+  /** A dashboard user's session cookie lapses after this long unused; each use extends it. */
+  USER_SESSION_IDLE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(8 * 3600),
+  /** How long an invitation link stays valid. */
+  INVITATION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(72 * 3600),
+  /** Single sign-on with an OpenID Connect provider: all three set turn on "Sign in with SSO". */
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
   /**
    * How long the gateway waits for a reply's next fragment before giving up on it; at least twice
    * the progress interval of a quiet reply, so that one still generating is never given up.
@@ -92,6 +108,8 @@ export const ConfigSchema = z.object({
     .default(5 * 24 * 3_600_000),
   /** How often pending deliveries whose job was lost (an embedded queue's, on a restart) are queued again. */
   WEBHOOK_RECOVERY_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often the conversation service checks whether today's retention run (projects' retentionDays) is done. */
+  RETENTION_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).default(3_600_000),
   SEED_DEMO: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.string().default('info'),
 });

@@ -64,5 +64,11 @@ export interface DocumentStore {
   collection<T extends WithId>(name: string, indexes?: IndexSpec[], options?: CollectionOptions): Collection<T>;
   /** Makes every write answered so far durable, those to `derived` collections included. */
   sync(): Promise<void>;
+  /**
+   * Rewrites what the store keeps on disk of these collections (all when absent) so that it holds
+   * only the live documents: once it resolves no deleted or overwritten document's bytes remain in
+   * their files (erasure). MongoDB keeps no such history in its collections: there it does nothing.
+   */
+  compact(collections?: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }

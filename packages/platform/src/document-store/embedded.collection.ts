@@ -68,6 +68,14 @@ export class EmbeddedCollection implements Collection<Doc> {
     await this.log?.sync();
   }
 
+  /** Rewrites the log with one put per live document, between writes (see DocumentStore.compact). */
+  async compact(): Promise<void> {
+    await this.writes.run(async () => {
+      if (!this.log || this.closed) return;
+      await this.log.rewrite([...this.docs.values()].map((doc) => ({ op: 'put', doc })));
+    });
+  }
+
   ensureIndex(spec: IndexSpec): void {
     this.indexes.ensure(this.name, spec, this.docs);
   }

@@ -83,6 +83,37 @@ describe('EmbeddedDocumentStore on disk', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('compact() leaves no byte of a deleted or overwritten document in the files, and keeps writing', async () => {
+    const store = await EmbeddedDocumentStore.open(dir);
+    const plain = store.collection<{ _id: string; text: string }>('plain');
+    const derived = store.collection<{ _id: string; text: string }>('derived', [], { durability: 'derived' });
+    for (const col of [plain, derived]) {
+      await col.insertOne({ _id: 'gone', text: 'MARKER-deleted' });
+      await col.insertOne({ _id: 'kept', text: 'MARKER-old-version' });
+      await col.updateOne({ _id: 'kept' }, { $set: { text: 'current' } });
+      await col.deleteOne({ _id: 'gone' });
+    }
+    await store.sync();
+    const files = async () => (await Promise.all((await readdir(dir)).map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+    expect(await files()).toContain('MARKER');
+    // Only the collections named.
+    await store.compact(['plain']);
+    const afterPlain = await files();
+    expect(afterPlain.split('\n').filter((line) => line.includes('MARKER'))).toHaveLength(2);
+    await store.compact();
+    expect(await files()).not.toContain('MARKER');
+    await derived.insertOne({ _id: 'after', text: 'later' });
+    await plain.insertOne({ _id: 'after', text: 'later' });
+    await store.close();
+    const reopened = await EmbeddedDocumentStore.open(dir);
+    for (const name of ['plain', 'derived'])
+      expect(await reopened.collection(name).find({}, { sort: { _id: 1 } })).toEqual([
+        { _id: 'after', text: 'later' },
+        { _id: 'kept', text: 'current' },
+      ]);
+    await reopened.close();
+  });
+
   it('rejects a unique index that the existing documents already break', async () => {
     const store = await EmbeddedDocumentStore.open(dir);
     const col = store.collection<{ _id: string; email: string }>('users');

@@ -51,6 +51,12 @@ export class EmbeddedDocumentStore implements DocumentStore {
     await Promise.all([...this.collections.values()].map((c) => c.sync()));
   }
 
+  async compact(collections?: readonly string[]): Promise<void> {
+    if (this.closed) throw new Error('document store is closed');
+    const chosen = [...this.collections].filter(([name]) => !collections || collections.includes(name));
+    await Promise.all(chosen.map(([, c]) => c.compact()));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -40,6 +40,9 @@ export class MongoDocumentStore implements DocumentStore {
   /** Every write was acknowledged under the client's write concern: nothing is held back. */
   async sync(): Promise<void> {}
 
+  /** A deleted document is gone from its collection at once: no log of ours to rewrite. */
+  async compact(_collections?: readonly string[]): Promise<void> {}
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -183,7 +183,7 @@ export class FileEventStream implements EventStream {
   private expire(now: number): void {
     const cutoff = now - this.maxAgeMs;
     let head = this.head;
-    while (head < this.messages.length && this.messages[head]!.at < cutoff) {
+    while (head < this.messages.length && (this.messages[head]!.at ?? Number.POSITIVE_INFINITY) < cutoff) {
       this.msgIds.delete(this.messages[head]!.msgId);
       head += 1;
     }

@@ -81,6 +81,13 @@ export class InProcessKeyValueStore implements KeyValueStore {
     await this.write(() => op);
   }
 
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const expiresAt = this.expiry(ttlSeconds);
+    // Decided in the write queue, so of two claims made at once only the first finds the key absent.
+    const op = await this.write(() => (this.live(key) ? null : { op: 'set', key, value, expiresAt }));
+    return op !== null;
+  }
+
   async expire(key: string, ttlSeconds: number): Promise<boolean> {
     const expiresAt = this.expiry(ttlSeconds);
     // Decided in the write queue, so a set or del called just before is seen.

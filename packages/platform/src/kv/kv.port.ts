@@ -4,6 +4,8 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /** Sets the value only when the key does not exist (an atomic claim); true when it was set. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Resets the expiry; false when the key does not exist. */
   expire(key: string, ttlSeconds: number): Promise<boolean>;
   del(key: string): Promise<void>;

@@ -41,6 +41,11 @@ export class RedisKeyValueStore implements KeyValueStore {
     }
   }
 
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const ms = toMs(ttlSeconds);
+    return (await this.run(() => this.redis.set(key, value, 'PX', ms, 'NX'))) === 'OK';
+  }
+
   async expire(key: string, ttlSeconds: number): Promise<boolean> {
     const ms = toMs(ttlSeconds);
     return (await this.run(() => this.redis.pexpire(key, ms))) === 1;

@@ -2,15 +2,16 @@
  * A child process for kill -9 tests: writes to an embedded store in `dir` as fast as it can and
  * prints one line per acknowledged write, until its parent kills it.
  *
- *   tsx crash-writer.ts documents|derived-documents|events|stream <dir>
+ *   tsx crash-writer.ts documents|derived-documents|events|stream|keys <dir>
  */
 import { randomUUID } from 'node:crypto';
 import { EmbeddedDocumentStore } from '../document-store/embedded.document-store';
 import { FileEventStore } from '../event-store/file.event-store';
 import { FileEventStream } from '../event-stream/file.event-stream';
+import { FileKeyStore } from '../key-store/file.key-store';
 
 const [kind, dir] = process.argv.slice(2);
-if (!dir) throw new Error('usage: crash-writer.ts documents|derived-documents|events|stream <dir>');
+if (!dir) throw new Error('usage: crash-writer.ts documents|derived-documents|events|stream|keys <dir>');
 
 const filler = 'x'.repeat(4_096);
 const print = (line: string) => new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
@@ -74,11 +75,31 @@ const writeStream = async () => {
   }
 };
 
+/** Makes keys several at a time, and deletes every tenth one made (a rewrite of the file) as it goes. */
+const writeKeys = async () => {
+  const store = await FileKeyStore.open(dir);
+  for (let i = 0; ; i++) {
+    await Promise.all(
+      [0, 1, 2].map(async (k) => {
+        const keyId = `key${i * 3 + k}`;
+        const key = await store.createOrGet(keyId);
+        await print(`ack key ${keyId} ${key.toString('base64')}`);
+      }),
+    );
+    if (i % 10 === 9) {
+      const keyId = `key${i * 3 - 27}`;
+      await store.delete([keyId]);
+      await print(`ack del ${keyId}`);
+    }
+  }
+};
+
 const writers: Record<string, () => Promise<void>> = {
   documents: () => writeDocuments('acknowledged'),
   'derived-documents': () => writeDocuments('derived'),
   events: writeEvents,
   stream: writeStream,
+  keys: writeKeys,
 };
 const writer = writers[kind ?? ''];
 if (!writer) throw new Error(`unknown kind ${kind}`);

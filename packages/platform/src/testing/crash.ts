@@ -9,13 +9,16 @@ const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
  * every line it printed for an acknowledged write (the kill lands while writes are in flight).
  */
 export const writeUntilKilled = (
-  kind: 'documents' | 'derived-documents' | 'events' | 'stream',
+  kind: 'documents' | 'derived-documents' | 'events' | 'stream' | 'keys',
   dir: string,
   acks: number,
+  /** Told the writer's process id as it starts (to check that the kill really ended it). */
+  onSpawn?: (pid: number) => void,
 ): Promise<string[]> =>
   new Promise((resolve, reject) => {
     // node itself with tsx's loader (the tsx CLI would run the script in a grandchild that a kill misses).
     const child = spawn(process.execPath, ['--import', 'tsx', WRITER, kind, dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) onSpawn?.(child.pid);
     const lines: string[] = [];
     let buffered = '';
     let stderr = '';

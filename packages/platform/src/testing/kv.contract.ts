@@ -53,6 +53,17 @@ export function describeKeyValueStoreContract(adapterName: string, factory: () =
       expect(await kv.get(b)).toBe('B');
     });
 
+    it('sets a value if absent: one of many claims made at once wins, and an expired claim can be made again', async () => {
+      const k = key();
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, n) => kv.setIfAbsent(k, `claim-${n}`, 1)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await kv.get(k)).toBe(`claim-${claims.indexOf(true)}`);
+      expect(await kv.setIfAbsent(k, 'late', 1)).toBe(false);
+      await fixture.elapse(1_100);
+      expect(await kv.setIfAbsent(k, 'again', 60)).toBe(true);
+      expect(await kv.get(k)).toBe('again');
+    });
+
     it('expires a value set with a ttl', async () => {
       const k = key();
       await kv.set(k, 'short-lived', 1);

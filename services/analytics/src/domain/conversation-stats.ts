@@ -151,6 +151,8 @@ export const evolveStats = (
       break;
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
+    case 'ConversationErased':
+    case 'ContactCaptured':
       break;
     default: {
       const unreachable: never = event;

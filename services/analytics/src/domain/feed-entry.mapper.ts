@@ -4,8 +4,10 @@ import {
   type ConversationEventType,
   FEED_TYPES,
   type FeedType,
+  PERSONAL_EVENT_FIELDS,
   StoredEventEnvelope,
 } from '@palaver/contracts';
+import { isSealed } from '@palaver/platform';
 import type { FeedbackSubmission } from './feedback-summary.reducer';
 
 /**
@@ -27,9 +29,14 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
  * | ConversationRated       | conversation.rated     | score, comment, previousScore      |
+ * | ContactCaptured         | contact.captured       | email, name                        |
  *
  * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
- * types is the feed contract's (FEED_TYPES in @palaver/contracts).
+ * types is the feed contract's (FEED_TYPES in @palaver/contracts). The page URL and a rating's
+ * comment are personal data, sealed in the event with the conversation's key (docs/privacy.md):
+ * the feed reads them as null.
+ *
+ * ConversationErased makes no entry: it anonymizes the conversation's entries (see `ReadEvent`).
  */
 export { FEED_TYPES, type FeedType };
 
@@ -45,6 +52,8 @@ export interface FeedEntry {
 
 export type ReadEvent =
   | { kind: 'entry'; entry: FeedEntry; feedback: FeedbackSubmission | null }
+  /** The conversation was erased: its entries keep their counts, lose every id that leads back. */
+  | { kind: 'erased'; projectId: string; conversationId: string }
   | { kind: 'ignored' }
   | { kind: 'invalid'; reason: string };
 
@@ -83,9 +92,12 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       const { score, comment, previousScore } = event.data;
       return { type: 'conversation.rated', data: { score, comment, previousScore } };
     }
+    case 'ContactCaptured':
+      return { type: 'contact.captured', data: { email: event.data.email, name: event.data.name } };
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':
+    case 'ConversationErased':
       return null;
     default: {
       const unreachable: never = event;
@@ -96,18 +108,34 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
 
 const isEventType = (type: string): type is ConversationEventType => Object.hasOwn(ConversationEventData, type);
 
+/**
+ * The event's data with its sealed personal fields (docs/privacy.md) read as erased: the feed
+ * never needs them, and a sealed value is a string where the schema may want an object.
+ */
+const withoutSealed = (type: ConversationEventType, data: unknown): unknown => {
+  const fields: Readonly<Record<string, unknown>> | undefined = PERSONAL_EVENT_FIELDS[type];
+  if (!fields || typeof data !== 'object' || data === null) return data;
+  const copy: Record<string, unknown> = { ...data };
+  for (const [field, erased] of Object.entries(fields)) if (isSealed(copy[field])) copy[field] = erased;
+  return copy;
+};
+
 /** Reads one StoredEvent from the stream into its feed entry (and its feedback submission, if it is one). */
 export const readConversationEvent = (payload: unknown): ReadEvent => {
   const envelope = StoredEventEnvelope.safeParse(payload);
   if (!envelope.success) return { kind: 'invalid', reason: `envelope: ${envelope.error.issues[0]?.message ?? 'invalid'}` };
   const event = envelope.data;
   if (!isEventType(event.type)) return { kind: 'ignored' };
-  const data = ConversationEventData[event.type].safeParse(event.data);
+  const data = ConversationEventData[event.type].safeParse(withoutSealed(event.type, event.data));
   if (!data.success) return { kind: 'invalid', reason: `${event.type} data: ${data.error.issues[0]?.message ?? 'invalid'}` };
   const domainEvent = { type: event.type, data: data.data } as ConversationEvent;
+  const conversationId = conversationIdOf(event.streamId);
+  if (domainEvent.type === 'ConversationErased') {
+    if (conversationId === null) return { kind: 'invalid', reason: `stream id ${event.streamId} names no conversation` };
+    return { kind: 'erased', projectId: event.projectId, conversationId };
+  }
   const feed = toFeed(domainEvent);
   if (feed === null) return { kind: 'ignored' };
-  const conversationId = conversationIdOf(event.streamId);
   if (conversationId === null) return { kind: 'invalid', reason: `stream id ${event.streamId} names no conversation` };
 
   const entry: FeedEntry = {
@@ -135,3 +163,10 @@ export const readConversationEvent = (payload: unknown): ReadEvent => {
     },
   };
 };
+
+/** What an erased conversation's feed entries keep: counts and outcomes, nothing that names a person, message or text. */
+const KEPT_AFTER_ERASURE = new Set(['finishReason', 'usage', 'feedback', 'previous', 'source']);
+
+/** An entry's data once its conversation is erased. */
+export const anonymizedData = (data: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(data).filter(([key]) => KEPT_AFTER_ERASURE.has(key)));

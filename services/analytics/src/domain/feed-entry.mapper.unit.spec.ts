@@ -19,6 +19,19 @@ const stored = (type: string, data: unknown, over: Record<string, unknown> = {})
 });
 
 describe('readConversationEvent', () => {
+  it('reads events whose personal fields are sealed (an object field sealed as a string), never the sealed value', () => {
+    const posted = readConversationEvent(stored('UserMessagePosted', { messageId: MESSAGE, content: 'pv1:AAAA', pageContext: 'pv1:BBBB' }));
+    expect(posted).toMatchObject({ kind: 'entry', entry: { type: 'message.posted', data: { messageId: MESSAGE } } });
+    const visitorId = randomUUID();
+    const started = readConversationEvent(stored('ConversationStarted', { projectId: PROJECT, visitorId, pageUrl: 'pv1:CCCC' }));
+    expect(started).toMatchObject({ kind: 'entry', entry: { data: { visitorId, pageUrl: null } } });
+    expect(readConversationEvent(stored('ConversationErased', { reason: 'request' }))).toEqual({
+      kind: 'erased',
+      projectId: PROJECT,
+      conversationId: CONVERSATION,
+    });
+  });
+
   it('reads a like as feedback.given with its submission', () => {
     const event = stored('MessageFeedbackGiven', { messageId: MESSAGE, feedback: 'like', previous: null });
     expect(readConversationEvent(event)).toEqual({

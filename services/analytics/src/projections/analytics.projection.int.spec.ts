@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { StoredEvent } from '@palaver/contracts';
 import type { DocumentStore, EventStream, StreamMessage } from '@palaver/platform';
 import { createTestInfrastructure } from '@palaver/platform/testing';
@@ -73,6 +75,45 @@ describe('analytics projection', () => {
       removals: 0,
       byDay: [{ day: '2026-04-10', likes: 0, dislikes: 1, removals: 0 }],
     });
+  });
+
+  it("detaches an erased conversation's entries from every id that leads back, keeps the counts, and leaves no id in the files", async () => {
+    const projectId = randomUUID();
+    const conversationId = randomUUID();
+    const visitorId = randomUUID();
+    const messageId = randomUUID();
+    const streamId = `conversation-${conversationId}`;
+    const event = (type: string, data: unknown): StoredEvent => ({
+      eventId: randomUUID(),
+      streamId,
+      version: ++version,
+      type,
+      projectId,
+      occurredAt: '2026-04-11T12:00:00.000Z',
+      data,
+    });
+    await projection.applyBatch([
+      event('ConversationStarted', { projectId, visitorId, pageUrl: 'pv1:c2VhbGVk' }),
+      event('UserMessagePosted', { messageId, content: 'pv1:c2VhbGVk', pageContext: null }),
+      event('MessageFeedbackGiven', { messageId, feedback: 'like', previous: null }),
+    ]);
+    const before = await feed.listEvents({ projectId, limit: 10 });
+    expect(before.data[0]).toMatchObject({ conversationId, data: { visitorId, pageUrl: null } });
+
+    const erased = event('ConversationErased', { reason: 'request' });
+    await projection.applyBatch([erased]);
+    await projection.applyBatch([erased]);
+
+    const after = await feed.listEvents({ projectId, limit: 10 });
+    expect(after.data.map((e) => e.type)).toEqual(['conversation.started', 'message.posted', 'feedback.given']);
+    const anonymousIds = new Set(after.data.map((e) => e.conversationId));
+    expect(anonymousIds.size).toBe(1);
+    expect(anonymousIds.has(conversationId)).toBe(false);
+    expect(after.data.map((e) => e.data)).toEqual([{}, {}, { feedback: 'like', previous: null }]);
+    expect((await summaries.feedbackSummary({ projectId })).likes).toBe(1);
+    const files = await readdir(join(infra.dataDir, 'documents'));
+    const text = (await Promise.all(files.map((f) => readFile(join(infra.dataDir, 'documents', f), 'utf8')))).join('');
+    for (const id of [conversationId, visitorId, messageId]) expect(text).not.toContain(id);
   });
 
   it('numbers the feed on from its last entry, also when another instance appended meanwhile', async () => {
@@ -157,6 +198,7 @@ describe('analytics projection', () => {
   const storeSyncing = (sync: () => Promise<void>): DocumentStore => ({
     collection: (name, indexes, options) => infra.documents.collection(name, indexes, options),
     sync,
+    compact: () => infra.documents.compact(),
     close: async () => {},
   });
 

@@ -6,6 +6,9 @@ import { FeedRepository } from '../repositories/feed.repository';
 import { FeedbackDayRepository } from '../repositories/feedback-day.repository';
 import { MessageFeedbackRepository } from '../repositories/message-feedback.repository';
 
+/** The collections an erased conversation's ids were in (compacted after). */
+const ANALYTICS_COLLECTIONS = ['analytics_events', 'analytics_feedback'];
+
 /**
  * Applies conversation events (StoredEvents from the stream) to the analytics read models.
  * Every step is idempotent, so a redelivery, or a retry after a crash between steps, leaves the
@@ -30,9 +33,18 @@ export class AnalyticsProjection {
    */
   async applyBatch(payloads: unknown[]): Promise<void> {
     let entries: FeedEntry[] = [];
+    let erased = false;
     for (const payload of payloads) {
       const read = readConversationEvent(payload);
       if (read.kind === 'ignored') continue;
+      if (read.kind === 'erased') {
+        await this.feed.appendMany(entries);
+        entries = [];
+        await this.feed.anonymizeConversation(read.projectId, read.conversationId);
+        await this.messages.anonymizeConversation(read.projectId, read.conversationId);
+        erased = true;
+        continue;
+      }
       if (read.kind === 'invalid') {
         // Redelivering a malformed event would fail forever: skip it, loudly.
         logger.warn({ reason: read.reason }, 'analytics: skipped a malformed conversation event');
@@ -52,6 +64,8 @@ export class AnalyticsProjection {
       await this.days.settle(read.feedback.projectId, utcDay(read.feedback.occurredAt), read.feedback.eventId);
     }
     await this.feed.appendMany(entries);
+    // What the entries held before is still in the embedded store's files until they are rewritten.
+    if (erased) await this.documents.compact(ANALYTICS_COLLECTIONS);
   }
 
   /**

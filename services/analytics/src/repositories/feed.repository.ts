@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
-import type { FeedEntry } from '../domain/feed-entry.mapper';
+import { anonymizedData, type FeedEntry } from '../domain/feed-entry.mapper';
 import { ANALYTICS_DURABILITY } from './analytics-durability';
 
 export interface FeedDoc {
@@ -104,6 +105,20 @@ export class FeedRepository {
     if (query.afterSeq !== undefined) filter.seq = { $gt: query.afterSeq };
     if (query.type !== undefined) filter.$or = [{ type: query.type }, { category: query.type }];
     return this.events.find(filter, { sort: { seq: 1 }, limit: query.limit });
+  }
+
+  /**
+   * Detaches an erased conversation's entries from it: one new random id replaces the
+   * conversation's in all of them (they still count together, and lead nowhere), and their data
+   * keeps only what `anonymizedData` keeps. A second call finds nothing left to change.
+   */
+  async anonymizeConversation(projectId: string, conversationId: string): Promise<number> {
+    const entries = await this.events.find({ projectId, conversationId });
+    const anonymousId = randomUUID();
+    for (const entry of entries) {
+      await this.events.updateOne({ _id: entry._id }, { $set: { conversationId: anonymousId, data: anonymizedData(entry.data) } });
+    }
+    return entries.length;
   }
 
   async has(projectId: string, eventId: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Feedback } from '@palaver/contracts';
 import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
@@ -27,6 +28,22 @@ export class MessageFeedbackRepository {
       [{ keys: { projectId: 1, feedback: 1 } }],
       ANALYTICS_DURABILITY,
     );
+  }
+
+  /**
+   * Detaches an erased conversation's messages' latest feedback from them: each moves to a new
+   * random message id (the summary's totals stay), under one new random conversation id.
+   */
+  async anonymizeConversation(projectId: string, conversationId: string): Promise<void> {
+    const docs = await this.messages.find({ projectId, conversationId });
+    if (docs.length === 0) return;
+    const anonymousConversation = randomUUID();
+    const copies = docs.map((doc) => {
+      const messageId = randomUUID();
+      return { ...doc, _id: `${projectId}:${messageId}`, messageId, conversationId: anonymousConversation };
+    });
+    await this.messages.insertMany(copies);
+    await this.messages.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
   }
 
   /** Keeps the submission when it is newer than the stored one; a replay or a stale event changes nothing. */

@@ -20,6 +20,8 @@ export type ConversationCommand =
       assistantId: string | null;
       /** Phrases that ask for a person (the project's handoff setting); null when handoff is off. */
       handoffTriggers: readonly string[] | null;
+      /** Nobody can answer now: what a visitor asking for a person is told (else HANDOFF_NOTICE). */
+      offlineNotice?: string | null;
     })
   | (Addressed & {
       type: 'CompleteReply';
@@ -34,6 +36,7 @@ export type ConversationCommand =
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })
   | (VisitorAddressed & { type: 'Close'; closeReason: string | null })
   | (VisitorAddressed & { type: 'Rate'; score: number; comment: string | null })
+  | (VisitorAddressed & { type: 'CaptureContact'; email: string; name: string | null })
   | (Addressed & { type: 'RequestHandoff'; source: HandoffSource; messageId: string | null })
   /** `queue`: only a waiting conversation; `take`: any open one not held by another agent. */
   | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })
@@ -42,7 +45,9 @@ export type ConversationCommand =
   /** `humanAgentId` null: an admin call. */
   | (Addressed & { type: 'AgentClose'; humanAgentId: string | null; closeReason: string | null })
   | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string; humanAgentId: string | null })
-  | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null });
+  | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null })
+  /** Erasure (docs/privacy.md): the visitor asked, or the project's retention ran out. */
+  | (Addressed & { type: 'EraseConversation'; reason: 'request' | 'retention' });
 
 export interface DecisionContext {
   /** ISO 8601 time of the decision. */

@@ -9,7 +9,7 @@ export { evolve, fold, initialState } from './conversation.state';
 
 /** The conversation as the command's sender may see it: another tenant's is not there at all. */
 const owned = (command: ConversationCommand, state: ConversationState): ExistingConversation => {
-  if (state.status === 'none' || state.projectId !== command.projectId) {
+  if (state.status === 'none' || state.projectId !== command.projectId || state.erased) {
     throw conversationNotFound(command.conversationId);
   }
   if ('visitorId' in command && state.visitorId !== command.visitorId) throw conversationForbidden();
@@ -58,7 +58,16 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
  * - A rating (CSAT) is one per conversation: rating again replaces it, in any status.
  */
 export const decide = (command: ConversationCommand, state: ConversationState, context: DecisionContext): ConversationEvent[] => {
+  // An erased conversation is not there for anyone: no command reaches it, its id is not reused.
+  if (state.status !== 'none' && state.erased) {
+    if (command.type === 'EraseConversation' && state.projectId === command.projectId) return [];
+    throw conversationNotFound(command.conversationId);
+  }
   switch (command.type) {
+    case 'EraseConversation': {
+      owned(command, state);
+      return [{ type: 'ConversationErased', data: { reason: command.reason } }];
+    }
     case 'Start': {
       // Another project's id is not there for this caller: a 409 would say it exists.
       if (state.status !== 'none' && state.projectId !== command.projectId) throw conversationNotFound(command.conversationId);
@@ -114,7 +123,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (wantsHuman) {
         events.push({
           type: 'AssistantReplyCompleted',
-          data: { messageId: command.assistantMessageId, text: HANDOFF_NOTICE, finishReason: 'stop', usage: ZERO_USAGE },
+          data: {
+            messageId: command.assistantMessageId,
+            text: command.offlineNotice ?? HANDOFF_NOTICE,
+            finishReason: 'stop',
+            usage: ZERO_USAGE,
+          },
         });
       }
       return events;
@@ -177,6 +191,10 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       return [
         { type: 'ConversationRated', data: { score: command.score, comment: command.comment, previousScore: current?.score ?? null } },
       ];
+    }
+    case 'CaptureContact': {
+      owned(command, state);
+      return [{ type: 'ContactCaptured', data: { email: command.email, name: command.name } }];
     }
     case 'RequestHandoff': {
       const conversation = owned(command, state);

@@ -481,6 +481,35 @@ describe('the handoff queue', () => {
       ]);
   });
 
+  it('tells the visitor nobody can answer now with the offline notice, and still queues the conversation', () => {
+    const offlineNotice = 'We are away until Monday: leave your email.';
+    given(...answered)
+      .when(post({ content: 'talk to a human', handoffTriggers: [], offlineNotice }))
+      .then([
+        { type: 'UserMessagePosted', data: { messageId: USER_2, content: 'talk to a human', pageContext: null } },
+        { type: 'HumanHandoffRequested', data: { source: 'visitor', messageId: USER_2 } },
+        { type: 'AssistantReplyStarted', data: { messageId: REPLY_2, assistantId: null } },
+        { type: 'AssistantReplyCompleted', data: { messageId: REPLY_2, text: offlineNotice, finishReason: 'stop', usage: ZERO_USAGE } },
+      ]);
+  });
+
+  it("records the contact a visitor leaves on its own conversation, and refuses another visitor's", () => {
+    const capture = (visitorId: string): ConversationCommand => ({
+      type: 'CaptureContact',
+      ...scope,
+      visitorId,
+      email: 'ana@example.com',
+      name: 'Ana',
+    });
+    given(...answered)
+      .when(capture(VISITOR))
+      .then([{ type: 'ContactCaptured', data: { email: 'ana@example.com', name: 'Ana' } }]);
+    given(...answered)
+      .when(capture(PROJECT))
+      .thenFails('FORBIDDEN');
+    given().when(capture(VISITOR)).thenFails('CONVERSATION_NOT_FOUND');
+  });
+
   it('ignores trigger phrases when handoff is off, and uses the project phrases when given', () => {
     given(...answered)
       .when(post({ content: 'talk to a human', handoffTriggers: null }))

@@ -31,6 +31,8 @@ export interface ExistingConversation {
   readonly streamingReplyId: string | null;
   /** The visitor's latest satisfaction rating, if any. */
   readonly rating: ConversationRating | null;
+  /** Erased (docs/privacy.md): it is not there for any command any more, and keeps no text. */
+  readonly erased?: true;
 }
 
 export interface ConversationRating {
@@ -156,6 +158,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return { ...state, rating: { score: event.data.score, comment: event.data.comment, ratedAt: event.occurredAt } };
     case 'AssistantReplyRestarted':
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: '', status: 'streaming', createdAt: event.occurredAt }));
+    case 'ContactCaptured':
+      return state;
     case 'HumanAgentMessagePosted':
       return addMessage(state, {
         id: event.data.messageId,
@@ -165,6 +169,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
         feedback: null,
         createdAt: event.occurredAt,
       });
+    case 'ConversationErased':
+      return { ...state, erased: true, title: null, messages: PersistentList.empty(), positions: new Map(), streamingReplyId: null };
     default: {
       const unreachable: never = event;
       return unreachable;

@@ -51,6 +51,11 @@ export class ConversationHandler {
     return handle(M.rate, raw, (req) => this.commands.rate(req));
   }
 
+  @MessagePattern(M.captureContact.subject)
+  captureContact(@Payload() raw: unknown) {
+    return handle(M.captureContact, raw, (req) => this.commands.captureContact(req));
+  }
+
   @MessagePattern(M.setFeedback.subject)
   setFeedback(@Payload() raw: unknown) {
     return handle(M.setFeedback, raw, (req) => this.commands.setFeedback(req));

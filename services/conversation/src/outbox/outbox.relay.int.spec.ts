@@ -38,7 +38,7 @@ class RecordingStream implements EventStream {
 }
 
 const appendExchange = async (repository: ReturnType<typeof wire>['repository']) => {
-  const { appended } = await repository.append(
+  const { sealed } = await repository.append(
     CONVERSATION,
     await repository.load(CONVERSATION),
     [
@@ -48,17 +48,19 @@ const appendExchange = async (repository: ReturnType<typeof wire>['repository'])
     ],
     { projectId: PROJECT, occurredAt: '2026-01-01T00:00:00.000Z' },
   );
-  return appended;
+  return sealed;
 };
 
 describe('OutboxRelay', () => {
-  it('projects, publishes under the event id and marks published, in append order', async () => {
+  it('projects (opened), publishes as stored (sealed) under the event id and marks published, in append order', async () => {
     const stream = new RecordingStream();
-    const { relay, repository, readModel } = wire({ ...infra, eventStream: stream });
+    const { relay, repository, readModel, messages } = wire({ ...infra, eventStream: stream });
     const appended = await appendExchange(repository);
     await relay.flush();
     expect(stream.published.map((p) => [p.subject, p.msgId])).toEqual(appended.map((e) => [eventSubject(e.type), e.eventId]));
     expect(stream.published.map((p) => p.payload)).toEqual(appended);
+    expect((stream.published[1]!.payload as { data: { content: string } }).data.content).toMatch(/^pv1:/);
+    expect((await messages.ofConversation(PROJECT, CONVERSATION))[0]!.parts).toEqual([{ type: 'text', text: 'Hi' }]);
     expect(await infra.eventStore.pendingPublication(10)).toEqual([]);
     expect(await readModel.messages.count({ projectId: PROJECT, conversationId: CONVERSATION })).toBe(2);
   });

@@ -4,6 +4,7 @@ import { eventSubject } from '@palaver/contracts';
 import { type DocumentStore, type EventStore, type EventStream, logger, Ports, SerialQueue } from '@palaver/platform';
 import { isConversationEvent } from '../domain/conversation.stream';
 import { ReadModelProjector } from '../projections/read-model.projector';
+import { ConversationCipher } from '../repositories/conversation-cipher';
 
 const BATCH = 100;
 /** How long events a command projected and published may wait to be marked (one sync and one mark for them all). */
@@ -35,6 +36,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(Ports.eventStream) private readonly stream: EventStream,
     @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(ReadModelProjector) private readonly projector: ReadModelProjector,
+    @Inject(ConversationCipher) private readonly cipher: ConversationCipher,
   ) {}
 
   /**
@@ -137,10 +139,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
     for (;;) {
       const batch = await this.store.pendingPublication(BATCH);
       if (batch.length === 0) return;
+      // Projected opened; published as stored, sealed (docs/privacy.md: the stream cannot forget).
+      const opened = await this.cipher.open(batch);
       const published: string[] = [];
       try {
-        for (const event of batch) {
-          if (isConversationEvent(event)) await this.projector.apply(event);
+        for (const [i, event] of batch.entries()) {
+          const readable = opened[i]!;
+          if (isConversationEvent(readable)) await this.projector.apply(readable);
           await this.stream.publish(eventSubject(event.type), event, event.eventId);
           published.push(event.eventId);
         }

@@ -29,4 +29,5 @@ export const toAgentConversation = (doc: ConversationDoc, messages: readonly Mes
   handoffRequestedAt: doc.handoffRequestedAt ?? null,
   humanAgent: doc.humanAgent ? { id: doc.humanAgent.id ?? null, name: doc.humanAgent.name, image: doc.humanAgent.image } : null,
   unansweredMessages: unansweredMessages(messages).map((m) => toMessage(m)),
+  ...(doc.contact ? { contact: doc.contact } : {}),
 });

@@ -36,6 +36,7 @@ export const toConversation = (doc: ConversationDoc, extra: { messages?: Message
   title: doc.title,
   isHumanHandled: doc.isHumanHandled,
   ...(doc.humanAgent ? { humanAgent: { name: doc.humanAgent.name, image: doc.humanAgent.image } } : {}),
+  ...(doc.contact ? { contact: doc.contact } : {}),
   ...extra,
 });
 

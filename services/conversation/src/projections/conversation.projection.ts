@@ -82,6 +82,14 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
       return { ...base, lastInteractionAt: event.occurredAt };
     case 'HumanAgentMessagePosted':
       return newMessage(event.data.messageId);
+    case 'ContactCaptured': {
+      // The new key first: a key added after a spread slows every read of the document (docs/architecture.md).
+      const { contact: _previous, ...rest } = base;
+      return { contact: { email: event.data.email, name: event.data.name, capturedAt: event.occurredAt }, ...rest };
+    }
+    case 'ConversationErased':
+      // The projector then deletes the documents (ReadModelProjector.purge).
+      return base;
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -97,6 +105,11 @@ export class ConversationProjection {
   /** The conversation's document as it stands (null when it has none yet). */
   current(event: StoredConversationEvent): Promise<ConversationDoc | null> {
     return this.readModel.conversations.findOne({ _id: conversationIdOf(event.streamId), projectId: event.projectId });
+  }
+
+  /** Deletes the conversation's document (erasure). */
+  async delete(projectId: string, conversationId: string): Promise<void> {
+    await this.readModel.conversations.deleteOne({ _id: conversationId, projectId });
   }
 
   /** Returns the document as it stands after the event (null when the conversation has none). */

@@ -34,6 +34,8 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
+    case 'ConversationErased':
+    case 'ContactCaptured':
       return null;
     default: {
       const unreachable: never = event;
@@ -143,6 +145,8 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
+    case 'ConversationErased':
+    case 'ContactCaptured':
       return doc;
     default: {
       const unreachable: never = event;
@@ -155,6 +159,11 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
 @Injectable()
 export class MessageProjection {
   constructor(@Inject(ReadModel) private readonly readModel: ReadModel) {}
+
+  /** Deletes the conversation's messages (erasure). */
+  async deleteOfConversation(projectId: string, conversationId: string): Promise<void> {
+    await this.readModel.messages.deleteMany({ projectId, conversationId });
+  }
 
   async apply(event: StoredConversationEvent, owner: MessageOwner): Promise<void> {
     const messageId = messageIdOf(event);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StoredConversationEvent } from '../domain/conversation.stream';
 import { AgentFeedRepository } from '../repositories/agent-feed.repository';
+import type { ConversationDoc } from '../repositories/read-model';
 import { ConversationProjection } from './conversation.projection';
 import { type MessageOwner, MessageProjection, messageIdOf } from './message.projection';
 import { ReadModelChanges } from './read-model.changes';
@@ -38,12 +39,25 @@ export class ReadModelProjector {
     const [after] = await Promise.all([this.conversations.applyAll(pending, current), owner ? this.applyMessages(pending, owner) : null]);
     const final = after.at(-1);
     if (!final) return;
+    if (pending.some((event) => event.type === 'ConversationErased')) return this.purge(final);
     if (!owner) await this.applyMessages(pending, { visitorId: final.visitorId });
     await this.changes.announce({ projectId: final.projectId, visitorId: final.visitorId });
     for (const [i, event] of pending.entries()) {
       const conversation = after[i];
       if (conversation) await this.agentFeed.apply(event, conversation);
     }
+  }
+
+  /**
+   * An erased conversation leaves no read model: its document, its messages and its agent feed
+   * entries are deleted (projecting its stream again ends here again), and the gateways drop the
+   * visitor's cached reads.
+   */
+  private async purge(conversation: ConversationDoc): Promise<void> {
+    await this.messages.deleteOfConversation(conversation.projectId, conversation._id);
+    await this.agentFeed.deleteOfConversation(conversation.projectId, conversation._id);
+    await this.conversations.delete(conversation.projectId, conversation._id);
+    await this.changes.announce({ projectId: conversation.projectId, visitorId: conversation.visitorId });
   }
 
   private async applyMessages(events: readonly StoredConversationEvent[], owner: MessageOwner): Promise<void> {
@@ -62,6 +76,7 @@ export class ReadModelProjector {
   async apply(event: StoredConversationEvent): Promise<void> {
     const conversation = await this.conversations.apply(event);
     if (!conversation) return;
+    if (event.type === 'ConversationErased') return this.purge(conversation);
     await this.messages.apply(event, { visitorId: conversation.visitorId });
     await this.changes.announce({ projectId: conversation.projectId, visitorId: conversation.visitorId });
     await this.agentFeed.apply(event, conversation);

@@ -16,6 +16,8 @@ import { handoffStatusOf } from '../presenters/agent.presenter';
 import { type AgentFeedDoc, agentFeedEntryOf, untilGap } from '../projections/agent-feed.projection';
 import type { ConversationDoc } from './read-model';
 
+export const AGENT_FEED = 'agent_feed';
+
 /** The `agent_feed` collection and its per-project sequence counters; each new entry is announced (AGENT_FEED_CHANGES_CHANNEL). */
 @Injectable()
 export class AgentFeedRepository {
@@ -27,7 +29,7 @@ export class AgentFeedRepository {
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.pubsub) private readonly pubsub: PubSub,
   ) {
-    this.entries = documents.collection<AgentFeedDoc>('agent_feed', [{ keys: { projectId: 1, seq: 1 }, unique: true }]);
+    this.entries = documents.collection<AgentFeedDoc>(AGENT_FEED, [{ keys: { projectId: 1, seq: 1 }, unique: true }]);
     this.counters = documents.collection<SequenceCounterDoc>('agent_feed_counters');
   }
 
@@ -56,6 +58,11 @@ export class AgentFeedRepository {
     await this.pubsub.publish(AGENT_FEED_CHANGES_CHANNEL, { projectId: event.projectId }).catch((err: unknown) => {
       logger.warn({ err, projectId: event.projectId }, 'could not announce an agent feed entry');
     });
+  }
+
+  /** Deletes the conversation's entries (erasure): a gap in the feed's old sequences holds no reader back (`untilGap`). */
+  async deleteOfConversation(projectId: string, conversationId: string): Promise<void> {
+    await this.entries.deleteMany({ projectId, conversationId });
   }
 
   /** The last sequence taken in the project's feed (0 for none): entries after it are yet to come. */

@@ -58,6 +58,20 @@ export class ConversationReadRepository {
     );
   }
 
+  /** The ids of every conversation of the visitor, oldest first (export, erasure). */
+  async idsOfVisitor(projectId: string, visitorId: string): Promise<string[]> {
+    const docs = await this.readModel.conversations.find({ projectId, visitorId }, { sort: { createdAt: 1, _id: 1 } });
+    return docs.map((doc) => doc._id);
+  }
+
+  /** Conversations whose last activity is before `cutoff` (retention), oldest activity first. */
+  inactiveBefore(projectId: string, cutoff: string, limit: number): Promise<ConversationDoc[]> {
+    return this.readModel.conversations.find(
+      { projectId, lastInteractionAt: { $lt: cutoff } },
+      { sort: { lastInteractionAt: 1, _id: 1 }, limit },
+    );
+  }
+
   /** Open conversations waiting for an agent, oldest request first. */
   waiting(projectId: string, limit: number): Promise<ConversationDoc[]> {
     return this.readModel.conversations.find(

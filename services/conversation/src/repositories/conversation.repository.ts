@@ -5,6 +5,7 @@ import { type EventStore, Ports } from '@palaver/platform';
 import { LRUCache } from 'lru-cache';
 import { type ConversationState, fold } from '../domain/conversation.state';
 import { isConversationEvent, type StoredConversationEvent, streamIdOf } from '../domain/conversation.stream';
+import { ConversationCipher } from './conversation-cipher';
 
 export interface LoadedConversation {
   state: ConversationState;
@@ -29,11 +30,14 @@ const CACHED_CONVERSATIONS = 10_000;
 export class ConversationRepository {
   private readonly cache = new LRUCache<string, LoadedConversation>({ max: CACHED_CONVERSATIONS });
 
-  constructor(@Inject(Ports.eventStore) private readonly store: EventStore) {}
+  constructor(
+    @Inject(Ports.eventStore) private readonly store: EventStore,
+    @Inject(ConversationCipher) private readonly cipher: ConversationCipher,
+  ) {}
 
   async load(conversationId: string): Promise<LoadedConversation> {
     const cached = this.cache.get(conversationId);
-    const newer = await this.store.readStream(streamIdOf(conversationId), (cached?.version ?? 0) + 1);
+    const newer = await this.cipher.open(await this.store.readStream(streamIdOf(conversationId), (cached?.version ?? 0) + 1));
     if (cached && newer.length === 0) return cached;
     return this.remember(conversationId, cached, newer);
   }
@@ -47,10 +51,9 @@ export class ConversationRepository {
     loaded: LoadedConversation,
     events: ConversationEvent[],
     envelope: { projectId: string; occurredAt: string },
-  ): Promise<{ appended: StoredConversationEvent[]; after: LoadedConversation }> {
-    const stored = await this.store.append(
-      streamIdOf(conversationId),
-      loaded.version,
+  ): Promise<{ appended: StoredConversationEvent[]; sealed: StoredEvent[]; after: LoadedConversation }> {
+    const sealed = await this.cipher.seal(
+      conversationId,
       events.map((event) => ({
         eventId: randomUUID(),
         type: event.type,
@@ -59,8 +62,16 @@ export class ConversationRepository {
         occurredAt: envelope.occurredAt,
       })),
     );
-    const after = this.remember(conversationId, loaded, stored);
-    return { appended: stored.filter(isConversationEvent), after };
+    const stored = await this.store.append(streamIdOf(conversationId), loaded.version, sealed);
+    // As stored (JSON copies), opened again: what a later load reads.
+    const opened = await this.cipher.open(stored);
+    const after = this.remember(conversationId, loaded, opened);
+    return { appended: opened.filter(isConversationEvent), sealed: stored, after };
+  }
+
+  /** Drops the conversation's folded copy (its text) from memory: erasure. */
+  forget(conversationId: string): void {
+    this.cache.delete(conversationId);
   }
 
   private remember(conversationId: string, before: LoadedConversation | undefined, stored: StoredEvent[]): LoadedConversation {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type {
+  Contact,
   ConversationStatus,
   Feedback,
   FinishReason,
@@ -32,6 +33,8 @@ export interface ConversationDoc extends WithId {
   pageUrl: string | null;
   lastMessageId: string | null;
   messageCount: number;
+  /** The email (and name) the visitor left; absent until then. */
+  contact?: Contact;
   /** Version of the last event of the stream applied to this document. */
   version: number;
 }

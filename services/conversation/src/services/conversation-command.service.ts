@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AppError,
   type CloseConversationResponse,
+  type Contact,
   type Conversation,
   type ConversationMessages,
   GENERATE_REPLY_JOB,
@@ -101,6 +102,7 @@ export class ConversationCommandService {
         assistantMessageId: req.assistantMessageId,
         assistantId: req.assistantId,
         handoffTriggers: req.handoffTriggers,
+        offlineNotice: req.offlineNotice,
       },
       // The reply starts as soon as the message is durable, while the read models are written.
       (appended) => {
@@ -217,6 +219,21 @@ export class ConversationCommandService {
       success: true,
       message: executed.appended.length > 0 ? 'Conversation closed' : 'Conversation was already closed',
     };
+  }
+
+  /** The contact the visitor left, on its conversation (ContactCaptured; the latest one wins). */
+  async captureContact(req: Req<'captureContact'>): Promise<Contact> {
+    const executed = await this.executor.execute({
+      type: 'CaptureContact',
+      conversationId: req.conversationId,
+      projectId: req.projectId,
+      visitorId: req.visitorId,
+      email: req.email,
+      name: req.name,
+    });
+    const captured = executed.appended.find((event) => event.type === 'ContactCaptured');
+    if (!captured) throw new Error('a captured contact has no event');
+    return { email: req.email, name: req.name, capturedAt: captured.occurredAt };
   }
 
   async setFeedback(req: Req<'setFeedback'>): Promise<{ feedback: Message['feedback'] }> {

@@ -184,6 +184,7 @@ describe('ConversationExecutor', () => {
     const steps: string[] = [];
     const documents: DocumentStore = {
       collection: (name, indexes, options) => infra.documents.collection(name, indexes, options),
+      compact: () => infra.documents.compact(),
       sync: async () => {
         steps.push('sync');
         await infra.documents.sync();

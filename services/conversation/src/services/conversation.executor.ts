@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '@palaver/contracts';
+import { AppError, type StoredEvent } from '@palaver/contracts';
 import { type Clock, type Config, logger, Ports, VersionConflictError } from '@palaver/platform';
 import type { ConversationCommand } from '../domain/conversation.commands';
 import { decide } from '../domain/conversation.decider';
@@ -26,6 +26,8 @@ export interface Executed {
   state: ConversationState;
   /** What the command appended (empty when it changed nothing). */
   appended: StoredConversationEvent[];
+  /** The same events as stored, their personal fields sealed: what the durable stream gets. */
+  sealed: readonly StoredEvent[];
   /** The whole stream after the command (shared: never mutated). */
   events: readonly StoredConversationEvent[];
 }
@@ -86,7 +88,7 @@ export class ConversationExecutor {
       await nextTurn();
     }
     const projected = this.projectQuietly(executed);
-    this.relay.publishInBackground(executed.appended, projected);
+    this.relay.publishInBackground(executed.sealed, projected);
     return projected;
   }
 
@@ -106,13 +108,13 @@ export class ConversationExecutor {
       const loaded = await this.repository.load(command.conversationId);
       const now = this.clock.now().toISOString();
       const decided = decide(command, loaded.state, { now, replyTimeoutMs: this.config.REPLY_TIMEOUT_MS });
-      if (decided.length === 0) return { state: loaded.state, appended: [], events: loaded.events };
+      if (decided.length === 0) return { state: loaded.state, appended: [], sealed: [], events: loaded.events };
       try {
-        const { appended, after } = await this.repository.append(command.conversationId, loaded, decided, {
+        const { appended, sealed, after } = await this.repository.append(command.conversationId, loaded, decided, {
           projectId: command.projectId,
           occurredAt: now,
         });
-        return { state: after.state, appended, events: after.events };
+        return { state: after.state, appended, sealed, events: after.events };
       } catch (err) {
         if (!(err instanceof VersionConflictError)) throw err;
         if (attempt >= MAX_ATTEMPTS) {

@@ -1,6 +1,7 @@
-import { type AgentInfo, AppError, IdentityMessages, type KeyInfo, type SessionInfo } from '@palaver/contracts';
+import { type AgentInfo, AppError, IdentityMessages, type KeyInfo, roleAllows, type SessionInfo, Uuid } from '@palaver/contracts';
 import type { ServiceClient } from '@palaver/platform';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type AdminAccess, roleIn } from './admin-access';
 import { bearerOf, originOf } from './bearer';
 import type { IdentityCache } from './identity-cache';
 
@@ -12,6 +13,7 @@ export class Authenticator {
   constructor(
     private readonly identity: IdentityCache,
     private readonly services: ServiceClient,
+    readonly access: AdminAccess,
   ) {}
 
   session(request: FastifyRequest): Promise<SessionInfo> {
@@ -22,8 +24,21 @@ export class Authenticator {
     return this.identity.key(bearerOf(request), originOf(request), 'private');
   }
 
-  /** An agent token (`Authorization: Bearer ak_…`), looked up on every call so that a revocation is immediate. */
-  agent(request: FastifyRequest): Promise<AgentInfo> {
+  /**
+   * An agent token (`Authorization: Bearer ak_…`), looked up on every call so that a revocation is
+   * immediate; or a signed-in person (session cookie) working the project named by `X-Project-Id`
+   * as themself, when their role there allows acting on conversations.
+   */
+  async agent(request: FastifyRequest, reply: FastifyReply): Promise<AgentInfo> {
+    if (request.headers.authorization === undefined && request.headers.cookie !== undefined) {
+      const { me } = await this.access.person(request, reply);
+      const parsed = Uuid.safeParse(request.headers['x-project-id']);
+      if (!parsed.success) throw new AppError('UNAUTHORIZED', 'name the project with the X-Project-Id header');
+      const role = roleIn(me, parsed.data);
+      if (role === null) throw new AppError('PROJECT_NOT_FOUND', `project ${parsed.data} not found`, { resource: 'project' });
+      if (!roleAllows(role, 'conversations.act')) throw new AppError('FORBIDDEN', 'your role does not allow working the inbox');
+      return { agentId: me.id, projectId: parsed.data, name: me.name, image: me.image };
+    }
     return this.services.send(IdentityMessages.resolveAgent, { token: bearerOf(request).slice(0, 200) });
   }
 

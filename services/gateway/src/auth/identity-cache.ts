@@ -130,6 +130,9 @@ export class IdentityCache {
       case 'project-changed':
         this.projects.delete(change.projectId);
         return;
+      case 'visitor-erased':
+        for (const [token, session] of this.sessions.entries()) if (session.visitorId === change.visitorId) this.sessions.delete(token);
+        return;
       case 'assistant-changed': // the gateway keeps no assistants
       case 'agent-revoked': // nor agents (their tokens are checked on every call)
         return;

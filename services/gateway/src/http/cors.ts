@@ -6,8 +6,8 @@ import { toErrorResponse } from './errors';
 
 const CORS_OPTIONS = {
   methods: ['GET', 'POST', 'OPTIONS'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID'],
-  exposedHeaders: ['Retry-After', 'x-vercel-ai-ui-message-stream'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'Last-Event-ID', 'Idempotency-Key'],
+  exposedHeaders: ['Retry-After', 'x-vercel-ai-ui-message-stream', 'idempotent-replayed'],
   maxAge: 600,
 };
 

@@ -39,6 +39,8 @@ interface Holder {
   readonly streams: Set<AbortController>;
   /** The key a session was made with (its revocation ends the session's streams). */
   readonly keyId: string | null;
+  /** The session's visitor (their erasure ends the session's streams). */
+  readonly visitorId: string | null;
   /** The session's expiry check; null for agents. */
   timer: NodeJS.Timeout | null;
 }
@@ -69,7 +71,12 @@ export class LiveStreamRegistry {
   open(credential: LiveCredential): LiveStream {
     const id = holderId(credential);
     const keyId = credential.kind === 'session' ? credential.session.keyId : null;
-    if (this.revokedRecently.has(id) || (keyId !== null && this.revokedRecently.has(`key:${keyId}`))) {
+    const visitorId = credential.kind === 'session' ? credential.session.visitorId : null;
+    if (
+      this.revokedRecently.has(id) ||
+      (keyId !== null && this.revokedRecently.has(`key:${keyId}`)) ||
+      (visitorId !== null && this.revokedRecently.has(`visitor:${visitorId}`))
+    ) {
       throw revoked('this credential has been revoked or has expired');
     }
     let holder = this.holders.get(id);
@@ -83,7 +90,7 @@ export class LiveStreamRegistry {
       });
     }
     if (!holder) {
-      holder = { streams: new Set(), keyId, timer: null };
+      holder = { streams: new Set(), keyId, visitorId, timer: null };
       this.holders.set(id, holder);
       if (credential.kind === 'session') void this.checkSession(id, holder, credential.token);
     }
@@ -114,6 +121,13 @@ export class LiveStreamRegistry {
         this.revokedRecently.set(id, true);
         const holder = this.holders.get(id);
         if (holder) this.end(id, holder, revoked('this agent token has been revoked'));
+        return;
+      }
+      case 'visitor-erased': {
+        this.revokedRecently.set(`visitor:${change.visitorId}`, true);
+        for (const [id, holder] of this.holders) {
+          if (holder.visitorId === change.visitorId) this.end(id, holder, revoked('this visitor has been erased'));
+        }
         return;
       }
       case 'key-created':

@@ -1,20 +1,29 @@
-import type { AgentInfo, KeyInfo, SessionInfo } from '@palaver/contracts';
+import type { Actor, AgentInfo, KeyInfo, Permission, SessionInfo } from '@palaver/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { type AdminPrincipal, actorOf } from '../auth/admin-access';
 import type { Authenticator } from '../auth/authenticator';
+import type { IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { ApiDocs, Auth, RouteDoc } from '../openapi/api-docs';
 import { parse } from './parse';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** What the declared credential resolves to. Admin routes are guarded by their plugin's hook. */
-type Credential<A extends Auth> = A extends 'session'
-  ? { session: SessionInfo }
-  : A extends 'privateKey' | 'publishableKey' | 'serviceKey'
-    ? { key: KeyInfo }
-    : A extends 'agent'
-      ? { agent: AgentInfo }
-      : object;
+/** What the declared credential resolves to. Admin routes are authenticated by their plugin's hook. */
+type Credential<A extends Auth> = A extends 'admin'
+  ? { principal: AdminPrincipal; actor: Actor }
+  : A extends 'user'
+    ? { principal: Extract<AdminPrincipal, { me: unknown }>; actor: Actor }
+    : A extends 'session'
+      ? { session: SessionInfo }
+      : A extends 'privateKey' | 'publishableKey' | 'serviceKey'
+        ? { key: KeyInfo }
+        : A extends 'agent'
+          ? { agent: AgentInfo }
+          : object;
+
+/** Every admin route declares the permission it asks of a person; other routes declare none. */
+type PermissionOf<A extends Auth> = A extends 'admin' ? { permission: Permission } : { permission?: never };
 
 export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
   params: Out<P>;
@@ -24,16 +33,34 @@ export type RouteInput<A extends Auth, P, Q, B> = Credential<A> & {
   reply: FastifyReply;
 };
 
+/** Credentials whose POSTs honour an `Idempotency-Key` unless the route says otherwise. */
+const IDEMPOTENT_BY_DEFAULT = new Set<Auth>(['session', 'privateKey', 'serviceKey', 'agent', 'admin', 'user']);
+
+/** Whose keys a credential's idempotency keys are: the visitor, the API key, the agent, the person or the admin token. */
+const callerScope = (
+  credential: { session?: SessionInfo; key?: KeyInfo; agent?: AgentInfo; principal?: AdminPrincipal; me?: { id: string } },
+  auth: Auth,
+): string => {
+  if (credential.session) return `visitor:${credential.session.projectId}:${credential.session.visitorId}`;
+  if (credential.key) return `key:${credential.key.keyId}`;
+  if (credential.agent) return `agent:${credential.agent.agentId}`;
+  if (credential.principal && credential.principal.kind !== 'admin-token') return `user:${credential.principal.me.id}`;
+  if (credential.me) return `user:${credential.me.id}`;
+  return auth;
+};
+
 /**
  * Declares a route once. Fastify serves it: the declared credential is resolved first (401/403),
  * then path, query and body are parsed with the route's contract schemas (400/422 as in
- * docs/api.md). The OpenAPI document describes it with the same schemas.
+ * docs/api.md). The OpenAPI document describes it with the same schemas. A POST with a credential
+ * honours an `Idempotency-Key` (see IdempotentRequests) unless declared with `idempotent: false`.
  */
 export class Routes {
   constructor(
     private readonly app: FastifyInstance,
     private readonly docs: ApiDocs,
     private readonly auth: Authenticator,
+    private readonly idempotency: IdempotentRequests,
   ) {}
 
   add<
@@ -42,34 +69,58 @@ export class Routes {
     Q extends z.ZodObject | undefined = undefined,
     B extends z.ZodType | undefined = undefined,
   >(
-    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body'> & { auth: A; params?: P; query?: Q; body?: B },
+    route: Omit<RouteDoc, 'auth' | 'params' | 'query' | 'body' | 'permission'> & {
+      auth: A;
+      params?: P;
+      query?: Q;
+      body?: B;
+      /** Honours `Idempotency-Key` (default: a POST with a credential; false for a body that is not JSON). */
+      idempotent?: boolean;
+    } & PermissionOf<A>,
     handler: (input: RouteInput<A, P, Q, B>) => Promise<unknown>,
   ): void {
-    this.docs.register(route as RouteDoc);
+    if (route.auth === 'admin' && !route.permission) throw new Error(`${route.method} ${route.url} declares no permission`);
+    const { idempotent = route.method === 'POST' && IDEMPOTENT_BY_DEFAULT.has(route.auth), ...doc } = route;
+    this.docs.register({ idempotent, ...doc } as RouteDoc);
+    const idempotency = this.idempotency;
     this.app.route({
       method: route.method,
       url: route.url,
+      ...(idempotent ? { onSend: idempotency.onSend } : {}),
       handler: async (request, reply) => {
-        const credential = await this.resolve(route.auth, request);
+        const credential = await this.resolve(route.auth, request, reply);
+        const params = (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>;
+        if (route.auth === 'admin') {
+          // Before the body is read: a caller without the right learns nothing from validation.
+          const projectId = (params as { projectId?: string } | undefined)?.projectId;
+          this.auth.access.authorize((credential as { principal: AdminPrincipal }).principal, route.permission as Permission, projectId);
+        }
         // The credential spread last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
-        return handler({
-          params: (route.params ? parse(route.params, request.params, 'path') : undefined) as Out<P>,
+        const input = {
+          params,
           query: (route.query ? parse(route.query, request.query, 'query') : undefined) as Out<Q>,
           body: (route.body ? parse(route.body, request.body, 'body') : undefined) as Out<B>,
           request,
           reply,
           ...credential,
-        } as RouteInput<A, P, Q, B>);
+        } as RouteInput<A, P, Q, B>;
+        if (!idempotent || request.headers['idempotency-key'] === undefined) return handler(input);
+        if (await idempotency.begin(request, reply, callerScope(credential, route.auth))) return reply;
+        try {
+          return await handler(input);
+        } finally {
+          await idempotency.afterHandler(request, reply);
+        }
       },
     });
   }
 
   /** The same declarations on another (encapsulated) Fastify instance. */
   on(app: FastifyInstance): Routes {
-    return new Routes(app, this.docs, this.auth);
+    return new Routes(app, this.docs, this.auth, this.idempotency);
   }
 
-  private async resolve(auth: Auth, request: FastifyRequest): Promise<object> {
+  private async resolve(auth: Auth, request: FastifyRequest, reply: FastifyReply): Promise<object> {
     switch (auth) {
       case 'session':
         return { session: await this.auth.session(request) };
@@ -80,8 +131,15 @@ export class Routes {
       case 'serviceKey':
         return { key: await this.auth.serviceKey(request) };
       case 'agent':
-        return { agent: await this.auth.agent(request) };
-      case 'admin':
+        return { agent: await this.auth.agent(request, reply) };
+      case 'admin': {
+        const principal = this.auth.access.principalOf(request);
+        return { principal, actor: actorOf(principal) };
+      }
+      case 'user': {
+        const principal = await this.auth.access.person(request, reply);
+        return { principal, actor: actorOf(principal) };
+      }
       case 'none':
         return {};
       default: {

@@ -1,9 +1,10 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { ErrorBody } from '@palaver/contracts';
-import type { z } from 'zod';
+import { ErrorBody, type Permission } from '@palaver/contracts';
+import { z } from 'zod';
 
-export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey';
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** `user`: a signed-in person (session cookie or personal API token); `admin`: the admin token or a person with the route's permission. */
+export type Auth = 'none' | 'publishableKey' | 'session' | 'privateKey' | 'admin' | 'agent' | 'serviceKey' | 'user';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface ResponseDoc {
   description: string;
@@ -20,19 +21,33 @@ export interface RouteDoc {
   summary: string;
   tag: string;
   auth: Auth;
+  /** What an admin route asks of a person (docs/accounts.md); required on every `admin` route. */
+  permission?: Permission;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
   responses: Record<number, ResponseDoc>;
+  /** Honours the `Idempotency-Key` header (docs/api.md, "Idempotent requests"). */
+  idempotent?: boolean;
 }
+
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('Makes a retry safe: a repeat within 24 hours gets the first answer again (header `idempotent-replayed: true`)'),
+});
 
 const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   none: [],
   publishableKey: [{ publishableKey: [] }],
   session: [{ sessionToken: [] }],
   privateKey: [{ privateKey: [] }],
-  admin: [{ adminToken: [] }],
-  agent: [{ agentToken: [] }],
+  admin: [{ adminToken: [] }, { sessionCookie: [] }, { apiToken: [] }],
+  agent: [{ agentToken: [] }, { sessionCookie: [] }],
+  user: [{ sessionCookie: [] }, { apiToken: [] }],
   serviceKey: [{ serviceKey: [] }],
 };
 
@@ -44,7 +59,8 @@ export class ApiDocs {
   constructor() {
     this.registry.registerComponent('securitySchemes', 'publishableKey', { type: 'apiKey', in: 'query', name: 'apiKey' });
     this.registry.registerComponent('securitySchemes', 'serviceKey', { type: 'apiKey', in: 'header', name: 'x-service-key' });
-    for (const name of ['sessionToken', 'privateKey', 'adminToken', 'agentToken']) {
+    this.registry.registerComponent('securitySchemes', 'sessionCookie', { type: 'apiKey', in: 'cookie', name: 'palaver_session' });
+    for (const name of ['sessionToken', 'privateKey', 'adminToken', 'agentToken', 'apiToken']) {
       this.registry.registerComponent('securitySchemes', name, { type: 'http', scheme: 'bearer' });
     }
   }
@@ -68,9 +84,11 @@ export class ApiDocs {
       summary: route.summary,
       tags: [route.tag],
       security: SECURITY[route.auth],
+      ...(route.permission ? { 'x-permission': route.permission } : {}),
       request: {
         ...(route.params ? { params: route.params } : {}),
         ...(route.query ? { query: route.query } : {}),
+        ...(route.idempotent ? { headers: IdempotencyHeaders } : {}),
         ...(route.body ? { body: { content: { 'application/json': { schema: route.body } } } } : {}),
       },
       responses: {
@@ -83,6 +101,11 @@ export class ApiDocs {
   /** Every documented route as `METHOD url`. */
   list(): string[] {
     return this.routes.map((r) => `${r.method} ${r.url}`);
+  }
+
+  /** The admin API's routes with their declared permission (undefined: none declared). */
+  adminRoutes(): Array<{ method: string; url: string; permission: Permission | undefined }> {
+    return this.routes.filter((r) => r.auth === 'admin').map((r) => ({ method: r.method, url: r.url, permission: r.permission }));
   }
 
   document(): object {

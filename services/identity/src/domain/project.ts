@@ -39,6 +39,8 @@ export const newProject = (
   handoff: input.handoff ?? DEFAULT_HANDOFF_SETTINGS,
   qnaOverride: input.qnaOverride ?? DEFAULT_QNA_OVERRIDE_SETTINGS,
   identityVerification: { required: input.identityVerification?.required ?? false, secretCreatedAt: null },
+  retentionDays: input.retentionDays ?? null,
+  availability: input.availability ?? null,
   defaultAssistantId: ids.defaultAssistantId,
   createdAt: now,
   updatedAt: now,
@@ -69,6 +71,8 @@ export const projectPatchUpdate = (
   if (patch.quickPrompts !== undefined) set.quickPrompts = withIds(patch.quickPrompts, newId);
   if (patch.handoff !== undefined) set.handoff = patch.handoff;
   if (patch.qnaOverride !== undefined) set.qnaOverride = patch.qnaOverride;
+  if (patch.retentionDays !== undefined) set.retentionDays = patch.retentionDays;
+  if (patch.availability !== undefined) set.availability = patch.availability;
   if (patch.identityVerification !== undefined) set['identityVerification.required'] = patch.identityVerification.required;
   return Object.keys(unset).length > 0 ? { $set: set, $unset: unset } : { $set: set };
 };

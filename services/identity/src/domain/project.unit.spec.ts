@@ -30,6 +30,7 @@ describe('newProject', () => {
       handoff: { enabled: false, triggerPhrases: [] },
       qnaOverride: { enabled: true, minScore: 0.9 },
       identityVerification: { required: false, secretCreatedAt: null },
+      retentionDays: null,
       defaultAssistantId: A,
       createdAt: NOW,
       updatedAt: NOW,

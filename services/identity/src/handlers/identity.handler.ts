@@ -4,8 +4,10 @@ import { IdentityMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
 import { AgentService } from '../services/agent.service';
 import { AssistantService } from '../services/assistant.service';
+import { AuditService } from '../services/audit.service';
 import { CustomerService } from '../services/customer.service';
 import { KeyService } from '../services/key.service';
+import { MembershipService } from '../services/membership.service';
 import { ProjectService } from '../services/project.service';
 import { SessionService } from '../services/session.service';
 import { VisitorService } from '../services/visitor.service';
@@ -20,6 +22,8 @@ export class IdentityHandler {
     @Inject(SessionService) private readonly sessions: SessionService,
     @Inject(AgentService) private readonly agents: AgentService,
     @Inject(CustomerService) private readonly customers: CustomerService,
+    @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(MembershipService) private readonly memberships: MembershipService,
   ) {}
 
   @MessagePattern(M.initVisitor.subject)
@@ -52,6 +56,11 @@ export class IdentityHandler {
     return handle(M.getVisitor, raw, (req) => this.visitors.get(req.projectId, req.visitorId));
   }
 
+  @MessagePattern(M.setVisitorContact.subject)
+  setVisitorContact(@Payload() raw: unknown) {
+    return handle(M.setVisitorContact, raw, (req) => this.visitors.setContact(req.projectId, req.visitorId, req.contact));
+  }
+
   @MessagePattern(M.getProject.subject)
   getProject(@Payload() raw: unknown) {
     return handle(M.getProject, raw, (req) => this.projects.get(req.projectId));
@@ -64,17 +73,40 @@ export class IdentityHandler {
 
   @MessagePattern(M.createProject.subject)
   createProject(@Payload() raw: unknown) {
-    return handle(M.createProject, raw, (req) => this.projects.create(req));
+    return handle(M.createProject, raw, async ({ actor, ...body }) => {
+      const project = await this.projects.create(body);
+      await this.audit.record(actor, project.id, 'project.created', { type: 'project', id: project.id }, { name: project.name });
+      await this.memberships.ownCreatedProject(actor, project.id);
+      return project;
+    });
   }
 
   @MessagePattern(M.updateProject.subject)
   updateProject(@Payload() raw: unknown) {
-    return handle(M.updateProject, raw, (req) => this.projects.update(req.projectId, req.patch));
+    return handle(M.updateProject, raw, async (req) => {
+      const project = await this.projects.update(req.projectId, req.patch);
+      const onlyWidget = Object.keys(req.patch).every((field) => field === 'chatWidgetConfig');
+      await this.audit.record(
+        req.actor,
+        req.projectId,
+        onlyWidget ? 'widget-settings.updated' : 'project.updated',
+        {
+          type: 'project',
+          id: req.projectId,
+        },
+        req.patch,
+      );
+      return project;
+    });
   }
 
   @MessagePattern(M.rotateIdentitySecret.subject)
   rotateIdentitySecret(@Payload() raw: unknown) {
-    return handle(M.rotateIdentitySecret, raw, (req) => this.projects.rotateIdentitySecret(req.projectId));
+    return handle(M.rotateIdentitySecret, raw, async (req) => {
+      const created = await this.projects.rotateIdentitySecret(req.projectId);
+      await this.audit.record(req.actor, req.projectId, 'identity-secret.rotated', { type: 'project', id: req.projectId });
+      return created;
+    });
   }
 
   @MessagePattern(M.getAssistant.subject)
@@ -89,17 +121,35 @@ export class IdentityHandler {
 
   @MessagePattern(M.updateAssistant.subject)
   updateAssistant(@Payload() raw: unknown) {
-    return handle(M.updateAssistant, raw, (req) => this.assistants.update(req.projectId, req.assistantId, req.patch));
+    return handle(M.updateAssistant, raw, async (req) => {
+      const assistant = await this.assistants.update(req.projectId, req.assistantId, req.patch);
+      await this.audit.record(req.actor, req.projectId, 'assistant.updated', { type: 'assistant', id: assistant.id }, req.patch);
+      return assistant;
+    });
   }
 
   @MessagePattern(M.createAssistant.subject)
   createAssistant(@Payload() raw: unknown) {
-    return handle(M.createAssistant, raw, (req) => this.assistants.create(req.projectId, req.body));
+    return handle(M.createAssistant, raw, async (req) => {
+      const assistant = await this.assistants.create(req.projectId, req.body);
+      await this.audit.record(
+        req.actor,
+        req.projectId,
+        'assistant.created',
+        { type: 'assistant', id: assistant.id },
+        { name: assistant.name },
+      );
+      return assistant;
+    });
   }
 
   @MessagePattern(M.createKey.subject)
   createKey(@Payload() raw: unknown) {
-    return handle(M.createKey, raw, (req) => this.keys.create(req.projectId, req.body));
+    return handle(M.createKey, raw, async (req) => {
+      const key = await this.keys.create(req.projectId, req.body);
+      await this.audit.record(req.actor, req.projectId, 'key.created', { type: 'key', id: key.id }, { type: key.type, name: key.name });
+      return key;
+    });
   }
 
   @MessagePattern(M.listKeys.subject)
@@ -109,12 +159,20 @@ export class IdentityHandler {
 
   @MessagePattern(M.revokeKey.subject)
   revokeKey(@Payload() raw: unknown) {
-    return handle(M.revokeKey, raw, (req) => this.keys.revoke(req.projectId, req.keyId));
+    return handle(M.revokeKey, raw, async (req) => {
+      const key = await this.keys.revoke(req.projectId, req.keyId);
+      await this.audit.record(req.actor, req.projectId, 'key.revoked', { type: 'key', id: key.id }, { name: key.name });
+      return key;
+    });
   }
 
   @MessagePattern(M.createAgent.subject)
   createAgent(@Payload() raw: unknown) {
-    return handle(M.createAgent, raw, (req) => this.agents.create(req.projectId, req.body));
+    return handle(M.createAgent, raw, async (req) => {
+      const agent = await this.agents.create(req.projectId, req.body);
+      await this.audit.record(req.actor, req.projectId, 'agent.created', { type: 'agent', id: agent.id }, { name: agent.name });
+      return agent;
+    });
   }
 
   @MessagePattern(M.listAgents.subject)
@@ -124,7 +182,11 @@ export class IdentityHandler {
 
   @MessagePattern(M.revokeAgent.subject)
   revokeAgent(@Payload() raw: unknown) {
-    return handle(M.revokeAgent, raw, (req) => this.agents.revoke(req.projectId, req.agentId));
+    return handle(M.revokeAgent, raw, async (req) => {
+      const agent = await this.agents.revoke(req.projectId, req.agentId);
+      await this.audit.record(req.actor, req.projectId, 'agent.revoked', { type: 'agent', id: agent.id }, { name: agent.name });
+      return agent;
+    });
   }
 
   @MessagePattern(M.resolveAgent.subject)

@@ -17,7 +17,11 @@ const toRecord = (doc: ProjectDocument): ProjectRecord => {
   const { identitySecrets: _secrets, ...record } = doc;
   const project = fromDocument<ProjectRecord>(record);
   // Projects stored before the setting have none, or only the fields set since.
-  return { ...project, identityVerification: { ...DEFAULT_IDENTITY_VERIFICATION, ...project.identityVerification } };
+  return {
+    ...project,
+    identityVerification: { ...DEFAULT_IDENTITY_VERIFICATION, ...project.identityVerification },
+    retentionDays: project.retentionDays ?? null,
+  };
 };
 
 @Injectable()

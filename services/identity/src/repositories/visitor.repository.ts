@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Visitor } from '@palaver/contracts';
+import type { Contact, Visitor } from '@palaver/contracts';
 import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 
 /**
@@ -20,7 +20,11 @@ export interface VisitorDocument {
   /** Customer fields (surface B); absent on anonymous visitors. */
   email?: string | null;
   attributes?: Record<string, string>;
+  /** What the visitor left to be reached when nobody could answer. */
+  contact?: Contact;
 }
+
+export const VISITORS = 'visitors';
 
 export const toVisitor = (doc: VisitorDocument): Visitor => ({
   object: 'visitor',
@@ -29,6 +33,7 @@ export const toVisitor = (doc: VisitorDocument): Visitor => ({
   externalId: doc.externalId,
   name: doc.name,
   avatarUrl: doc.avatarUrl,
+  ...(doc.contact ? { contact: doc.contact } : {}),
 });
 
 const anonymous = (projectId: string, saVid: string): Filter => ({ projectId, saVid, type: 'anonymous' });
@@ -41,7 +46,7 @@ export class VisitorRepository {
   constructor(@Inject(Ports.documents) documents: DocumentStore) {
     // One unique index holds both kinds apart: an anonymous visitor is (project, device, null), an
     // identified one (project, null, externalId), so neither can take the other's place.
-    this.visitors = documents.collection<VisitorDocument>('visitors', [
+    this.visitors = documents.collection<VisitorDocument>(VISITORS, [
       { keys: { projectId: 1, saVid: 1, externalId: 1 }, unique: true },
       { keys: { projectId: 1, externalId: 1 } },
     ]);
@@ -61,6 +66,11 @@ export class VisitorRepository {
   async set(projectId: string, visitorId: string, set: Partial<VisitorDocument>): Promise<VisitorDocument | null> {
     await this.visitors.updateOne({ _id: visitorId, projectId }, { $set: set });
     return this.findById(projectId, visitorId);
+  }
+
+  /** Deletes the visitor (erasure); whether there was one. */
+  async delete(projectId: string, visitorId: string): Promise<boolean> {
+    return (await this.visitors.deleteOne({ _id: visitorId, projectId })) > 0;
   }
 
   async findById(projectId: string, visitorId: string): Promise<VisitorDocument | null> {

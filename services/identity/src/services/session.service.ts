@@ -5,6 +5,7 @@ import { hashSecret } from '../domain/secret-hash';
 import { isDueForExtension, isLapsed, withIdleExpiry } from '../domain/session';
 import { isWellFormedSessionToken, newSessionToken } from '../domain/session-token';
 import { SessionStore } from '../repositories/session.store';
+import { VisitorRepository } from '../repositories/visitor.repository';
 import { KeyService } from './key.service';
 import { secureRandomBytes } from './random-bytes';
 
@@ -19,6 +20,7 @@ export class SessionService {
   constructor(
     @Inject(SessionStore) private readonly sessions: SessionStore,
     @Inject(KeyService) private readonly keys: KeyService,
+    @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Pick<Config, 'SESSION_IDLE_TTL_SECONDS'>,
   ) {}
@@ -41,6 +43,7 @@ export class SessionService {
     if (!session || isLapsed(session, now)) throw invalidSession();
     try {
       await this.keys.assertSessionKey(session.projectId, session.keyId, origin);
+      await this.assertVisitor(session.projectId, session.visitorId);
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNAUTHORIZED') await this.sessions.remove(tokenHash);
       throw err;
@@ -65,7 +68,13 @@ export class SessionService {
     const now = this.clock.now().getTime();
     if (!session || isLapsed(session, now)) throw invalidSession();
     await this.keys.assertSessionKey(session.projectId, session.keyId, null);
+    await this.assertVisitor(session.projectId, session.visitorId);
     return { expiresInMs: session.expiresAt - now };
+  }
+
+  /** An erased visitor's sessions stop at once (there is no index of sessions by visitor to delete them by). */
+  private async assertVisitor(projectId: string, visitorId: string): Promise<void> {
+    if (!(await this.visitors.findById(projectId, visitorId))) throw invalidSession();
   }
 
   private async store(tokenHash: string, info: SessionInfo): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type KeyInfo, type Visitor } from '@palaver/contracts';
+import { AppError, type Contact, type KeyInfo, type Visitor } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
 import { verifyingSecrets } from '../domain/identity-secret';
 import { type UserClaims, verifyUserToken } from '../domain/user-token';
@@ -77,6 +77,12 @@ export class VisitorService {
 
   async get(projectId: string, visitorId: string): Promise<Visitor> {
     const visitor = await this.visitors.findById(projectId, visitorId);
+    if (!visitor) throw new AppError('NOT_FOUND', `visitor ${visitorId} not found`, { resource: 'visitor', visitorId });
+    return toVisitor(visitor);
+  }
+
+  async setContact(projectId: string, visitorId: string, contact: Contact): Promise<Visitor> {
+    const visitor = await this.visitors.set(projectId, visitorId, { contact });
     if (!visitor) throw new AppError('NOT_FOUND', `visitor ${visitorId} not found`, { resource: 'visitor', visitorId });
     return toVisitor(visitor);
   }

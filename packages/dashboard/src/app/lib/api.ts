@@ -33,11 +33,23 @@ const toApiError = async (response: Response): Promise<ApiError> => {
 };
 
 /** `body` is sent as JSON; `form` as multipart/form-data (the browser sets its boundary). */
-type CallInit = { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal };
+/** `keepalive`: the request outlives the page (sent while it unloads). */
+type CallInit = { method?: string; body?: unknown; form?: FormData; signal?: AbortSignal; keepalive?: boolean };
 
-/** A JSON call with a bearer token; a network failure or an error answer throws an ApiError. */
+/**
+ * The inbox's credential when a person signed in with their own account works it: the session
+ * cookie goes by itself, the project is named in a header.
+ */
+export const sessionAgentToken = (projectId: string): string => `session:${projectId}`;
+
+/**
+ * A JSON call with a bearer token, or (no token) with the session cookie the browser sends itself;
+ * a network failure or an error answer throws an ApiError.
+ */
 const bearerFetch = async (url: string, token: string, init: CallInit): Promise<Response> => {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  const headers: Record<string, string> = {};
+  if (token.startsWith('session:')) headers['x-project-id'] = token.slice('session:'.length);
+  else if (token !== '') headers.authorization = `Bearer ${token}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -46,6 +58,7 @@ const bearerFetch = async (url: string, token: string, init: CallInit): Promise<
       headers,
       body: init.form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
       signal: init.signal,
+      ...(init.keepalive ? { keepalive: true } : {}),
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
@@ -55,7 +68,7 @@ const bearerFetch = async (url: string, token: string, init: CallInit): Promise<
   return response;
 };
 
-/** A call of the admin API (paths below /admin/v1), with the tab's token; a 401 signs the tab out. */
+/** A call of the admin API (paths below /admin/v1), with the tab's admin token or the session cookie; a 401 signs the tab out. */
 export const adminFetch = async (path: string, init: CallInit & { token?: string } = {}) => {
   try {
     return await bearerFetch(`/admin/v1${path}`, init.token ?? readToken() ?? '', init);
@@ -82,5 +95,12 @@ export const agentFetch = (token: string, path: string, init: CallInit = {}) => 
 export const agentApi = async <T>(token: string, path: string, init: Parameters<typeof agentFetch>[2] = {}): Promise<T | null> => {
   const response = await agentFetch(token, path, init);
   if (response.status === 204) return null;
+  return (await response.json()) as T;
+};
+
+/** A call of the accounts API (paths below /auth/v1), by session cookie. */
+export const authApi = async <T>(path: string, init: CallInit = {}): Promise<T> => {
+  const response = await bearerFetch(`/auth/v1${path}`, '', init);
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 };

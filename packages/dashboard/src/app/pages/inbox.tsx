@@ -17,8 +17,10 @@ import {
   PageHeader,
   useSubmit,
 } from '../components/ui';
+import { useAgentPresence } from '../lib/agent-presence';
 import { clearAgentToken, readAgentToken, saveAgentToken } from '../lib/agent-session';
-import { ApiError, agentApi, agentFetch, api } from '../lib/api';
+import { ApiError, agentApi, agentFetch, api, sessionAgentToken } from '../lib/api';
+import { useAuth } from '../lib/auth';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
 import type { AgentConversation, AgentEvent, AgentInfo, AgentRecord, CreatedAgent, HeldConversations, Message } from '../lib/types';
@@ -246,6 +248,7 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
   const [state, setState] = useState<FollowState>('connecting');
   const [error, setError] = useState<unknown>(null);
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useAgentPresence(token);
 
   useEffect(() => {
     const stop = follow(
@@ -319,9 +322,11 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
               {state}
             </span>
           </span>
-          <Button variant="secondary" class="button-small" onClick={onStop}>
-            Stop working as {me.name}
-          </Button>
+          {token.startsWith('session:') ? null : (
+            <Button variant="secondary" class="button-small" onClick={onStop}>
+              Stop working as {me.name}
+            </Button>
+          )}
         </div>
       </Notice>
       <ErrorNotice error={error} />
@@ -349,6 +354,11 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
                         “{textOf(m)}”
                       </p>
                     ))}
+                    {c.contact ? (
+                      <p class="small" data-testid="queue-contact">
+                        Left an email: {c.contact.name ? `${c.contact.name} <${c.contact.email}>` : c.contact.email}
+                      </p>
+                    ) : null}
                     <p class="muted small">waiting since {formatDate(c.handoffRequestedAt)}</p>
                   </div>
                   <div class="item-actions">
@@ -412,7 +422,9 @@ const Inbox = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: ()
 
 export const InboxPage = () => {
   const { project } = useProject();
-  const [token, setToken] = useState(() => readAgentToken(project.id));
+  const auth = useAuth();
+  // A person signed in with their own account answers as themself; the admin token picks an agent.
+  const [token, setToken] = useState(() => (auth.kind === 'user' ? sessionAgentToken(project.id) : readAgentToken(project.id)));
   const me = useAsync((signal) => (token ? agentApi<AgentInfo>(token, '/me', { signal }) : Promise.resolve(null)), [token]);
   const stop = () => {
     clearAgentToken(project.id);

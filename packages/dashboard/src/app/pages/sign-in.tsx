@@ -1,45 +1,172 @@
-import { useState } from 'preact/hooks';
-import { Button, ErrorNotice, Field, Form, useSubmit } from '../components/ui';
-import { api } from '../lib/api';
+import { useEffect, useState } from 'preact/hooks';
+import { Button, ErrorNotice, Field, useSubmit } from '../components/ui';
+import { api, authApi } from '../lib/api';
+import type { DashboardAuth } from '../lib/auth';
 import { saveToken } from '../lib/session';
+import type { Me } from '../lib/types';
 
-/** Checks the admin token against the API before keeping it for this tab. */
-export const SignIn = ({ onSignedIn }: { onSignedIn: () => void }) => {
+const Brand = () => (
+  <p class="brand">
+    <span class="brand-mark" aria-hidden="true">
+      ◆
+    </span>
+    Palaver
+  </p>
+);
+
+/** Email and password (a session cookie), or the admin token kept for this tab (bootstrap and break-glass). */
+export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => void }) => {
+  const [useToken, setUseToken] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
-  const submit = useSubmit(async () => {
+  const [sso, setSso] = useState(false);
+  useEffect(() => {
+    authApi<{ enabled: boolean }>('/sso').then(
+      (answer) => setSso(answer.enabled),
+      () => setSso(false),
+    );
+  }, []);
+  const signIn = useSubmit(async () => {
+    await authApi('/login', { body: { email: email.trim(), password } });
+    onSignedIn({ kind: 'user', me: await authApi<Me>('/me') });
+  });
+  const tokenSignIn = useSubmit(async () => {
     await api('/projects', { token: token.trim() });
     saveToken(token.trim());
-    onSignedIn();
+    onSignedIn({ kind: 'token' });
   });
   return (
     <main id="main" class="sign-in">
-      <Form class="card sign-in-card" onSubmit={submit.run}>
-        <p class="brand">
-          <span class="brand-mark" aria-hidden="true">
-            ◆
-          </span>
-          Palaver
-        </p>
-        <h1>Sign in to the dashboard</h1>
-        <p class="muted">
-          Use the admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>).
-          It is kept for this tab only.
-        </p>
-        <Field label="Admin token">
+      {useToken ? (
+        <form
+          class="card sign-in-card"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void tokenSignIn.run();
+          }}
+        >
+          <Brand />
+          <h1>Sign in with the admin token</h1>
+          <p class="muted">
+            The admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>)
+            opens everything: use it to set up the first owner, or when nobody else can sign in. It is kept for this tab only.
+          </p>
+          <Field label="Admin token">
+            <input
+              type="password"
+              name="token"
+              autoComplete="current-password"
+              required
+              value={token}
+              onInput={(e) => setToken(e.currentTarget.value)}
+            />
+          </Field>
+          <ErrorNotice error={tokenSignIn.error} />
+          <Button type="submit" busy={tokenSignIn.busy} disabled={!token.trim()}>
+            Sign in
+          </Button>
+          <button type="button" class="button button-ghost" onClick={() => setUseToken(false)}>
+            Use email and password instead
+          </button>
+        </form>
+      ) : (
+        <form
+          class="card sign-in-card"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void signIn.run();
+          }}
+        >
+          <Brand />
+          <h1>Sign in to the dashboard</h1>
+          <Field label="Email">
+            <input
+              type="email"
+              name="email"
+              autoComplete="username"
+              required
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
+          </Field>
+          <Field label="Password">
+            <input
+              type="password"
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+            />
+          </Field>
+          <ErrorNotice error={signIn.error} />
+          <Button type="submit" busy={signIn.busy} disabled={!email.trim() || !password}>
+            Sign in
+          </Button>
+          {sso ? (
+            <a class="button button-secondary" href="/auth/v1/sso/start">
+              Sign in with SSO
+            </a>
+          ) : null}
+          <button type="button" class="button button-ghost" onClick={() => setUseToken(true)}>
+            Use the admin token
+          </button>
+        </form>
+      )}
+    </main>
+  );
+};
+
+/** `/dashboard/accept-invite?token=…`: the invited person chooses a password and is signed in. */
+export const AcceptInvite = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => void }) => {
+  const token = new URLSearchParams(location.search).get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const accept = useSubmit(async () => {
+    if (password !== repeat) throw new Error('The two passwords differ.');
+    await authApi('/accept-invite', { body: { token, password } });
+    history.replaceState(null, '', '/dashboard/');
+    onSignedIn({ kind: 'user', me: await authApi<Me>('/me') });
+  });
+  return (
+    <main id="main" class="sign-in">
+      <form
+        class="card sign-in-card"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void accept.run();
+        }}
+      >
+        <Brand />
+        <h1>Accept your invitation</h1>
+        <p class="muted">Choose a password of at least 12 characters. Common passwords are refused.</p>
+        <Field label="Password">
           <input
             type="password"
-            name="token"
-            autoComplete="current-password"
+            name="new-password"
+            autoComplete="new-password"
+            minLength={12}
             required
-            value={token}
-            onInput={(e) => setToken(e.currentTarget.value)}
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </Field>
-        <ErrorNotice error={submit.error} />
-        <Button type="submit" busy={submit.busy} disabled={!token.trim()}>
-          Sign in
+        <Field label="Password again">
+          <input
+            type="password"
+            name="repeat-password"
+            autoComplete="new-password"
+            required
+            value={repeat}
+            onInput={(e) => setRepeat(e.currentTarget.value)}
+          />
+        </Field>
+        <ErrorNotice error={accept.error} />
+        <Button type="submit" busy={accept.busy} disabled={!token || password.length < 12}>
+          Set password and sign in
         </Button>
-      </Form>
+      </form>
     </main>
   );
 };

@@ -14,6 +14,7 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, iden
   routes.add(
     {
       ...admin,
+      permission: 'agents.manage',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/agents',
       summary: 'Add a human agent; the answer holds its token, shown only this once',
@@ -21,12 +22,14 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, iden
       body: CreateAgentBody,
       responses: { 201: { description: 'The agent with its token', schema: CreatedAgent } },
     },
-    async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createAgent, { ...params, body })),
+    async ({ params, body, actor, reply }) =>
+      reply.status(201).send(await services.send(IdentityMessages.createAgent, { ...params, actor, body })),
   );
 
   routes.add(
     {
       ...admin,
+      permission: 'agents.manage',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/agents',
       summary: "The project's agents (never their tokens)",
@@ -39,14 +42,15 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, iden
   routes.add(
     {
       ...admin,
+      permission: 'agents.manage',
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/agents/:agentId',
       summary: 'Revoke an agent: its token and live feeds stop at once, what it held goes back to the assistant (idempotent)',
       params: AgentPath,
       responses: { 200: { description: 'The revoked agent', schema: AgentRecord } },
     },
-    async ({ params }) => {
-      const agent = await services.send(IdentityMessages.revokeAgent, params);
+    async ({ params, actor }) => {
+      const agent = await services.send(IdentityMessages.revokeAgent, { ...params, actor });
       // Identity announces it to every gateway; this one applies it before answering, whatever the pub/sub latency.
       identity.apply({ kind: 'agent-revoked', ...params });
       return agent;

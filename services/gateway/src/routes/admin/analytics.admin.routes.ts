@@ -22,6 +22,7 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'analytics.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/events',
       summary: "The project's event feed after a cursor; follow=true tails it live as text/event-stream",
@@ -45,6 +46,7 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'analytics.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/analytics/feedback',
       summary: 'Likes and dislikes (latest value per message), removals, by day',

@@ -26,6 +26,7 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
   routes.add(
     {
       ...admin,
+      permission: 'conversations.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/conversations',
       summary: "The project's conversations, latest interaction first, filtered by status, handoff, visitor or time",
@@ -42,6 +43,7 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
   routes.add(
     {
       ...admin,
+      permission: 'conversations.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/conversations/export',
       summary: 'Export the filtered conversations: NDJSON (one conversation with its messages a line) or CSV (one message a row)',
@@ -63,6 +65,7 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
   routes.add(
     {
       ...admin,
+      permission: 'conversations.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/conversations/:conversationId',
       summary: 'One conversation of the project with its messages, whoever the visitor',
@@ -75,6 +78,7 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
   routes.add(
     {
       ...admin,
+      permission: 'analytics.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/analytics/disliked-answers',
       summary: 'Answers whose latest feedback is a dislike, grouped by identical text, most disliked first',

@@ -20,6 +20,7 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
   routes.add(
     {
       ...admin,
+      permission: 'conversations.act',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
       summary: 'Hand a conversation to the named human agent, or (no humanAgent) queue it for the agents: the AI stops answering it',
@@ -41,6 +42,7 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
   routes.add(
     {
       ...admin,
+      permission: 'conversations.act',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/conversations/:conversationId/release',
       summary: 'Hand the conversation back to the assistant, whoever holds it',
@@ -53,6 +55,7 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
   routes.add(
     {
       ...admin,
+      permission: 'conversations.act',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/conversations/:conversationId/messages',
       summary: "Post the human agent's message",

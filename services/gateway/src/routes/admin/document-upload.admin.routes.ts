@@ -24,6 +24,7 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
   routes.add(
     {
       auth: 'admin',
+      permission: 'knowledge.write',
       tag: 'admin: knowledge',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/documents/upload',
@@ -31,6 +32,8 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
         'Upload a PDF or DOCX file (multipart/form-data: `file`, optional `title` and `url`, at most 8 MB): its text becomes a document. 415 for another kind of file, 422 for one that cannot be read',
       params: ProjectPath,
       responses: { 201: { description: 'Document', schema: DocumentRecord } },
+      // A multipart body is read by the handler, after the request's fingerprint would be taken.
+      idempotent: false,
     },
     async ({ params, request, reply }) => {
       if (!request.isMultipart()) {

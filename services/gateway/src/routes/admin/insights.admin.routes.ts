@@ -17,6 +17,7 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       ...admin,
       method: 'GET',
       url: '/admin/v1/projects/:projectId/insights/summary',
+      permission: 'analytics.read',
       summary:
         'Conversations, messages, resolution and handoff rates, like rate, CSAT and first agent reply time of the conversations started in a range',
       params: ProjectPath,
@@ -32,6 +33,7 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       ...admin,
       method: 'GET',
       url: '/admin/v1/projects/:projectId/insights/unanswered',
+      permission: 'analytics.read',
       summary: 'Questions the assistant declined, found no knowledge for, or whose reply was disliked, grouped by meaning',
       params: ProjectPath,
       query: InsightsRange,
@@ -45,6 +47,7 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       ...admin,
       method: 'POST',
       url: '/admin/v1/projects/:projectId/insights/unanswered/:groupId/answer',
+      permission: 'knowledge.write',
       summary: "Answer a group: creates a Q&A entry (the group's question unless given) and marks the group answered",
       params: GroupPath,
       body: AnswerUnansweredBody,

@@ -30,6 +30,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/qnas',
       summary: "The project's Q&A entries",
@@ -43,6 +44,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/qnas',
       summary: 'Create a Q&A entry',
@@ -57,6 +59,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'PATCH',
       url: '/admin/v1/projects/:projectId/qnas/:qnaId',
       summary: 'Update a Q&A entry',
@@ -70,6 +73,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/qnas/:qnaId',
       summary: 'Delete a Q&A entry',
@@ -85,6 +89,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/documents',
       summary: 'Add a document: chunked, embedded and searchable when the call returns',
@@ -99,6 +104,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/documents',
       summary: "The project's documents, newest first",
@@ -112,6 +118,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/documents/:documentId',
       summary: 'One document',
@@ -124,6 +131,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'PATCH',
       url: '/admin/v1/projects/:projectId/documents/:documentId',
       summary: 'Update a document (its chunks are replaced)',
@@ -137,6 +145,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/documents/:documentId',
       summary: 'Delete a document and its chunks',

@@ -29,29 +29,37 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'global.projects.create',
       method: 'POST',
       url: '/admin/v1/projects',
       summary: 'Create a project (and its default assistant)',
       body: CreateProjectBody,
       responses: { 201: { description: 'Project', schema: ProjectRecord } },
     },
-    async ({ body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createProject, body)),
+    async ({ body, actor, reply }) => reply.status(201).send(await services.send(IdentityMessages.createProject, { ...body, actor })),
   );
 
   routes.add(
     {
       ...admin,
+      permission: 'global.projects.list',
       method: 'GET',
       url: '/admin/v1/projects',
       summary: 'Every project',
       responses: { 200: { description: 'Projects', schema: dataOf(ProjectRecord) } },
     },
-    async () => services.send(IdentityMessages.listProjects, {}),
+    async ({ principal }) => {
+      const all = await services.send(IdentityMessages.listProjects, {});
+      if (principal.kind === 'admin-token') return all;
+      const mine = new Set(principal.me.memberships.map((m) => m.projectId));
+      return { data: all.data.filter((project) => mine.has(project.id)) };
+    },
   );
 
   routes.add(
     {
       ...admin,
+      permission: 'project.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId',
       summary: 'One project',
@@ -64,6 +72,7 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'project.update',
       method: 'PATCH',
       url: '/admin/v1/projects/:projectId',
       summary: 'Update a project (chatWidgetConfig and limits merge field by field)',
@@ -71,8 +80,8 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
       body: UpdateProjectBody,
       responses: { 200: { description: 'Project', schema: ProjectRecord } },
     },
-    async ({ params, body }) => {
-      const project = await services.send(IdentityMessages.updateProject, { ...params, patch: body });
+    async ({ params, body, actor }) => {
+      const project = await services.send(IdentityMessages.updateProject, { ...params, actor, patch: body });
       identity.apply({ kind: 'project-changed', projectId: params.projectId });
       return project;
     },
@@ -81,6 +90,7 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'project.update',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/identity-secret',
       summary:
@@ -88,8 +98,8 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
       params: ProjectPath,
       responses: { 201: { description: 'The new secret', schema: CreatedIdentitySecret } },
     },
-    async ({ params, reply }) => {
-      const created = await services.send(IdentityMessages.rotateIdentitySecret, params);
+    async ({ params, actor, reply }) => {
+      const created = await services.send(IdentityMessages.rotateIdentitySecret, { ...params, actor });
       identity.apply({ kind: 'project-changed', projectId: params.projectId });
       return reply.status(201).send(created);
     },
@@ -98,6 +108,7 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'project.update',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/assistants',
       summary: 'Create an assistant',
@@ -105,12 +116,14 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
       body: CreateAssistantBody,
       responses: { 201: { description: 'Assistant', schema: AssistantRecord } },
     },
-    async ({ params, body, reply }) => reply.status(201).send(await services.send(IdentityMessages.createAssistant, { ...params, body })),
+    async ({ params, body, actor, reply }) =>
+      reply.status(201).send(await services.send(IdentityMessages.createAssistant, { ...params, actor, body })),
   );
 
   routes.add(
     {
       ...admin,
+      permission: 'project.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/assistants',
       summary: "The project's assistants",
@@ -123,6 +136,7 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'project.update',
       method: 'PATCH',
       url: '/admin/v1/projects/:projectId/assistants/:assistantId',
       summary: "Update an assistant's name, instructions or model (null model: the configured default)",
@@ -130,12 +144,13 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
       body: UpdateAssistantBody,
       responses: { 200: { description: 'Assistant', schema: AssistantRecord } },
     },
-    async ({ params, body }) => services.send(IdentityMessages.updateAssistant, { ...params, patch: body }),
+    async ({ params, body, actor }) => services.send(IdentityMessages.updateAssistant, { ...params, actor, patch: body }),
   );
 
   routes.add(
     {
       ...admin,
+      permission: 'keys.manage',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/keys',
       summary: 'Create a key: the full key is in this answer only',
@@ -143,8 +158,8 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
       body: CreateKeyBody,
       responses: { 201: { description: 'Key with its secret', schema: CreatedKey } },
     },
-    async ({ params, body, reply }) => {
-      const key = await services.send(IdentityMessages.createKey, { ...params, body });
+    async ({ params, body, actor, reply }) => {
+      const key = await services.send(IdentityMessages.createKey, { ...params, actor, body });
       identity.apply({ kind: 'key-created', projectId: params.projectId, keyId: key.id });
       return reply.status(201).send(key);
     },
@@ -153,6 +168,7 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'keys.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/keys',
       summary: "The project's keys, without secrets",
@@ -165,14 +181,15 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'keys.manage',
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/keys/:keyId',
       summary: 'Revoke a key and every session made with it',
       params: KeyPath,
       responses: { 200: { description: 'The revoked key', schema: KeyRecord } },
     },
-    async ({ params }) => {
-      const key = await services.send(IdentityMessages.revokeKey, params);
+    async ({ params, actor }) => {
+      const key = await services.send(IdentityMessages.revokeKey, { ...params, actor });
       // Identity announces it to every gateway; this one drops it before answering, whatever the pub/sub latency.
       identity.apply({ kind: 'key-revoked', ...params });
       return key;

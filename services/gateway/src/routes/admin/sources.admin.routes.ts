@@ -28,6 +28,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/sources',
       summary: 'Add a website or sitemap source: its first crawl is queued (a URL that may not be fetched is 422)',
@@ -42,6 +43,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/sources',
       summary: "The project's sources, newest first",
@@ -55,6 +57,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/sources/:sourceId',
       summary: 'One source, with the page counters of its latest crawl (live while it crawls)',
@@ -67,6 +70,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/sources/:sourceId/pages',
       summary: 'The pages the latest crawl found, by URL',
@@ -80,6 +84,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/sources/:sourceId/sync',
       summary: 'Crawl again now: changed pages replace their documents, gone ones lose them',
@@ -92,6 +97,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'PATCH',
       url: '/admin/v1/projects/:projectId/sources/:sourceId',
       summary: "Change a source's settings (taken by its next crawl)",
@@ -105,6 +111,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   routes.add(
     {
       ...admin,
+      permission: 'knowledge.write',
       method: 'DELETE',
       url: '/admin/v1/projects/:projectId/sources/:sourceId',
       summary: 'Delete a source and every document it made',

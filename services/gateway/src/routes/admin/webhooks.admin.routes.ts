@@ -23,7 +23,7 @@ const DeliveriesQuery = z.object({ status: DeliveryStatus.optional(), limit: que
 
 /** Signed webhook endpoints (Standard Webhooks) and their deliveries: the analytics service keeps them. */
 export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = { auth: 'admin', tag: 'admin: webhooks' } as const;
+  const admin = { auth: 'admin', permission: 'project.update', tag: 'admin: webhooks' } as const;
   const base = '/admin/v1/projects/:projectId/webhooks';
 
   routes.add(

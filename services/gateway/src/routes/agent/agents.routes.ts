@@ -16,6 +16,7 @@ import {
   Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
+import type { AgentPresence } from '../../availability/agent-presence';
 import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { LiveStreamRegistry } from '../../http/live-stream-registry';
@@ -32,6 +33,7 @@ export const agentRoutes = (
   { services }: GatewayDeps,
   feedChanges: Announcements<AgentFeedChange>,
   live: LiveStreamRegistry,
+  presence: AgentPresence,
 ): void => {
   const agentAuth = { auth: 'agent', tag: 'agents' } as const;
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
@@ -205,6 +207,8 @@ export const agentRoutes = (
     async ({ agent, query, request, reply }) => {
       // Counted against the agent's cap, and ended when the agent is revoked.
       const stream = live.open({ kind: 'agent', agent });
+      // An online agent stays online while its feed is open, and goes away about 2 minutes after it closes.
+      const stopPresence = await presence.whileFeedOpen(agent);
       try {
         // Asked again when the conversation service announces a new entry of the project's feed.
         await serveLiveEvents(
@@ -223,6 +227,7 @@ export const agentRoutes = (
           { wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify), until: stream.signal },
         );
       } finally {
+        stopPresence();
         stream.release();
       }
     },

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
 import { answerAsked, type ReplyRequests, replyFollows } from '../../replies/ask-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendPlainTextReply } from '../../replies/plain-text-reply';
@@ -40,7 +41,13 @@ const MAX_CONTENT = 10_000;
  * `x-service-key: sk_…`. Customers are the project's identified visitors, so their chats are
  * the same conversations v2 shows (docs/surface-b.md).
  */
-export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, identity: IdentityCache, replyRequests: ReplyRequests): void => {
+export const surfaceBRoutes = (
+  routes: Routes,
+  deps: GatewayDeps,
+  identity: IdentityCache,
+  replyRequests: ReplyRequests,
+  idempotency: IdempotentRequests,
+): void => {
   const { services } = deps;
   const base = deps.config.SURFACE_B_BASE;
   const keyed = { auth: 'serviceKey', tag: TAG } as const;
@@ -124,7 +131,7 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, identity: Iden
         202: { description: 'A human agent handles the chat: the message is queued', mediaType: 'text/plain' },
       },
     },
-    async ({ key, params, body, reply }) => {
+    async ({ key, params, body, reply, request }) => {
       const content = body.message.parts.map((part) => part.text).join('\n');
       // Checked before anything is stored: a refused message leaves no chat behind.
       if (body.messageId == null && content.trim().length === 0) {
@@ -143,7 +150,11 @@ export const surfaceBRoutes = (routes: Routes, deps: GatewayDeps, identity: Iden
       const pageUrl = body.pageUrl ?? null;
       const history = body.previousMessages ?? undefined;
 
-      const write = (source: ReplySource) => sendPlainTextReply(reply, source, body.streaming);
+      const write = (source: ReplySource, messageId: string) => {
+        // A repeat with the request's Idempotency-Key answers this stored message.
+        idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
+        return sendPlainTextReply(reply, source, body.streaming);
+      };
 
       if (body.messageId != null) {
         const messageId = body.messageId;

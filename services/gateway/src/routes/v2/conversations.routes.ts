@@ -19,9 +19,11 @@ import {
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
+import type { TeamAvailability } from '../../availability/team-availability';
 import type { GatewayDeps } from '../../gateway.deps';
 import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
+import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
 import { answerAsked, type ReplyRequests } from '../../replies/ask-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
@@ -39,6 +41,8 @@ export const conversationRoutes = (
   identity: IdentityCache,
   visitorReads: VisitorReadCache,
   replyRequests: ReplyRequests,
+  idempotency: IdempotentRequests,
+  team: TeamAvailability,
 ): void => {
   const { services } = deps;
 
@@ -131,8 +135,10 @@ export const conversationRoutes = (
         202: { description: 'A human agent handles the conversation: the message is queued', mediaType: 'text/plain' },
       },
     },
-    async ({ session, params, body, reply }) => {
+    async ({ session, params, body, reply, request }) => {
       const project = await identity.project(session.projectId);
+      // Read only for a project that lets visitors ask for a person (one KV read).
+      const offlineNotice = await team.offlineNotice(project);
       const assistantMessageId = randomUUID();
       const asked = await replyRequests.ask(project, {
         replyId: assistantMessageId,
@@ -146,6 +152,7 @@ export const conversationRoutes = (
             assistantMessageId,
             assistantId: session.assistantId,
             handoffTriggers: handoffTriggersOf(project),
+            offlineNotice,
             replyTo,
             streamed: body.stream,
             ...scope(session),
@@ -154,9 +161,16 @@ export const conversationRoutes = (
       // The message is stored (its reply, once finished, is announced before its last fragment, on
       // the connection that brings the fragment).
       visitorReads.forget(scope(session));
-      await answerAsked(reply, asked, (source, messageId) =>
-        sendReply(reply, source, { stream: body.stream, jsonStatus: 200, textId: messageId, messageId }),
-      );
+      await answerAsked(reply, asked, (source, messageId) => {
+        // A repeat with the request's Idempotency-Key answers this stored message.
+        idempotency.noteReply(request, {
+          format: 'ui-message-stream',
+          conversationId: params.conversationId,
+          messageId,
+          ...scope(session),
+        });
+        return sendReply(reply, source, { stream: body.stream, jsonStatus: 200, textId: messageId, messageId });
+      });
     },
   );
 

@@ -1,23 +1,27 @@
 import { ApiKeyQuery, IdentityMessages, ListQnasQuery, Project, pagedList, Qna, SearchMessages, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
+import type { TeamAvailability } from '../../availability/team-availability';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 
 const ProjectPath = z.object({ projectId: Uuid });
 const QnaPath = ProjectPath.extend({ qnaId: Uuid });
 
-export const projectRoutes = (routes: Routes, deps: GatewayDeps): void => {
+export const projectRoutes = (routes: Routes, deps: GatewayDeps, team: TeamAvailability): void => {
   routes.add(
     {
       method: 'GET',
       url: '/v2/projects/current',
-      summary: 'The project of a publishable key, with its chat widget configuration',
+      summary: 'The project of a publishable key, with its chat widget configuration and whether a person can answer now',
       tag: 'projects',
       auth: 'publishableKey',
       query: ApiKeyQuery,
       responses: { 200: { description: 'Project', schema: Project } },
     },
-    async ({ key }) => Project.parse(await deps.services.send(IdentityMessages.getProject, { projectId: key.projectId })),
+    async ({ key }) => {
+      const record = await deps.services.send(IdentityMessages.getProject, { projectId: key.projectId });
+      return { ...Project.parse(record), humanAgents: await team.of(record) };
+    },
   );
 
   // Public by the spec; the single entry is public too (docs/api.md): Q&A is the site's

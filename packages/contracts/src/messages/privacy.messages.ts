@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { AdminConversation } from '../admin/conversation.admin';
+import { ErasureActor, ErasureReason, ErasureRecord, VisitorProfile } from '../admin/privacy.admin';
+import { Uuid } from '../common';
+import { AppUserId } from '../surface-b/surface-b';
+import { pagedList } from '../v2/list';
+import { defineMessage } from './define';
+
+/** Which visitor: by id (admin API), or by surface B's appUserId. */
+export const VisitorRef = z.union([z.object({ visitorId: Uuid }), z.object({ appUserId: AppUserId })]);
+export type VisitorRef = z.infer<typeof VisitorRef>;
+
+/** Export, erasure and retention (docs/privacy.md). */
+export const PrivacyMessages = {
+  /** The visitor's profile; NOT_FOUND when identity holds none (never had one, or erased). */
+  visitorProfile: defineMessage('identity.qry.visitor-profile.v1', z.object({ projectId: Uuid, visitor: VisitorRef }), VisitorProfile),
+  /**
+   * Erases a visitor: profile deleted and sessions refused on every gateway before it answers,
+   * then their conversations (conversation.cmd.erase-visitor.v1). NOT_FOUND when neither identity
+   * nor conversation knew the visitor.
+   */
+  eraseVisitor: defineMessage(
+    'identity.cmd.erase-visitor.v1',
+    z.object({ projectId: Uuid, visitor: VisitorRef, erasedBy: ErasureActor }),
+    ErasureRecord,
+  ),
+  /** Every conversation of the visitor with its messages, oldest first. */
+  visitorConversations: defineMessage(
+    'conversation.qry.visitor-conversations.v1',
+    z.object({ projectId: Uuid, visitorId: Uuid }),
+    z.object({ data: z.array(AdminConversation) }),
+  ),
+  /**
+   * Erases the visitor's conversations (crypto-shredded, read models purged, files compacted) and
+   * records the erasure; the record answers, with `conversations: 0` when there were none.
+   */
+  eraseVisitorConversations: defineMessage(
+    'conversation.cmd.erase-visitor.v1',
+    z.object({ projectId: Uuid, visitorId: Uuid, erasedBy: ErasureActor, reason: ErasureReason, profileErased: z.boolean() }),
+    ErasureRecord,
+  ),
+  /** The project's erasure records, newest first. */
+  listErasures: defineMessage(
+    'conversation.qry.erasures.v1',
+    z.object({ projectId: Uuid, limit: z.number().int().min(1).max(100), offset: z.number().int().min(0) }),
+    pagedList(ErasureRecord),
+  ),
+} as const;

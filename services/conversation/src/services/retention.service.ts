@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IdentityMessages } from '@palaver/contracts';
+import { type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { ConversationReadRepository } from '../repositories/conversation-read.repository';
+import { RetentionRunRepository } from '../repositories/retention-run.repository';
+import { ConversationErasureService } from './conversation-erasure.service';
+
+const DAY_MS = 86_400_000;
+/** Conversations looked at per query; a project with more expired ones is worked through in batches. */
+const BATCH = 100;
+
+/**
+ * Retention (docs/privacy.md): once a day, every project with `retentionDays` loses the
+ * conversations whose last activity is older, erased as a visitor's erasure erases them, and one
+ * record per visitor concerned (reason `retention`; their profile stays).
+ */
+@Injectable()
+export class RetentionService {
+  constructor(
+    @Inject(ConversationErasureService) private readonly erasure: ConversationErasureService,
+    @Inject(ConversationReadRepository) private readonly conversations: ConversationReadRepository,
+    @Inject(RetentionRunRepository) private readonly runs: RetentionRunRepository,
+    @Inject(Ports.services) private readonly services: ServiceClient,
+    @Inject(Ports.clock) private readonly clock: Clock,
+  ) {}
+
+  /** Runs today's retention unless it already ran (in any instance); answers how many conversations it erased. */
+  async runIfDue(): Promise<number> {
+    const now = this.clock.now();
+    if (!(await this.runs.claim(now.toISOString().slice(0, 10)))) return 0;
+    return this.eraseExpired(now);
+  }
+
+  /** Erases every conversation past its project's retention at `now`. */
+  async eraseExpired(now: Date): Promise<number> {
+    const { data: projects } = await this.services.send(IdentityMessages.listProjects, {});
+    let erased = 0;
+    for (const project of projects) {
+      if (project.retentionDays === null) continue;
+      const cutoff = new Date(now.getTime() - project.retentionDays * DAY_MS).toISOString();
+      erased += await this.eraseProject(project.id, cutoff);
+    }
+    if (erased > 0) {
+      await this.erasure.compact();
+      logger.info({ erased }, 'retention: erased conversations past their projects’ retention');
+    }
+    return erased;
+  }
+
+  private async eraseProject(projectId: string, cutoff: string): Promise<number> {
+    const byVisitor = new Map<string, number>();
+    const seen = new Set<string>();
+    for (;;) {
+      const batch = (await this.conversations.inactiveBefore(projectId, cutoff, BATCH)).filter((c) => !seen.has(c._id));
+      if (batch.length === 0) break;
+      for (const conversation of batch) seen.add(conversation._id);
+      await this.erasure.erase(
+        projectId,
+        batch.map((c) => c._id),
+        'retention',
+      );
+      for (const c of batch) byVisitor.set(c.visitorId, (byVisitor.get(c.visitorId) ?? 0) + 1);
+    }
+    for (const [visitorId, conversations] of byVisitor) {
+      await this.erasure.record({
+        projectId,
+        visitorId,
+        reason: 'retention',
+        erasedBy: { kind: 'retention', id: null },
+        conversations,
+        profileErased: false,
+      });
+    }
+    return seen.size;
+  }
+}

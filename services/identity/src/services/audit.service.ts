@@ -1,0 +1,71 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Actor, AuditEntry, AuditPage, AuditQuery, NewAuditEntry } from '@palaver/contracts';
+import { type Clock, Ports } from '@palaver/platform';
+import { uuidV7 } from '../domain/uuid-v7';
+import { AuditRepository } from '../repositories/audit.repository';
+import { secureRandomBytes } from './random-bytes';
+
+/** Fields never written to the log, whatever a caller passes in `changes`. */
+const SECRET_FIELDS = /password|secret|token|hash|^key$/i;
+
+const withoutSecrets = (changes: Record<string, unknown> | undefined): Record<string, unknown> | undefined => {
+  if (!changes) return undefined;
+  return Object.fromEntries(Object.entries(changes).filter(([field]) => !SECRET_FIELDS.test(field)));
+};
+
+/**
+ * Appends to the audit log and reads it. Every command of identity that changes state calls
+ * `record` once its change is stored; other services append through `identity.cmd.append-audit.v1`.
+ */
+@Injectable()
+export class AuditService {
+  /** The last id's millisecond and sequence: ids of one instance only grow. */
+  private lastMs = 0;
+  private sequence = 0;
+
+  constructor(
+    @Inject(AuditRepository) private readonly log: AuditRepository,
+    @Inject(Ports.clock) private readonly clock: Clock,
+  ) {}
+
+  async append(entry: NewAuditEntry): Promise<AuditEntry> {
+    const now = this.clock.now();
+    const changes = withoutSecrets(entry.changes);
+    const stored: AuditEntry = {
+      id: this.nextId(now.getTime()),
+      at: now.toISOString(),
+      projectId: entry.projectId,
+      actor: entry.actor,
+      action: entry.action,
+      target: entry.target,
+      ...(changes && Object.keys(changes).length > 0 ? { changes } : {}),
+    };
+    await this.log.append(stored);
+    return stored;
+  }
+
+  /** Shorthand for identity's own commands. */
+  record(
+    actor: Actor,
+    projectId: string | null,
+    action: string,
+    target: { type: string; id: string },
+    changes?: Record<string, unknown>,
+  ): Promise<AuditEntry> {
+    return this.append({ actor, projectId, action, target, ...(changes ? { changes } : {}) });
+  }
+
+  private nextId(nowMs: number): string {
+    if (nowMs > this.lastMs || this.sequence >= 0xfff) {
+      this.lastMs = Math.max(nowMs, this.lastMs + (this.sequence >= 0xfff ? 1 : 0));
+      this.sequence = 0;
+    } else {
+      this.sequence += 1;
+    }
+    return uuidV7(this.lastMs, this.sequence, secureRandomBytes(8));
+  }
+
+  list(projectId: string, query: AuditQuery): Promise<AuditPage> {
+    return this.log.list(projectId, query);
+  }
+}

@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { ManualClock } from '@palaver/platform';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { GatedChatModel } from './support/gated-chat-model';
+import { parseUiMessageStream } from './support/ui-stream';
+
+const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
+
+const modes = [
+  { name: 'embedded', overrides: {}, available: true },
+  {
+    name: 'NATS + Redis',
+    overrides: distributed ? { NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') } : {},
+    available: distributed,
+  },
+];
+
+for (const mode of modes) {
+  describe.skipIf(!mode.available)(`Idempotency-Key (${mode.name}${mode.available ? '' : ': NATS or Redis unreachable, skipped'})`, () => {
+    let e2e: E2eApp;
+    const model = new GatedChatModel();
+    beforeAll(async () => {
+      e2e = await startE2eApp(mode.overrides, { chatModel: model });
+    });
+    afterAll(async () => {
+      model.open('cleanup');
+      await e2e?.stop();
+    });
+
+    const visitorWithConversation = async () => {
+      const { publishableKey } = await e2e.admin.createProject();
+      const { token } = await newVisitor(e2e.url, publishableKey);
+      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+      return { token, conversationId, publishableKey };
+    };
+    const messagesOf = async (token: string, conversationId: string) =>
+      (await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data as Array<{
+        id: string;
+        role: string;
+        parts: Array<{ text: string }>;
+      }>;
+
+    it('answers 20 parallel repeats of one send with one message: the first runs, the others wait (409) or get its answer', async () => {
+      const { token, conversationId } = await visitorWithConversation();
+      const key = randomUUID();
+      const send = () =>
+        http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+          body: { content: 'one question' },
+          token,
+          headers: { 'idempotency-key': key },
+        });
+      const first = send();
+      await model.started();
+      const repeats = await Promise.all(Array.from({ length: 19 }, send));
+      expect(repeats.map((r) => r.status)).toEqual(Array(19).fill(409));
+      expect(repeats[0]?.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      model.release('the one answer');
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      expect(answered.headers.get('idempotent-replayed')).toBeNull();
+
+      const again = await send();
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.text).toBe(answered.text);
+      const stored = await messagesOf(token, conversationId);
+      expect(stored.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(model.waitingReplies).toBe(0);
+    });
+
+    it('runs a burst of 20 repeats of a send once, however they interleave with its reply', async () => {
+      const { token, conversationId } = await visitorWithConversation();
+      const key = randomUUID();
+      model.open('answered at once');
+      try {
+        const burst = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+              body: { content: 'burst' },
+              token,
+              headers: { 'idempotency-key': key },
+            }),
+          ),
+        );
+        expect(burst.every((r) => r.status === 200 || (r.status === 409 && r.body.error.code === 'IDEMPOTENCY_KEY_IN_USE'))).toBe(true);
+        expect(burst.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+      } finally {
+        model.close();
+      }
+      const stored = await messagesOf(token, conversationId);
+      expect(stored.filter((m) => m.role === 'user')).toHaveLength(1);
+    });
+
+    it('refuses the key with another body (422), another path (422), a key too long (422); other callers have their own keys', async () => {
+      const { token, conversationId, publishableKey } = await visitorWithConversation();
+      const key = randomUUID();
+      const created = await http(`${e2e.url}/v2/conversations`, { body: {}, token, headers: { 'idempotency-key': key } });
+      expect(created.status).toBe(201);
+      const replayed = await http(`${e2e.url}/v2/conversations`, { body: {}, token, headers: { 'idempotency-key': key } });
+      expect(replayed.status).toBe(201);
+      expect(replayed.body.id).toBe(created.body.id);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+
+      const otherBody = await http(`${e2e.url}/v2/conversations`, {
+        body: { context: { pageUrl: 'https://shop.example/' } },
+        token,
+        headers: { 'idempotency-key': key },
+      });
+      expect(otherBody.status).toBe(422);
+      expect(otherBody.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+      const otherPath = await http(`${e2e.url}/v2/conversations/${conversationId}/close`, {
+        body: {},
+        token,
+        headers: { 'idempotency-key': key },
+      });
+      expect(otherPath.status).toBe(422);
+
+      const tooLong = await http(`${e2e.url}/v2/conversations`, { body: {}, token, headers: { 'idempotency-key': 'k'.repeat(256) } });
+      expect(tooLong.status).toBe(422);
+      expect(tooLong.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'Idempotency-Key' } });
+
+      const other = await newVisitor(e2e.url, publishableKey);
+      const theirs = await http(`${e2e.url}/v2/conversations`, { body: {}, token: other.token, headers: { 'idempotency-key': key } });
+      expect(theirs.status).toBe(201);
+      expect(theirs.body.id).not.toBe(created.body.id);
+      expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    });
+
+    it('attaches a repeated streamed send to its reply: 409 while it runs, then the stored reply as a UI message stream', async () => {
+      const { token, conversationId } = await visitorWithConversation();
+      const key = randomUUID();
+      const send = () =>
+        fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
+          body: JSON.stringify({ content: 'stream it', stream: true }),
+        });
+      const first = await send();
+      await model.started();
+      const during = await send();
+      expect(during.status).toBe(409);
+      expect((await during.json()).error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      model.release('streamed once');
+      const original = await parseUiMessageStream(await first.text());
+      expect(original.text).toBe('streamed once');
+
+      const after = await send();
+      expect(after.status).toBe(200);
+      expect(after.headers.get('idempotent-replayed')).toBe('true');
+      expect(after.headers.get('content-type')).toContain('text/event-stream');
+      const replay = await parseUiMessageStream(await after.text());
+      expect(replay.text).toBe('streamed once');
+      const messageIdOf = (parsed: typeof original) =>
+        (parsed.chunks.find((c) => c.type === 'text-start') as { providerMetadata?: { palaver?: { messageId?: string } } })
+          ?.providerMetadata?.palaver?.messageId;
+      expect(messageIdOf(replay)).toBe(messageIdOf(original));
+      expect((await messagesOf(token, conversationId)).map((m) => m.role)).toEqual(['user', 'assistant']);
+    });
+
+    it('replays feedback and a surface B chat message (plain text stream) without doing them twice', async () => {
+      const { token, conversationId } = await visitorWithConversation();
+      model.open('a reply');
+      try {
+        await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hello' }, token });
+        const reply = (await messagesOf(token, conversationId)).find((m) => m.role === 'assistant');
+        if (!reply) throw new Error('no reply stored');
+        const like = (feedback: string) =>
+          http(`${e2e.url}/v2/messages/${reply.id}/feedback`, { body: { feedback }, token, headers: { 'idempotency-key': 'like-1' } });
+        expect((await like('like')).status).toBe(200);
+        const repeat = await like('like');
+        expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+        expect((await like('dislike')).body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+
+        const { privateKey } = await e2e.admin.createProject();
+        const chatId = randomUUID();
+        const chat = () =>
+          fetch(`${e2e.url}/api/customers/user-1/chats/${chatId}/chat`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-service-key': privateKey, 'idempotency-key': 'chat-1' },
+            body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hi there' }] }, streaming: true }),
+          });
+        const first = await chat();
+        expect(await first.text()).toBe('a reply');
+        const second = await chat();
+        expect(second.headers.get('idempotent-replayed')).toBe('true');
+        expect(second.headers.get('content-type')).toContain('text/plain');
+        expect(await second.text()).toBe('a reply');
+        const stored = await http(`${e2e.url}/api/customers/user-1/chats/${chatId}`, { headers: { 'x-service-key': privateKey } });
+        expect(stored.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+      } finally {
+        model.close();
+      }
+    });
+
+    it('replays an admin POST without doing it twice', async () => {
+      const { project } = await e2e.admin.createProject();
+      const key = randomUUID();
+      const admin = (body: object) =>
+        http(`${e2e.url}/admin/v1/projects/${project.id}/qnas`, {
+          body,
+          token: e2e.app.adminToken,
+          headers: { 'idempotency-key': key },
+        });
+      const qna = { question: 'Do you ship abroad?', answer: 'Yes, to the whole EU.' };
+      const created = await admin(qna);
+      expect(created.status).toBe(201);
+      const again = await admin(qna);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body.id).toBe(created.body.id);
+      const qnas = (await e2e.admin.call('GET', `/projects/${project.id}/qnas`)).data;
+      expect(qnas).toHaveLength(1);
+    });
+  });
+}
+
+describe('Idempotency-Key expiry', () => {
+  it('forgets a key after 24 hours: the same key then runs the request again', async () => {
+    const clock = new ManualClock(new Date());
+    const e2e = await startE2eApp({}, { clock });
+    try {
+      const { publishableKey } = await e2e.admin.createProject();
+      const { token } = await newVisitor(e2e.url, publishableKey);
+      const key = randomUUID();
+      const create = () => http(`${e2e.url}/v2/conversations`, { body: {}, token, headers: { 'idempotency-key': key } });
+      const first = await create();
+      clock.advance(24 * 3600_000 - 60_000);
+      expect((await create()).body.id).toBe(first.body.id);
+      clock.advance(120_000);
+      const later = await create();
+      expect(later.status).toBe(201);
+      expect(later.headers.get('idempotent-replayed')).toBeNull();
+      expect(later.body.id).not.toBe(first.body.id);
+    } finally {
+      await e2e.stop();
+    }
+  });
+});
