@@ -101,7 +101,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     await page.getByText('Saved.').waitFor();
     await shot('settings-replies');
     const project = await e2e.admin.call('GET', `/projects/${projectId}`);
-    expect(project.handoff).toEqual({ enabled: true, triggerPhrases: ['speak to Ada', 'human please'] });
+    expect(project.handoff).toEqual({ enabled: true, triggerPhrases: ['speak to Ada', 'human please'], offlineMessage: null });
     expect(project.qnaOverride).toEqual({ enabled: true, minScore: 0.8 });
   });
 });
