@@ -35,7 +35,8 @@ export const FEED_TYPE_DESCRIPTIONS: Record<FeedType, string> = {
   'handoff.requested': 'A person was asked for, by the visitor or the assistant (data: source, messageId).',
   'handoff.released': 'The human agent handed the conversation back (data: humanAgentId).',
   'conversation.rated': 'The visitor rated the conversation, 1 to 5 (data: score, comment, previousScore).',
-  'contact.captured': 'The visitor left an email to be reached when nobody could answer (data: email, name).',
+  'contact.captured':
+    'The visitor left an email to be reached when nobody could answer (no data: the address is personal, sealed in the event; read it from the conversation).',
 };
 
 /** One feed entry: the event it stands for, and the fields the feed keeps of it. */

@@ -29,7 +29,7 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
  * | ConversationClosed      | conversation.closed    | closeReason                        |
  * | ConversationRated       | conversation.rated     | score, comment, previousScore      |
- * | ContactCaptured         | contact.captured       | email, name                        |
+ * | ContactCaptured         | contact.captured       | (none: the address is personal)    |
  *
  * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
  * types is the feed contract's (FEED_TYPES in @palaver/contracts). The page URL and a rating's
@@ -93,7 +93,8 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       return { type: 'conversation.rated', data: { score, comment, previousScore } };
     }
     case 'ContactCaptured':
-      return { type: 'contact.captured', data: { email: event.data.email, name: event.data.name } };
+      // The address is personal, sealed in the event (docs/privacy.md): agents and the admin API read it.
+      return { type: 'contact.captured', data: {} };
     case 'AssistantReplyStarted':
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':
