@@ -77,7 +77,7 @@ describe('keys: hashed at rest, private ones shown once, origins, revocation', (
     expect(current.status).toBe(200);
     expect(Project.strict().parse(current.body)).toMatchObject({ id: project.id, name: project.name, description: '' });
     // The spec's four fields, plus quickPrompts (an extension, docs/api.md).
-    expect(Object.keys(current.body).sort()).toEqual(['chatWidgetConfig', 'description', 'id', 'name', 'quickPrompts']);
+    expect(Object.keys(current.body).sort()).toEqual(['chatWidgetConfig', 'description', 'humanAgents', 'id', 'name', 'quickPrompts']);
     expect(current.body.chatWidgetConfig).toMatchObject({ position: 'bottom-right', offset: { x: 20, y: 20 } });
     expect((await http(`${e2e.url}/v2/projects/current?apiKey=${privateKey}`)).status).toBe(403);
     // A missing apiKey is a missing credential: 401, like the spec says of credentials.
