@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asUser, signedInUser } from './support/accounts';
-import { type E2eApp, http, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 
 let e2e: E2eApp;
 beforeAll(async () => {
@@ -14,7 +14,8 @@ const admin = (method: string, path: string, body?: unknown) =>
 /** A project with a signed-in owner, and the owner's admin calls under the project's path. */
 const ownedProject = async (email: string) => {
   const owner = await signedInUser(e2e.url, e2e.app.adminToken, email);
-  const { project } = await e2e.admin.createProject();
+  const created = await e2e.admin.createProject();
+  const { project } = created;
   await admin('PUT', `/projects/${project.id}/members/${owner.id}`, { role: 'owner' });
   const as = (method: string, path: string, body?: unknown) =>
     asUser(e2e.url, owner.cookie, `/admin/v1/projects/${project.id}${path}`, { method, body });
@@ -25,7 +26,7 @@ const ownedProject = async (email: string) => {
       target: { type: string; id: string };
       changes?: Record<string, unknown>;
     }>;
-  return { owner, project, as, entries };
+  return { owner, project, keys: created, as, entries };
 };
 
 describe('the audit log records changes made outside identity', () => {
@@ -50,5 +51,29 @@ describe('the audit log records changes made outside identity', () => {
     expect(text).not.toContain(created.body.secret);
     expect(text).not.toContain(rotated.body.secret);
     expect(text).not.toContain('sekrit-in-url');
+  });
+
+  it('erasures: visitor.erased, by the admin who asked or the service key, with counts and never the content', async () => {
+    const { owner, keys, as, entries } = await ownedProject('erin@example.com');
+    const { token, visitor } = await newVisitor(e2e.url, keys.publishableKey);
+    const conversation = await http(`${e2e.url}/v2/conversations`, { body: { title: 'marker-title-gone' }, token });
+    expect(conversation.status).toBe(201);
+    expect((await as('DELETE', `/visitors/${visitor.id}`)).status).toBe(200);
+
+    const upserted = await http(`${e2e.url}/api/customers/cust-9`, { body: {}, headers: { 'x-service-key': keys.privateKey } });
+    expect(upserted.status).toBe(200);
+    const customer = await http(`${e2e.url}/api/customers/cust-9`, { method: 'DELETE', headers: { 'x-service-key': keys.privateKey } });
+
+    const log = await entries('visitor.erased');
+    expect(customer.status).toBe(200);
+    expect(log).toHaveLength(2);
+    const byOwner = log.find((e) => e.target.id === visitor.id);
+    expect(byOwner).toMatchObject({ actor: { type: 'user', id: owner.id }, target: { type: 'visitor', id: visitor.id } });
+    expect(byOwner?.changes).toMatchObject({ conversations: 1, profileErased: true, by: 'admin' });
+    expect(log.find((e) => e.target.id === customer.body.visitorId)).toMatchObject({
+      actor: { type: 'api-token' },
+      changes: { by: 'api_key', conversations: 0 },
+    });
+    expect(JSON.stringify(log)).not.toContain('marker-title-gone');
   });
 });
