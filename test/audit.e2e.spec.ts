@@ -76,4 +76,18 @@ describe('the audit log records changes made outside identity', () => {
     });
     expect(JSON.stringify(log)).not.toContain('marker-title-gone');
   });
+
+  it('Q&A: created, updated, deleted, by the user who made them, naming the fields but never their text', async () => {
+    const { owner, as, entries } = await ownedProject('quinn@example.com');
+    const created = await as('POST', '/qnas', { question: 'marker-question?', answer: 'marker-answer.' });
+    expect(created.status).toBe(201);
+    await as('PATCH', `/qnas/${created.body.id}`, { answer: 'marker-answer-two.' });
+    await as('DELETE', `/qnas/${created.body.id}`);
+    const log = await entries('qna');
+    expect(log.map((e) => e.action)).toEqual(['qna.deleted', 'qna.updated', 'qna.created']);
+    for (const entry of log)
+      expect(entry).toMatchObject({ actor: { type: 'user', id: owner.id }, target: { type: 'qna', id: created.body.id } });
+    expect(log[1]?.changes).toEqual({ fields: ['answer'] });
+    expect(JSON.stringify(log)).not.toContain('marker-');
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, EMBED_TEXTS_MAX, type Qna, SearchMessages, type UnansweredGroup } from '@palaver/contracts';
+import { type Actor, AppError, EMBED_TEXTS_MAX, type Qna, SearchMessages, type UnansweredGroup } from '@palaver/contracts';
 import { type Clock, Ports, type ServiceClient } from '@palaver/platform';
 import { groupQuestions } from '../domain/question-grouping';
 import { type UnansweredQuestionDoc, UnansweredRepository } from '../repositories/unanswered.repository';
@@ -46,6 +46,7 @@ export class UnansweredService {
 
   async answer(request: {
     projectId: string;
+    actor: Actor;
     groupId: string;
     answer: string;
     question?: string;
@@ -58,7 +59,11 @@ export class UnansweredService {
     const questions = await this.repository.questionsOf(projectId, groupId);
     const presented = presentGroup(groupId, questions);
     const question = request.question ?? presented.question;
-    const qna = await this.services.send(SearchMessages.createQna, { projectId, body: { question, answer: request.answer } });
+    const qna = await this.services.send(SearchMessages.createQna, {
+      projectId,
+      actor: request.actor,
+      body: { question, answer: request.answer },
+    });
     if (!(await this.repository.markAnswered(projectId, groupId, qna.id, this.clock.now().toISOString()))) throw answeredConflict(groupId);
     return { group: presented, qna };
   }
