@@ -21,6 +21,8 @@ export default defineConfig({
     setupFiles: ['./test/setup/reflect-metadata.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // A condition polled for is awaited this long: a loaded CI machine renders and answers late.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     projects: [
       { extends: true, test: { name: 'unit', include: unit } },

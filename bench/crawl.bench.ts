@@ -6,13 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { SearchMessages, type Source } from '@palaver/contracts';
 import { loadConfig } from '../packages/platform/src/index';
 import { createTestInfrastructure } from '../packages/platform/src/testing/index';
 import { startSearchService } from '../services/search/src/index';
 import { type StaticPage, startStaticSite } from '../test/support/static-site';
-import { formatTable, type Table } from './retrieval.bench';
+import { formatTable, runIfMain, type Table } from './common';
 
 const PAGES = Number(process.env.CRAWL_BENCH_PAGES ?? 500);
 const WORDS = 'support shipping returns warranty battery invoice account delivery parcel refund order plan price store'.split(' ');
@@ -82,4 +81,4 @@ export const printCrawlBench = async (): Promise<void> => {
   console.log(`${formatTable(await runCrawlBench())}\n`);
 };
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await printCrawlBench();
+await runIfMain(import.meta.url, printCrawlBench);

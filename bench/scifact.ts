@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 /** BEIR SciFact (test split) as the benchmark reads it. See SOURCE.md in the data folder. */
 export interface SciFact {
@@ -11,11 +10,9 @@ export interface SciFact {
   qrels: Map<string, Map<string, number>>;
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** `SCIFACT_DIR` overrides the default `../shared/data/beir-scifact` (relative to the repo root). */
+/** `SCIFACT_DIR`, else `../shared/data/beir-scifact` from the repo root. */
 export const scifactDir = (): string =>
-  process.env.SCIFACT_DIR ? path.resolve(process.env.SCIFACT_DIR) : path.resolve(repoRoot, '../shared/data/beir-scifact');
+  path.resolve(process.env.SCIFACT_DIR ?? path.join(import.meta.dirname, '..', '..', 'shared/data/beir-scifact'));
 
 const jsonLines = async <T>(file: string): Promise<T[]> =>
   (await readFile(file, 'utf8'))
@@ -24,21 +21,17 @@ const jsonLines = async <T>(file: string): Promise<T[]> =>
     .map((line) => JSON.parse(line) as T);
 
 export const loadSciFact = async (dir = scifactDir()): Promise<SciFact> => {
-  const corpusRows = await jsonLines<{ _id: string; title?: string; text?: string }>(path.join(dir, 'corpus.jsonl'));
-  const queryRows = await jsonLines<{ _id: string; text: string }>(path.join(dir, 'queries.jsonl'));
-  const qrelLines = (await readFile(path.join(dir, 'qrels-test.tsv'), 'utf8')).split('\n').slice(1);
-
+  const corpus = await jsonLines<{ _id: string; title?: string; text?: string }>(path.join(dir, 'corpus.jsonl'));
+  const queries = await jsonLines<{ _id: string; text: string }>(path.join(dir, 'queries.jsonl'));
   const qrels = new Map<string, Map<string, number>>();
-  for (const line of qrelLines) {
+  for (const line of (await readFile(path.join(dir, 'qrels-test.tsv'), 'utf8')).split('\n').slice(1)) {
     const [queryId, docId, grade] = line.trim().split('\t');
     if (!queryId || !docId || grade === undefined) continue;
-    const judged = qrels.get(queryId) ?? new Map<string, number>();
-    judged.set(docId, Number(grade));
-    qrels.set(queryId, judged);
+    qrels.set(queryId, (qrels.get(queryId) ?? new Map()).set(docId, Number(grade)));
   }
   return {
-    corpus: corpusRows.map((r) => ({ id: String(r._id), title: r.title ?? '', text: r.text ?? '' })),
-    queries: queryRows.filter((q) => qrels.has(String(q._id))).map((q) => ({ id: String(q._id), text: q.text })),
+    corpus: corpus.map((r) => ({ id: String(r._id), title: r.title ?? '', text: r.text ?? '' })),
+    queries: queries.filter((q) => qrels.has(String(q._id))).map((q) => ({ id: String(q._id), text: q.text })),
     qrels,
   };
 };

@@ -14,30 +14,21 @@ import { createSearchContext, type SearchContext } from '../services/search/src/
 
 export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { infra: Infrastructure; close(): Promise<void> };
 
-const scratchDir = async (): Promise<string> => mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'palaver-bench-'));
-
 /** `override` replaces ports (e.g. an in-memory vector index for a corpus too large to log). */
 export const startSearchServiceUnderTest = async (
   override: (infra: Infrastructure) => Infrastructure = (infra) => infra,
 ): Promise<SearchServiceUnderTest> => {
-  const base = await createTestInfrastructure({ dataDir: await scratchDir() });
+  const base = await createTestInfrastructure({
+    dataDir: await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'palaver-bench-')),
+  });
   const infra = override(base);
   const context = await createSearchContext(infra);
-  return {
-    ...context,
-    infra,
-    async close() {
-      await context.close();
-      if (infra.vectors !== base.vectors) await infra.vectors.close();
-      await base.cleanup();
-    },
+  const close = async () => {
+    await context.close();
+    if (infra.vectors !== base.vectors) await infra.vectors.close();
+    await base.cleanup();
   };
+  return { ...context, infra, close };
 };
 
 export const newProjectId = (): string => randomUUID();
-
-/** p-th percentile (0-100) of the samples, nearest rank. */
-export const percentile = (samples: readonly number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-};

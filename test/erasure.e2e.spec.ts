@@ -59,6 +59,11 @@ const describeErasure = (mode: string, env: () => Record<string, string>) =>
       // The marker is on disk (in the read models) before: the check after can fail.
       expect(await filesContaining(e2e.dataDir, marker)).not.toEqual([]);
 
+      // A disliked answer: its question is unanswered, and insights lists (so groups) it before the erasure.
+      expect((await http(`${e2e.url}/v2/messages/${messages[3].id}/feedback`, { body: { feedback: 'dislike' }, token })).status).toBe(200);
+      const unanswered = async () => JSON.stringify(await e2e.admin.call('GET', `/projects/${p}/insights/unanswered`));
+      await vi.waitFor(async () => expect(await unanswered()).toContain(`Again: ${marker}`), { timeout: 10_000, interval: 100 });
+
       const erased = await http(`${e2e.url}/admin/v1/projects/${p}/visitors/${visitorId}`, { method: 'DELETE', token: 'test-admin-token' });
       expect(erased.status).toBe(200);
       expect(erased.body).toMatchObject({
@@ -100,6 +105,16 @@ const describeErasure = (mode: string, env: () => Record<string, string>) =>
           const feed = (await e2e.admin.call('GET', `/projects/${p}/events?limit=100`)).data as any[];
           expect(feed.some((e) => e.conversationId === conversationId || JSON.stringify(e.data).includes(visitorId))).toBe(false);
           expect(feed.filter((e) => e.type === 'message.posted')).toHaveLength(4);
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      // Insights forgets the erased questions; the other visitor's stay.
+      await vi.waitFor(
+        async () => {
+          const listed = await unanswered();
+          expect(listed).not.toContain(marker);
+          expect(listed).not.toContain(conversationId);
+          expect(listed).toContain('KEPT-');
         },
         { timeout: 10_000, interval: 100 },
       );

@@ -5,7 +5,7 @@ import {
   startPrivateRedis,
 } from '../../packages/platform/src/testing/private-servers';
 
-/** Where a mode's product runs: its environment, the pids of its servers (for the CPU figures), and how to let go. */
+/** Where a mode's product runs: its environment, its servers' pids (for the CPU figures), and how to let go. */
 export interface BenchInfra {
   env: Record<string, string>;
   servers: Record<string, number>;
@@ -13,9 +13,8 @@ export interface BenchInfra {
 }
 
 /**
- * Distributed runs get a NATS (JetStream) and a Redis of their own on free ports, so that the
- * bench leaves nothing in shared servers and their CPU figures are the run's alone. Redis persists
- * as docs/deployment.md asks (append-only file, fsynced every second).
+ * Distributed runs get a NATS and a Redis of their own, so the bench leaves nothing in shared
+ * servers and their CPU figures are the run's alone. Redis persists as docs/deployment.md asks.
  */
 export const benchInfra = async (mode: string): Promise<BenchInfra | null> => {
   if (mode === 'embedded') return { env: {}, servers: {}, release: async () => {} };
@@ -23,13 +22,10 @@ export const benchInfra = async (mode: string): Promise<BenchInfra | null> => {
     console.error(`${mode}: needs nats-server and redis-server installed: skipped`);
     return null;
   }
-  const nats = await startPrivateNats();
-  const redis = await startPrivateRedis('everysec');
+  const [nats, redis] = await Promise.all([startPrivateNats(), startPrivateRedis('everysec')]);
   return {
     env: { NATS_URL: nats.url, REDIS_URL: redis.url },
     servers: { nats: nats.pid!, redis: redis.pid! },
-    release: async () => {
-      await Promise.all([nats.dispose(), redis.dispose()]);
-    },
+    release: async () => void (await Promise.all([nats.dispose(), redis.dispose()])),
   };
 };

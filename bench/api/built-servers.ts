@@ -5,19 +5,14 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { workspaceSources } from '../../scripts/esbuild-workspace.mjs';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-
-/** The bench's servers that it can run as built (the cluster's services run from their sources, as `pnpm start:cluster` does). */
+/** The servers the bench runs as built (the cluster's services run from their sources, as `pnpm start:cluster` does). */
 const SERVERS = ['product.server.ts', 'baseline.server.ts', 'bus-floor.server.ts'];
-
 let builtDir: string | null = null;
 
 /**
- * Builds the bench's servers the way `pnpm build` builds the services the containers run (esbuild:
- * the workspace bundled, third-party packages imported from node_modules), so that each runs as
- * plain JavaScript instead of through tsx's loader, whose transform names every function it
- * creates (`__name`, a property definition per closure) and leaves the workspace as separate
- * modules. The build is removed when the bench exits.
+ * Builds the bench's servers as `pnpm build` builds the services the containers run, so they run
+ * as plain JavaScript rather than through tsx's loader (whose transform names every closure and
+ * leaves the workspace as separate modules). The build is removed when the bench exits.
  */
 export const buildServers = async (): Promise<void> => {
   const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-build-'));
@@ -28,13 +23,13 @@ export const buildServers = async (): Promise<void> => {
     platform: 'node',
     target: 'node20',
     format: 'esm',
-    plugins: [workspaceSources(ROOT, { externals: 'absolute' })],
+    plugins: [workspaceSources(join(import.meta.dirname, '..', '..'), { externals: 'absolute' })],
     logLevel: 'warning',
   });
   builtDir = dir;
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 };
 
-/** The built file of a bench server, once `buildServers` has run (else null: it runs from its source). */
+/** The built file of a bench server once `buildServers` has run, else null (it runs from its source). */
 export const builtServer = (script: string): string | null =>
   builtDir !== null && SERVERS.includes(script) ? join(builtDir, script.replace(/\.ts$/, '.js')) : null;

@@ -1,18 +1,10 @@
 /**
- * The bus floor of a distributed chat message, for `pnpm bench:api`: the crossings the product's
- * message path makes over NATS, JetStream, BullMQ and Redis, through the product's own adapters,
- * with handlers that do nothing else. What it costs per message is a floor under the product's
- * distributed figure that no work in the services can go below.
- *
- * Per message, as the product: the command request (gateway to conversation) enqueues the reply
- * job and publishes two events; the job asks for retrieval (inference to search), publishes a
- * fragment and the finish on the reply channel, and records the reply (inference to
- * conversation), which publishes the third event and announces the read model; an analytics-like
- * consumer takes the events in batches. The driver waits for the finish, as the gateway does.
- *
- * Over the bench's IPC: `run` sends `concurrency` messages at a time for `seconds` and answers how
- * many completed; `sequential` sends `count` one at a time and answers each one's ms to its first
- * fragment; `close` closes it.
+ * The bus floor of a distributed message: the crossings the product's message path makes over
+ * NATS, JetStream, BullMQ and Redis, through the product's own adapters, handlers doing nothing
+ * else, so no work in the services can go below its cost. Per message, as the product: the command
+ * queues the reply job and publishes two events; the job asks for retrieval, publishes a fragment
+ * and the finish, and records the reply (a third event, the read model's announcement); a consumer
+ * takes the events in batches. IPC: `run` (`concurrency` at a time for `seconds`), `sequential`.
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -82,9 +74,7 @@ const worker = await infra.jobs.process(
 const waiting = new Map<string, { delta(): void; finish(): void }>();
 const unsubscribe = await infra.pubsub.subscribe(REPLIES, (message) => {
   const { conversationId, type } = message as { conversationId: string; type: string };
-  const waiter = waiting.get(conversationId);
-  if (type === 'finish') waiter?.finish();
-  else waiter?.delta();
+  waiting.get(conversationId)?.[type === 'finish' ? 'finish' : 'delta']();
 });
 
 /** Resolves, once the finish has come, with the ms from the command to the first fragment. */
@@ -99,24 +89,20 @@ const oneMessage = async (conversationId: string): Promise<number> => {
   return firstFragment;
 };
 
+/** `concurrency` conversations sending one message after another until `seconds` passed: how many completed. */
 const run = async (concurrency: number, seconds: number): Promise<number> => {
   const until = Date.now() + seconds * 1000;
   let completed = 0;
   const sender = async () => {
-    const conversationId = randomUUID();
-    while (Date.now() < until) {
-      await oneMessage(conversationId);
-      completed += 1;
-    }
+    for (const conversationId = randomUUID(); Date.now() < until; completed += 1) await oneMessage(conversationId);
   };
   await Promise.all(Array.from({ length: concurrency }, sender));
   return completed;
 };
 
 const sequential = async (count: number): Promise<number[]> => {
-  const conversationId = randomUUID();
   const took: number[] = [];
-  for (let i = 0; i < count; i++) took.push(await oneMessage(conversationId));
+  for (const conversationId = randomUUID(); took.length < count; ) took.push(await oneMessage(conversationId));
   return took;
 };
 

@@ -7,16 +7,15 @@ export interface BenchChild {
   url: string;
   ready: Record<string, unknown>;
   process: ChildProcess;
-  /** Sends a command (with `args`) and resolves with the child's answer named `answer`. */
+  /** Sends `cmd` (with `args`) and resolves with the child's message named `answer`. */
   ask<T>(cmd: string, answer: string, args?: Record<string, unknown>): Promise<T>;
   stop(): Promise<void>;
 }
 
 /**
- * Runs a bench server with the services' V8 flags, as built when the bench built it
- * (built-servers.ts), else from its source through tsx, and resolves once it sent `ready`. Its
- * output is shown only when it fails; dying in the middle of a run ends the bench, since every
- * figure after it would mean nothing.
+ * Runs a bench server with the services' V8 flags (as built when built-servers.ts built it, else
+ * through tsx) and resolves once it sent `ready`. Its output is shown only when it fails; dying
+ * mid-run ends the bench, since every figure after it would mean nothing.
  */
 export const startChild = (script: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<BenchChild> =>
   new Promise((resolve, reject) => {
@@ -28,23 +27,18 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     const output: string[] = [];
-    const collect = (d: Buffer) => output.push(d.toString());
-    child.stdout!.on('data', collect);
-    child.stderr!.on('data', collect);
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output.join('')}`)), 60_000);
-    const onExit = (code: number | null) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited with ${code}:\n${output.join('')}`));
+    for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (d: Buffer) => output.push(d.toString()));
+    const failed = (why: string) => reject(new Error(`${script} ${why}:\n${output.join('')}`));
+    const timer = setTimeout(() => failed('did not start'), 60_000);
+    const onExit = (code: number | null) => failed(`exited with ${code}`);
+    const onDeath = (code: number | null, signal: string | null) => {
+      process.stderr.write(`${script} died (${signal ?? code}):\n${output.join('').slice(-4_000)}\n`);
+      process.exit(1);
     };
     child.once('exit', onExit);
-    child.once('message', (ready: { cmd: string; url: string }) => {
+    child.once('message', (ready: { url: string }) => {
       clearTimeout(timer);
-      child.off('exit', onExit);
-      const onDeath = (code: number | null, signal: string | null) => {
-        process.stderr.write(`${script} died (${signal ?? code}):\n${output.join('').slice(-4_000)}\n`);
-        process.exit(1);
-      };
-      child.once('exit', onDeath);
+      child.off('exit', onExit).once('exit', onDeath);
       const ask = <T>(cmd: string, answer: string, args: Record<string, unknown> = {}) =>
         new Promise<T>((done) => {
           const listen = (m: { cmd: string }) => {
@@ -52,8 +46,7 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
             child.off('message', listen);
             done(m as T);
           };
-          child.on('message', listen);
-          child.send({ ...args, cmd });
+          child.on('message', listen).send({ ...args, cmd });
         });
       const stop = () =>
         new Promise<void>((done) => {

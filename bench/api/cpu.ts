@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** CPU seconds (user + system) each named process, or its main thread, has used so far (Linux /proc). */
 export type CpuSample = Record<string, number>;
@@ -9,7 +10,6 @@ export interface CpuProbe {
   sample(): CpuSample;
   /** The product processes' main threads alone, where their JavaScript runs. */
   sampleMainThreads(): CpuSample;
-  /** The names of the product's own processes (one, or each service of a cluster). */
   product: string[];
 }
 
@@ -21,45 +21,36 @@ const TICKS_PER_SECOND = (() => {
   }
 })();
 
-/** A process's CPU seconds, or with `thread` one of its threads' (its main thread's id is the pid). */
+/** A process's CPU seconds, or with `thread` one of its threads' (the main thread's id is the pid). */
 const cpuSeconds = (pid: number, thread?: number): number | null => {
   try {
-    const stat = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     // After the command name (which may hold spaces), utime and stime are the 12th and 13th fields.
-    const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+    const fields = stat.split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return null;
   }
 };
 
-const sampleEach = (pids: Record<string, number>, read: (pid: number) => number | null): CpuSample => {
+const sampleEach = (pids: Record<string, number>, main: boolean): CpuSample => {
   const sample: CpuSample = {};
   for (const [name, pid] of Object.entries(pids)) {
-    const value = read(pid);
-    if (value !== null) sample[name] = value;
+    const seconds = cpuSeconds(pid, main ? pid : undefined);
+    if (seconds !== null) sample[name] = seconds;
   }
   return sample;
 };
 
 /**
- * Watches the product's processes (name -> pid), the load generator (this process) and the bench's
- * NATS and Redis servers: on a machine whose cores they share, what each costs per request bounds
- * a throughput. Null where /proc cannot be read.
+ * Watches the product's processes, the load generator (this process) and the bench's NATS and
+ * Redis: on cores they share, what each costs per request bounds a throughput. Null without /proc.
  */
 export const cpuProbe = (product: Record<string, number>, servers: Record<string, number>): CpuProbe | null => {
-  const pids: Record<string, number> = { ...product, 'load generator': process.pid, ...servers };
   if (Object.values(product).some((pid) => cpuSeconds(pid) === null)) return null;
-  return {
-    product: Object.keys(product),
-    sample: () => sampleEach(pids, (pid) => cpuSeconds(pid)),
-    sampleMainThreads: () => sampleEach(product, (pid) => cpuSeconds(pid, pid)),
-  };
+  const all = { ...product, 'load generator': process.pid, ...servers };
+  return { product: Object.keys(product), sample: () => sampleEach(all, false), sampleMainThreads: () => sampleEach(product, true) };
 };
-
-/** CPU seconds the product's processes have used so far, together. */
-export const productSeconds = (probe: CpuProbe, sample: CpuSample): number =>
-  probe.product.reduce((sum, name) => sum + (sample[name] ?? 0), 0);
 
 /** CPU milliseconds per request of each process between two samples. */
 export const perRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
@@ -69,8 +60,33 @@ export const perRequest = (before: CpuSample, after: CpuSample, requests: number
       .map((name) => [name, ((after[name]! - before[name]!) * 1000) / Math.max(1, requests)]),
   );
 
-/** The CPU milliseconds per request of all the processes together, and the requests/s those allow on this machine's cores. */
-export const capacity = (cpuMsPerRequest: Record<string, number>, cores = cpus().length): { cpuMs: number; perSecond: number } => {
+/** Waits until the product's processes use under a tenth of a core (deferred work counts), two minutes at most. */
+export const settle = async (cpu: CpuProbe): Promise<void> => {
+  const used = () => cpu.product.reduce((sum, name) => sum + (cpu.sample()[name] ?? 0), 0);
+  const until = performance.now() + 120_000;
+  for (let last = used(); performance.now() < until; ) {
+    await sleep(250);
+    const now = used();
+    if (now - last < 0.025) return;
+    last = now;
+  }
+};
+
+/** CPU ms per request of each process and of each product main thread, around `run` (which says how many requests it answered). */
+export const measureCpu = async <T extends { answered: number }>(cpu: CpuProbe, run: () => Promise<T>) => {
+  await settle(cpu);
+  const [before, mainBefore] = [cpu.sample(), cpu.sampleMainThreads()];
+  const result = await run();
+  await settle(cpu);
+  return {
+    result,
+    cpuMsPerRequest: perRequest(before, cpu.sample(), result.answered),
+    mainThreadMsPerRequest: perRequest(mainBefore, cpu.sampleMainThreads(), result.answered),
+  };
+};
+
+/** All processes' CPU ms per request together, and the requests/s those allow on this machine's cores. */
+export const capacity = (cpuMsPerRequest: Record<string, number>, cores = cpus().length) => {
   const cpuMs = Object.values(cpuMsPerRequest).reduce((a, b) => a + b, 0);
   return { cpuMs, perSecond: (cores * 1000) / cpuMs };
 };

@@ -1,6 +1,6 @@
 import type { ChatModel, ChatRequest, ModelChunk } from '@palaver/platform';
 
-export const INSTANT_TEXT = 'Hello from the instant model.';
+const INSTANT_TEXT = 'Hello from the instant model.';
 
 /**
  * A model that answers at once, so a benchmark measures the pipeline around it. With `hold`, the
@@ -8,16 +8,10 @@ export const INSTANT_TEXT = 'Hello from the instant model.';
  */
 export class InstantChatModel implements ChatModel {
   readonly name = 'instant';
-  private released: Promise<void>;
-  private releaseAll: () => void = () => undefined;
+  release: () => void = () => undefined;
+  private readonly released = new Promise<void>((resolve) => (this.release = resolve));
 
-  constructor(private readonly hold = false) {
-    this.released = hold ? new Promise((resolve) => (this.releaseAll = resolve)) : Promise.resolve();
-  }
-
-  release(): void {
-    this.releaseAll();
-  }
+  constructor(private readonly hold = false) {}
 
   async *stream(_request: ChatRequest): AsyncIterable<ModelChunk> {
     yield { type: 'delta', delta: INSTANT_TEXT };

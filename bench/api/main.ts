@@ -1,31 +1,28 @@
 /**
  * `pnpm bench:api [--duration S] [--rounds R] [--connections C] [--writers M] [--ttft N]
- *                 [--mode embedded|distributed|cluster|all] [--soak N] [--from-sources]`
- * The product's hot paths against bare Fastify answering the same shapes, in the same run:
- * embedded, then distributed (on a NATS and a Redis of the bench's own), in R rounds in which the
- * product and the baseline take turns (the median round is printed, so that a drift of a shared
- * machine's speed weighs on both sides of a ratio alike). The servers run as built by esbuild, as
- * the containers run the services, or with `--from-sources` through tsx. After the distributed
- * table, the bus floor: the same crossings of the bus with nothing else (bus-floor.server.ts).
- * `--mode cluster` (not part of `all`) runs every service in a process of its own, as
- * `pnpm start:cluster` does, and prints each one's CPU per request (docs/scaling.md).
- * `--soak N` instead opens N concurrent reply streams and reports memory per stream.
+ *   [--mode embedded|distributed|cluster|all] [--tracing] [--soak N] [--from-sources]`
+ * The product's hot paths against bare Fastify answering the same shapes, in the same run, the two
+ * taking turns for R rounds (the median round is printed, so a drift of a shared machine's speed
+ * weighs on both sides of a ratio alike). `all` is embedded then distributed (on a NATS and a
+ * Redis of the bench's own), the latter followed by its bus floor; `cluster` runs each service in
+ * a process of its own and reports each one's CPU per request. `--tracing` adds a second product
+ * exporting its traces to a local OTLP sink, taking its turn in the same rounds of the reads,
+ * messages and first-delta scenarios; `--soak N` measures memory per open stream.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { withTempDir } from '../common';
 import { type BenchInfra, benchInfra } from './bench-infra';
 import { buildServers, builtServer } from './built-servers';
 import { measureBusFloor } from './bus-floor';
-import { startChild } from './child';
-import { cpuProbe } from './cpu';
+import { type BenchChild, startChild } from './child';
+import { type CpuProbe, cpuProbe } from './cpu';
 import { checkGoals, describeGoals, type Floors } from './goals';
-import { type LoadOptions, load } from './load';
-import { messagesRequest, prepareProduct } from './product.setup';
+import { type LoadOptions, type LoadResult, load } from './load';
+import { type OtlpSink, startOtlpSink } from './otlp-sink';
+import { call, messagesRequest, type ProductFixture, prepareProduct } from './product.setup';
 import { soak } from './soak';
-import { printBusFloor, printRows, printSoak, type Row, type Scenario } from './table';
-import { measureTtft } from './ttft';
+import { printBusFloor, printRows, printSoak, printTracing, type Row, type Scenario, type TracingRow } from './table';
+import { measureTtft, type TtftResult } from './ttft';
 
 const { values } = parseArgs({
   options: {
@@ -36,22 +33,54 @@ const { values } = parseArgs({
     ttft: { type: 'string', default: '200' },
     mode: { type: 'string', default: 'all' },
     soak: { type: 'string' },
+    tracing: { type: 'boolean', default: false },
     'from-sources': { type: 'boolean', default: false },
   },
 });
-const duration = Number(values.duration);
-const rounds = Number(values.rounds);
-const connections = Number(values.connections);
-const writers = Number(values.writers);
-const ttftRequests = Number(values.ttft);
+const [duration, rounds, connections, writers, ttftRequests] = [
+  values.duration,
+  values.rounds,
+  values.connections,
+  values.writers,
+  values.ttft,
+].map(Number) as [number, number, number, number, number];
 
-const withDataDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => {
-  const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-'));
-  try {
-    return await task(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+type Result = LoadResult | TtftResult;
+interface Plan {
+  scenario: Scenario;
+  name: string;
+  measure(url: string, cpu: CpuProbe | null): Promise<Result>;
+}
+
+const plans = (fixture: ProductFixture): Plan[] => {
+  const onLoad = (options: Omit<LoadOptions, 'url' | 'cpu'>) => (url: string, cpu: CpuProbe | null) => load({ url, cpu, ...options });
+  const reads = { path: '/v2/conversations', headers: fixture.reader.headers, durationSeconds: duration };
+  const init = { method: 'POST' as const, path: '/v2/identity/init', headers: { 'content-type': 'application/json' } };
+  const streamed = fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`);
+  return [
+    { scenario: 'reads', name: `GET /v2/conversations (${connections} conn)`, measure: onLoad({ ...reads, connections }) },
+    { scenario: 'reads-1', name: 'GET /v2/conversations (1 conn)', measure: onLoad({ ...reads, connections: 1 }) },
+    {
+      scenario: 'init',
+      name: `POST /v2/identity/init (${connections} conn)`,
+      measure: onLoad({
+        ...init,
+        body: JSON.stringify({ apiKey: fixture.publishableKey, saVid: 'bench-init' }),
+        connections,
+        durationSeconds: duration,
+      }),
+    },
+    {
+      scenario: 'messages',
+      name: `messages, ${writers} conversations in parallel`,
+      measure: onLoad({ ...messagesRequest(fixture.writer), durationSeconds: duration }),
+    },
+    {
+      scenario: 'ttft',
+      name: 'time to first text-delta (streamed)',
+      measure: (url) => measureTtft({ url, paths: streamed, headers: fixture.streamer.headers, requests: ttftRequests }),
+    },
+  ];
 };
 
 /** `rounds` rounds of `measure`: the round whose score is the median, and the lowest and highest score. */
@@ -62,123 +91,133 @@ const medianRound = async <T>(measure: () => Promise<T>, score: (round: T) => nu
   return { round: all[(all.length - 1) >> 1]!, range: [score(all[0]!), score(all.at(-1)!)] as [number, number] };
 };
 
-const productEnv = (dataDir: string, env: Record<string, string>) => ({
-  ...env,
-  DATA_DIR: dataDir,
-  PORT: '0',
-  SEED_DEMO: 'false',
-  ADMIN_TOKEN: `adm_bench_${Date.now()}`,
-});
+/** The product against the baseline: the ratio of req/s, or the ms added to the first delta. */
+const score = ({ product: p, baseline: b }: { product: Result; baseline: Result }) =>
+  'rps' in p && 'rps' in b ? (100 * p.rps) / b.rps : p.p50 - b.p50;
 
-/** Product and baseline side by side, one scenario at a time. */
-const benchMode = (mode: string, { env, servers }: BenchInfra): Promise<Row[]> =>
-  withDataDir(async (dataDir) => {
-    const product = await startChild(mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts', productEnv(dataDir, env));
+/** A running product of a mode, prepared for the scenarios. */
+interface Product {
+  child: BenchChild;
+  fixture: ProductFixture;
+  cpu: CpuProbe | null;
+}
+
+/** Runs the product of a mode (on a fresh data dir, with `env` added), prepares it, and hands it to `task`. */
+const withProduct = <T>(mode: string, infra: BenchInfra, env: Record<string, string>, task: (product: Product) => Promise<T>) =>
+  withTempDir(async (dataDir) => {
+    const script = mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts';
+    const child = await startChild(script, { ...productEnv(dataDir), ...infra.env, ...env });
     try {
-      const fixture = await prepareProduct(product.url, product.ready.adminToken as string, writers);
-      const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(fixture.shapes) });
-      try {
-        // A cluster's processes are its services (its supervisor only waits).
-        const processes = mode === 'cluster' ? (product.ready.pids as Record<string, number>) : { product: product.process.pid! };
-        const productCpu = cpuProbe(processes, servers);
-        const baselineCpu = cpuProbe({ 'bare Fastify': baseline.process.pid! }, {});
-        const both = async (scenario: Scenario, name: string, options: Omit<LoadOptions, 'url'>): Promise<Row> => {
-          process.stderr.write(`${mode}: ${name}\n`);
-          const { round, range } = await medianRound(
-            async () => ({
-              product: await load({ url: product.url, cpu: productCpu, ...options }),
-              baseline: await load({ url: baseline.url, cpu: baselineCpu, ...options }),
-            }),
-            ({ product: p, baseline: b }) => (100 * p.rps) / b.rps,
-          );
-          return { mode, scenario, name, ...round, range };
-        };
-        const reads = { path: '/v2/conversations', headers: fixture.reader.headers, durationSeconds: duration };
-        const init = {
-          method: 'POST' as const,
-          path: '/v2/identity/init',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ apiKey: fixture.publishableKey, saVid: 'bench-init' }),
-          connections,
-          durationSeconds: duration,
-        };
-        const rows = [
-          await both('reads', `GET /v2/conversations (${connections} conn)`, { ...reads, connections }),
-          await both('reads-1', 'GET /v2/conversations (1 conn)', { ...reads, connections: 1 }),
-          await both('init', `POST /v2/identity/init (${connections} conn)`, init),
-          await both('messages', `messages, ${writers} conversations in parallel`, {
-            ...messagesRequest(fixture.writer),
-            durationSeconds: duration,
-          }),
-        ];
-        process.stderr.write(`${mode}: time to first text-delta\n`);
-        const ttft = {
-          paths: fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
-          headers: fixture.streamer.headers,
-          requests: ttftRequests,
-        };
-        const { round, range } = await medianRound(
-          async () => ({
-            product: await measureTtft({ url: product.url, ...ttft }),
-            baseline: await measureTtft({ url: baseline.url, ...ttft }),
-          }),
-          ({ product: p, baseline: b }) => p.p50 - b.p50,
-        );
-        rows.push({ mode, scenario: 'ttft', name: 'time to first text-delta (streamed)', ...round, range });
-        return rows;
-      } finally {
-        await baseline.stop();
-      }
+      const fixture = await prepareProduct(child.url, child.ready.adminToken as string, writers);
+      // A cluster's processes are its services (its supervisor only waits).
+      const processes = mode === 'cluster' ? (child.ready.pids as Record<string, number>) : { product: child.process.pid! };
+      return await task({ child, fixture, cpu: cpuProbe(processes, infra.servers) });
     } finally {
-      await product.stop();
+      await child.stop();
     }
   });
 
-/** The product's main thread CPU ms per message in a row (one process: embedded or distributed). */
-const mainThreadMs = (row: Row | undefined): number | undefined =>
-  row && 'rps' in row.product ? row.product.mainThreadMsPerRequest?.product : undefined;
+const productEnv = (dataDir: string) => ({ DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_bench_${Date.now()}` });
+
+/** The scenarios run again, in the same rounds, on a second product exporting its traces. */
+const TRACED: Scenario[] = ['reads', 'messages', 'ttft'];
+
+/**
+ * With a sink, a second product traced into it takes its turn in each round of the TRACED
+ * scenarios, on a NATS and a Redis of its own (two products on one bus would answer each other's requests).
+ */
+const benchMode = async (mode: string, infra: BenchInfra, sink: OtlpSink | null) => {
+  const tracedInfra = sink && (await benchInfra(mode));
+  try {
+    return await withProduct(mode, infra, {}, (product) =>
+      sink && tracedInfra
+        ? withProduct(mode, tracedInfra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, (traced) => compare(mode, product, { traced, sink }))
+        : compare(mode, product, null),
+    );
+  } finally {
+    await tracedInfra?.release();
+  }
+};
+
+const compare = async (mode: string, product: Product, tracing: { traced: Product; sink: OtlpSink } | null) => {
+  const baseline = await startChild('baseline.server.ts', { BENCH_SHAPES: JSON.stringify(product.fixture.shapes) });
+  try {
+    const baselineCpu = cpuProbe({ 'bare Fastify': baseline.process.pid! }, {});
+    const tracedPlans = tracing && plans(tracing.traced.fixture);
+    const rows: Row[] = [];
+    const traced: TracingRow[] = [];
+    for (const [i, { scenario, name, measure }] of plans(product.fixture).entries()) {
+      process.stderr.write(`${mode}: ${name}\n`);
+      const on: Result[] = [];
+      const round = async () => {
+        const both = { product: await measure(product.child.url, product.cpu), baseline: await measure(baseline.url, baselineCpu) };
+        if (tracing && TRACED.includes(scenario)) on.push(await tracedPlans![i]!.measure(tracing.traced.child.url, tracing.traced.cpu));
+        return both;
+      };
+      const { round: median, range } = await medianRound(round, score);
+      const row = { mode, scenario, name, ...median, range } as Row;
+      rows.push(row);
+      const figure = (r: Result) => ('rps' in r ? r.rps : r.p50);
+      if (on.length > 0) traced.push({ off: row, on: on.sort((a, b) => figure(a) - figure(b))[(on.length - 1) >> 1]! });
+    }
+    return { rows, traced, exported: tracing && (await exportedPerMessage(tracing.traced, tracing.sink)) };
+  } finally {
+    await baseline.stop();
+  }
+};
+
+/** Waits until the sink has had no export for longer than the batch processor's default delay. */
+const quiet = async (counts: { requests: number }) => {
+  for (let last = -1; last !== counts.requests; ) {
+    last = counts.requests;
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+  }
+};
+
+/** What one message exports: a few sent one at a time between two quiet spells of the sink. */
+const exportedPerMessage = async ({ child, fixture }: Product, sink: OtlpSink) => {
+  const count = 20;
+  await quiet(sink.counts);
+  const before = { ...sink.counts };
+  const path = `/v2/conversations/${fixture.writer.conversationIds[0]}/messages`;
+  for (let i = 0; i < count; i++) await call(`${child.url}${path}`, 'POST', fixture.writer.headers, { content: 'Hi' });
+  await quiet(sink.counts);
+  return { spans: (sink.counts.spans - before.spans) / count, bytes: (sink.counts.bytes - before.bytes) / count };
+};
 
 const modes = values.mode === 'all' ? ['embedded', 'distributed'] : [values.mode!];
 if (!values['from-sources']) await buildServers();
 const build = builtServer('product.server.ts') ? 'the servers built by esbuild' : 'the servers run from their sources through tsx';
 
-if (values.soak) {
-  const mode = modes[0]!;
-  const infra = mode === 'cluster' ? null : await benchInfra(mode);
-  if (!infra) console.error('--soak measures one product process: use --mode embedded or distributed');
-  else {
-    try {
-      const result = await withDataDir((dataDir) => soak(Number(values.soak), productEnv(dataDir, infra.env)));
-      printSoak(mode, result);
-    } finally {
-      await infra.release();
+/** The embedded product's main thread CPU ms per message: the services' own work, beside the bus floor. */
+let servicesMs: number | undefined;
+for (const mode of modes) {
+  const infra = await benchInfra(mode);
+  if (!infra) continue;
+  try {
+    if (values.soak) {
+      if (mode === 'cluster') console.error('--soak measures one product process: use --mode embedded or distributed');
+      else printSoak(mode, await withTempDir((dir) => soak(Number(values.soak), { ...productEnv(dir), ...infra.env })));
+      break;
     }
-  }
-} else {
-  let servicesMainThreadMsPerMessage: number | undefined;
-  for (const mode of modes) {
-    const infra = await benchInfra(mode);
-    if (!infra) continue;
-    try {
-      const rows = await benchMode(mode, infra);
-      printRows(rows, { duration, rounds, build });
-      const floors: Floors = {};
-      if (mode === 'embedded') servicesMainThreadMsPerMessage = mainThreadMs(rows.find((row) => row.scenario === 'messages'));
-      if (mode === 'distributed') {
-        process.stderr.write('distributed: the bus floor of a message\n');
-        const floor = await withDataDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
-        if (floor) {
-          printBusFloor(floor, writers);
-          Object.assign(floors, {
-            busMainThreadMsPerMessage: floor.mainThreadMsPerMessage,
-            servicesMainThreadMsPerMessage,
-            busFirstFragmentP50: floor.firstFragment.p50,
-          });
-        }
+    const sink = values.tracing ? await startOtlpSink() : null;
+    const { rows, traced, exported } = await benchMode(mode, infra, sink).finally(() => sink?.close());
+    printRows(rows, { duration, rounds, build });
+    const floors: Floors = {};
+    if (mode === 'distributed') {
+      process.stderr.write('distributed: the bus floor of a message\n');
+      const floor = await withTempDir((dataDir) => measureBusFloor(infra, dataDir, writers, duration, ttftRequests));
+      if (floor) {
+        printBusFloor(floor, writers);
+        Object.assign(floors, { busMainThreadMsPerMessage: floor.mainThreadMsPerMessage, busFirstFragmentP50: floor.firstFragment.p50 });
       }
-      console.log(`\n${describeGoals(checkGoals(rows, connections, floors))}`);
-    } finally {
-      await infra.release();
     }
+    const messages = rows.find((row) => row.scenario === 'messages')?.product;
+    if (mode === 'embedded' && messages && 'rps' in messages) servicesMs = messages.mainThreadMsPerRequest?.product;
+    floors.servicesMainThreadMsPerMessage = servicesMs;
+    console.log(`\n${describeGoals(checkGoals(rows, connections, floors))}`);
+    if (sink && exported) printTracing(mode, traced, { ...exported, total: sink.counts });
+  } finally {
+    await infra.release();
   }
 }

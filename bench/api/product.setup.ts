@@ -4,15 +4,6 @@ export interface Visitor {
   conversationIds: string[];
 }
 
-export interface ProductFixture {
-  publishableKey: string;
-  /** The bodies the baseline answers with. */
-  shapes: { conversations: unknown; init: unknown };
-  reader: Visitor;
-  writer: Visitor;
-  streamer: Visitor;
-}
-
 const QUESTION = { content: 'What are your opening hours?' };
 
 export const call = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
@@ -29,18 +20,20 @@ export const call = async (url: string, method: string, headers: Record<string, 
 /** A project without message limits and its publishable key. */
 export const benchProjectKey = async (url: string, adminToken: string): Promise<string> => {
   const admin = { authorization: `Bearer ${adminToken}` };
-  const limits = { messagesPerMinute: null, monthlyMessages: null };
-  const project = await call(`${url}/admin/v1/projects`, 'POST', admin, { name: 'Bench', limits });
+  const project = await call(`${url}/admin/v1/projects`, 'POST', admin, {
+    name: 'Bench',
+    limits: { messagesPerMinute: null, monthlyMessages: null },
+  });
   const body = { type: 'publishable', name: 'bench', assistantId: project.defaultAssistantId, allowedOrigins: ['*'] };
   return (await call(`${url}/admin/v1/projects/${project.id}/keys`, 'POST', admin, body)).key;
 };
 
-export const initVisitor = async (url: string, publishableKey: string, saVid: string) => {
-  const body = await call(`${url}/v2/identity/init`, 'POST', {}, { apiKey: publishableKey, saVid });
+export const initVisitor = async (url: string, apiKey: string, saVid: string) => {
+  const body = await call(`${url}/v2/identity/init`, 'POST', {}, { apiKey, saVid });
   return { headers: { authorization: `Bearer ${body.sessionToken}` } as Record<string, string>, body: body as unknown };
 };
 
-export const prepareProduct = async (url: string, adminToken: string, writers: number): Promise<ProductFixture> => {
+export const prepareProduct = async (url: string, adminToken: string, writers: number) => {
   const publishableKey = await benchProjectKey(url, adminToken);
   const visitor = async (saVid: string, conversations: number): Promise<Visitor> => {
     const { headers } = await initVisitor(url, publishableKey, saVid);
@@ -52,16 +45,19 @@ export const prepareProduct = async (url: string, adminToken: string, writers: n
   const reader = await visitor('bench-reader', 3);
   for (const id of reader.conversationIds) await call(`${url}/v2/conversations/${id}/messages`, 'POST', reader.headers, QUESTION);
   const init = (await initVisitor(url, publishableKey, 'bench-init')).body;
+  const conversations = await call(`${url}/v2/conversations`, 'GET', reader.headers);
   return {
     publishableKey,
-    shapes: { conversations: await call(`${url}/v2/conversations`, 'GET', reader.headers), init },
+    /** The bodies the baseline answers with. */
+    shapes: { conversations, init },
     reader,
     writer: await visitor('bench-writer', writers),
     streamer: await visitor('bench-streamer', 10),
   };
 };
+export type ProductFixture = Awaited<ReturnType<typeof prepareProduct>>;
 
-/** The messages scenario's request: each writer connection posts to a conversation of its own (non-streamed). */
+/** Each writer connection posts to a conversation of its own (non-streamed). */
 export const messagesRequest = (writer: Visitor) => ({
   method: 'POST' as const,
   headers: { ...writer.headers, 'content-type': 'application/json' },

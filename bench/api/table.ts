@@ -6,7 +6,6 @@ import type { LoadResult } from './load';
 import type { SoakResult } from './soak';
 import type { TtftResult } from './ttft';
 
-/** Which of the bench's scenarios a row measured (its name also carries the run's settings). */
 export type Scenario = 'reads' | 'reads-1' | 'init' | 'messages' | 'ttft';
 
 /** One scenario's median round; `range`: the lowest and highest score (ratio, or added p50) of all rounds. */
@@ -15,12 +14,24 @@ export type Row = { mode: string; scenario: Scenario; name: string; range: [numb
   | { product: TtftResult; baseline: TtftResult }
 );
 
+/** A scenario's row beside the median round of the same product with tracing on, in the same rounds. */
+export interface TracingRow {
+  off: Row;
+  on: LoadResult | TtftResult;
+}
+
 /** autocannon reports whole milliseconds: 0 means under 1 ms. */
 const ms = (value: number): string =>
   !Number.isFinite(value) ? '-' : value === 0 ? '<1 ms' : `${value.toFixed(Math.abs(value) < 10 ? 1 : 0)} ms`;
 const added = (value: number): string => `${value < 0 ? '-' : '+'}${ms(Math.abs(value))}`;
+const percent = (part: number, whole: number): string => `${((100 * part) / whole).toFixed(1)} %`;
 const heading = (what: string): string =>
   `${what}, ${new Date().toISOString().slice(0, 16)}Z, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const table = (columns: string[], rows: string[][], left = 2): string[] => [
+  `| ${columns.join(' | ')} |`,
+  `|${columns.map((_, i) => (i < left ? '---|' : '--:|')).join('')}`,
+  ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+];
 
 /** Each process's CPU ms (and main thread's) per request, and the requests/s those allow on this machine's cores. */
 const costs = (cpu: Record<string, number>, mainThreads: Record<string, number> = {}): string => {
@@ -33,51 +44,54 @@ const costs = (cpu: Record<string, number>, mainThreads: Record<string, number> 
   return `${parts.join(', ')}; in all ${cpuMs.toFixed(2)} ms, so at most ${perSecond.toFixed(0)}/s on ${cpus().length} cores`;
 };
 
-/** One markdown table: the product, the baseline, and how the product compares; then the CPU per request. */
+/** The product, the baseline, and how the product compares; then the CPU per request. */
 export const printRows = (rows: Row[], settings: { duration: number; rounds: number; build: string }): void => {
-  const lines = [
-    heading('pnpm bench:api') +
-      `, ${settings.duration} s per run, ${settings.rounds} rounds (product and baseline in turn; the median round, the rounds' range in brackets), ${settings.build}`,
-    '',
-    '| mode | scenario | product req/s | p50 | p99 | bare Fastify req/s | p50 | p99 | product vs bare |',
-    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
-  ];
-  for (const row of rows) {
+  const cells = rows.map((row) => {
     const { product: p, baseline: b } = row;
-    const [low, high] = row.range;
-    const spread = settings.rounds > 1 ? (unit: (v: number) => string) => ` (${unit(low)} to ${unit(high)})` : () => '';
+    const spread = (unit: (v: number) => string) => (settings.rounds > 1 ? ` (${unit(row.range[0])} to ${unit(row.range[1])})` : '');
+    const failed =
+      p.failed + b.failed > 0
+        ? ` (failed: ${'failures' in p ? p.failures || 0 : p.failed} / ${'failures' in b ? b.failures || 0 : b.failed})`
+        : '';
     if ('rps' in p && 'rps' in b) {
-      const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failures || 0} / ${b.failures || 0})` : '';
-      const ratio = `${((100 * p.rps) / b.rps).toFixed(1)} %${spread((v) => `${v.toFixed(1)} %`)}`;
-      lines.push(
-        `| ${row.mode} | ${row.name} | ${p.rps.toFixed(0)} | ${ms(p.p50)} | ${ms(p.p99)} | ${b.rps.toFixed(0)} | ${ms(b.p50)} | ${ms(b.p99)} | ${ratio}${failed} |`,
-      );
-    } else if ('count' in p && 'count' in b) {
-      const failed = p.failed + b.failed > 0 ? ` (failed: ${p.failed} / ${b.failed})` : '';
-      const delta = `${added(p.p50 - b.p50)} p50${spread(added)}, ${added(p.p99 - b.p99)} p99`;
-      lines.push(
-        `| ${row.mode} | ${row.name}, ${p.count} in a row | - | ${ms(p.p50)} | ${ms(p.p99)} | - | ${ms(b.p50)} | ${ms(b.p99)} | ${delta}${failed} |`,
-      );
+      const ratio = `${percent(p.rps, b.rps)}${spread((v) => `${v.toFixed(1)} %`)}`;
+      return [row.mode, row.name, p.rps.toFixed(0), ms(p.p50), ms(p.p99), b.rps.toFixed(0), ms(b.p50), ms(b.p99), ratio + failed];
     }
-  }
+    const delta = `${added(p.p50 - b.p50)} p50${spread(added)}, ${added(p.p99 - b.p99)} p99`;
+    return [
+      row.mode,
+      `${row.name}, ${'count' in p ? p.count : 0} in a row`,
+      '-',
+      ms(p.p50),
+      ms(p.p99),
+      '-',
+      ms(b.p50),
+      ms(b.p99),
+      delta + failed,
+    ];
+  });
+  const columns = ['mode', 'scenario', 'product req/s', 'p50', 'p99', 'bare Fastify req/s', 'p50', 'p99', 'product vs bare'];
+  const lines = [
+    `${heading('pnpm bench:api')}, ${settings.duration} s per run, ${settings.rounds} rounds (product and baseline in turn; the median round, the rounds' range in brackets), ${settings.build}`,
+    '',
+    ...table(columns, cells),
+  ];
   const measured = rows.flatMap((row) => ('rps' in row.product && row.product.cpuMsPerRequest ? [row] : []));
-  if (measured.length > 0) {
+  if (measured.length > 0)
     lines.push(
       '',
       'CPU per answered request (user + system, until the product was idle again), then bare Fastify for the same request:',
       '',
     );
-    for (const row of measured) {
-      const p = row.product as LoadResult;
-      const b = row.baseline as LoadResult;
-      const bare = b.cpuMsPerRequest ? `; bare: ${costs(b.cpuMsPerRequest)}` : '';
-      lines.push(`- ${row.mode}, ${row.name}: ${costs(p.cpuMsPerRequest!, p.mainThreadMsPerRequest)}${bare}`);
-    }
+  for (const row of measured) {
+    const [p, b] = [row.product, row.baseline] as LoadResult[];
+    lines.push(
+      `- ${row.mode}, ${row.name}: ${costs(p!.cpuMsPerRequest!, p!.mainThreadMsPerRequest)}${b!.cpuMsPerRequest ? `; bare: ${costs(b!.cpuMsPerRequest)}` : ''}`,
+    );
   }
   console.log(lines.join('\n'));
 };
 
-/** The bus floor (bus-floor.server.ts) under the distributed table. */
 export const printBusFloor = (floor: BusFloorResult, concurrency: number): void => {
   const { p50, p99, count } = floor.firstFragment;
   console.log(
@@ -85,16 +99,51 @@ export const printBusFloor = (floor: BusFloorResult, concurrency: number): void 
   );
 };
 
-export const printSoak = (mode: string, r: SoakResult): void => {
-  const check = checkSoakGoal(mode, r);
+/** Tracing on against tracing off of the same run; what the sink received. */
+export const printTracing = (
+  mode: string,
+  rows: TracingRow[],
+  sink: { spans: number; bytes: number; total: { requests: number; spans: number; bytes: number } },
+): void => {
+  const cells = rows.flatMap(({ off: { name, product: off }, on }) => {
+    if ('rps' in off && 'rps' in on) {
+      const product = (r: LoadResult) => r.productProcesses?.reduce((sum, n) => sum + (r.cpuMsPerRequest?.[n] ?? 0), 0);
+      const cpu = (r: LoadResult) => (product(r) === undefined ? '' : `, ${product(r)!.toFixed(2)} ms CPU`);
+      return [[mode, `${name}, req/s`, `${off.rps.toFixed(0)}${cpu(off)}`, `${on.rps.toFixed(0)}${cpu(on)}`, percent(on.rps, off.rps)]];
+    }
+    return (['p50', 'p99'] as const).map((p) => [mode, `${name}, ${p}`, ms(off[p]), ms(on[p]), added(on[p] - off[p])]);
+  });
+  const { total } = sink;
   console.log(
     [
-      heading(`pnpm bench:api --soak ${r.streams}`),
+      `\nTracing on: the same product exporting every span over OTLP (${process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf'}) to a sink in the bench process, taking its turn in the same rounds as the tracing-off product above (the product's CPU per request beside req/s):`,
       '',
-      '| mode | streams | open at once | completed | dropped | heap+external per stream (with its stored exchange) | held while open | RSS per stream |',
-      '|---|--:|--:|--:|--:|--:|--:|--:|',
-      `| ${mode} | ${r.streams} | ${r.opened} | ${r.completed} | ${r.dropped} | ${r.heapPerStreamKb.toFixed(1)} KB | ${r.openPerStreamKb.toFixed(1)} KB | ${r.rssPerStreamKb.toFixed(1)} KB |`,
-      ...(check ? ['', describeGoals([check])] : []),
+      ...table(['mode', 'scenario', 'tracing off', 'tracing on', 'on vs off'], cells),
+      '',
+      `A message one at a time exported ${sink.spans.toFixed(1)} spans, ${(sink.bytes / 1024).toFixed(1)} KB; the sink received ${total.spans} spans, ${(total.bytes / 2 ** 20).toFixed(1)} MiB in ${total.requests} exports in all.`,
     ].join('\n'),
+  );
+};
+
+export const printSoak = (mode: string, r: SoakResult): void => {
+  const check = checkSoakGoal(mode, r);
+  const columns = [
+    'mode',
+    'streams',
+    'open at once',
+    'completed',
+    'dropped',
+    'heap+external per stream (with its stored exchange)',
+    'held while open',
+    'RSS per stream',
+  ];
+  const kb = (v: number) => `${v.toFixed(1)} KB`;
+  const cells = [
+    [mode, r.streams, r.opened, r.completed, r.dropped, kb(r.heapPerStreamKb), kb(r.openPerStreamKb), kb(r.rssPerStreamKb)].map(String),
+  ];
+  console.log(
+    [heading(`pnpm bench:api --soak ${r.streams}`), '', ...table(columns, cells, 1), ...(check ? ['', describeGoals([check])] : [])].join(
+      '\n',
+    ),
   );
 };

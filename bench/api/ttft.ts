@@ -1,3 +1,5 @@
+import { percentile } from '../common';
+
 /** Time to the first `text-delta` of a streamed reply, one request at a time. */
 export interface TtftResult {
   p50: number;
@@ -5,6 +7,8 @@ export interface TtftResult {
   count: number;
   failed: number;
 }
+
+const WARMUP = 20;
 
 export const measureTtft = async (options: {
   url: string;
@@ -15,16 +19,12 @@ export const measureTtft = async (options: {
   const samples: number[] = [];
   let failed = 0;
   for (let i = 0; i < options.requests + WARMUP; i++) {
-    const path = options.paths[i % options.paths.length]!;
-    const took = await firstDelta(`${options.url}${path}`, options.headers).catch(() => null);
+    const took = await firstDelta(`${options.url}${options.paths[i % options.paths.length]}`, options.headers).catch(() => null);
     if (took === null) failed += 1;
     else if (i >= WARMUP) samples.push(took);
   }
-  samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), count: samples.length, failed };
 };
-
-const WARMUP = 20;
 
 /** ms from sending the request to reading the first text-delta; reads the stream to its end. */
 const firstDelta = async (url: string, headers: Record<string, string>): Promise<number> => {
@@ -45,6 +45,3 @@ const firstDelta = async (url: string, headers: Record<string, string>): Promise
   if (took === null || !text.includes('[DONE]')) throw new Error('no text-delta');
   return took;
 };
-
-export const percentile = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;

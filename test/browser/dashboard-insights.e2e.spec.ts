@@ -95,13 +95,18 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     await open('settings', 'Settings');
     await page.getByLabel('Visitors can ask for a person', { exact: false }).check();
     await page.getByLabel('Trigger phrases').fill('speak to Ada\nhuman please');
+    await page.getByLabel('When nobody can answer').fill('We are closed; leave your email and we will write back.');
     await page.getByLabel('Minimum similarity').fill('0.8');
     expect(await seriousViolations()).toEqual([]);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
     await shot('settings-replies');
     const project = await e2e.admin.call('GET', `/projects/${projectId}`);
-    expect(project.handoff).toEqual({ enabled: true, triggerPhrases: ['speak to Ada', 'human please'] });
+    expect(project.handoff).toEqual({
+      enabled: true,
+      triggerPhrases: ['speak to Ada', 'human please'],
+      offlineMessage: 'We are closed; leave your email and we will write back.',
+    });
     expect(project.qnaOverride).toEqual({ enabled: true, minScore: 0.8 });
   });
 });

@@ -146,7 +146,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     await restored.waitFor();
     expect(await restored.locator('strong').textContent()).toBe('Monday to Friday');
     expect(await restored.getByRole('button', { name: 'Helpful', exact: true }).getAttribute('aria-pressed')).toBe('true');
-    expect(await panel(page).locator('.palaver-message--user').textContent()).toBe('What are your opening hours?');
+    expect(await panel(page).locator('.palaver-message--user .palaver-bubble').textContent()).toBe('What are your opening hours?');
 
     // A human agent takes over: their name, avatar and message appear without a reload, from
     // the conversation's live events (followed since the conversation was opened).

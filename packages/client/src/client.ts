@@ -11,6 +11,8 @@ import type {
   Message,
   PageContext,
   Project,
+  Rating,
+  RatingBody,
   SearchResponse,
   StopReplyResponse,
   Visitor,
@@ -211,6 +213,11 @@ export class PalaverClient {
   /** Likes, dislikes (or with null, clears the feedback on) a stored assistant or agent message. */
   feedback(messageId: string, feedback: Feedback | null, options: SendOptions = {}): Promise<{ feedback: Feedback | null }> {
     return this.session('POST', `/v2/messages/${encodeURIComponent(messageId)}/feedback`, { body: { feedback }, ...options });
+  }
+
+  /** Rates the conversation (CSAT): `score` 1-5, an optional comment; rating again replaces it. */
+  rateConversation(conversationId: string, rating: RatingBody, options: SendOptions = {}): Promise<Rating> {
+    return this.session('POST', `/v2/conversations/${encodeURIComponent(conversationId)}/rating`, { body: rating, ...options });
   }
 
   /** Leaves an email (and a name) so the team can get back to the visitor (when nobody could answer). */

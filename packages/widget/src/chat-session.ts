@@ -27,6 +27,18 @@ export interface WidgetMessage {
   feedback: Feedback | null;
   agent: HumanAgent | null;
   sources: PalaverSource[];
+  /** When it was stored (ISO); null until the server names it. */
+  createdAt: string | null;
+}
+
+/** Who answers: the AI, nobody yet (queued for a person), or the agent who claimed it. */
+export type Handoff = 'none' | 'waiting' | 'claimed';
+
+/** A line of the transcript that is no message ("Ada joined"), placed by its time. */
+export interface TranscriptNote {
+  key: string;
+  text: string;
+  at: string;
 }
 
 export interface SessionState {
@@ -36,7 +48,12 @@ export interface SessionState {
   quickPrompts: QuickPrompt[];
   conversationId: string | null;
   closed: boolean;
+  handoff: Handoff;
+  /** The agent who claimed the conversation (handoff `claimed`), else null. */
   humanAgent: HumanAgent | null;
+  /** Set when a person handed the conversation back to the assistant: the visitor may rate it. */
+  released: boolean;
+  notes: TranscriptNote[];
   messages: WidgetMessage[];
   sending: boolean;
   notice: Notice | null;
@@ -45,6 +62,13 @@ export interface SessionState {
   team: HumanAgentsAvailability | null;
   /** The email the visitor left on this conversation, once left. */
   contact: string | null;
+  /** The visitor's rating of this conversation, once given (kept in storage per conversation). */
+  rating: VisitorRating | null;
+}
+
+export interface VisitorRating {
+  score: number;
+  comment: string | null;
 }
 
 export interface ChatSessionOptions {
@@ -64,6 +88,19 @@ const fromStored = (message: Message): WidgetMessage => ({
   feedback: message.feedback,
   agent: typeof message.metadata === 'object' ? message.metadata.humanAgent : null,
   sources: typeof message.metadata === 'object' ? (message.metadata.sources ?? []) : [],
+  createdAt: message.createdAt,
+});
+
+const handoffOf = (conversation: Conversation): { handoff: Handoff; humanAgent: HumanAgent | null } => {
+  if (!conversation.isHumanHandled) return { handoff: 'none', humanAgent: null };
+  return conversation.humanAgent ? { handoff: 'claimed', humanAgent: conversation.humanAgent } : { handoff: 'waiting', humanAgent: null };
+};
+
+/** The transcript line of an agent taking the conversation. */
+const joinedNote = (key: string, agent: HumanAgent | null, at: string): TranscriptNote => ({
+  key,
+  text: `${agent?.name ?? 'A team member'} joined`,
+  at,
 });
 
 /** The stored message, keeping the local render key and the sources seen while streaming. */
@@ -71,6 +108,8 @@ const merged = (stored: Message, known: WidgetMessage): WidgetMessage => {
   const next = fromStored(stored);
   return { ...next, key: known.key, sources: next.sources.length > 0 ? next.sources : known.sources };
 };
+
+const RATING_KEY = 'palaver.rating.';
 
 let localKeys = 0;
 const localKey = () => `local-${++localKeys}`;
@@ -85,7 +124,19 @@ const placeholder = (key: string): WidgetMessage => ({
   feedback: null,
   agent: null,
   sources: [],
+  createdAt: null,
 });
+
+/** A conversation's state before anything happened in it. */
+const FRESH = {
+  conversationId: null,
+  closed: false,
+  handoff: 'none',
+  humanAgent: null,
+  released: false,
+  notes: [],
+  rating: null,
+} satisfies Partial<SessionState>;
 
 /**
  * The widget's state and every call it makes, apart from rendering: session, the stored last
@@ -98,13 +149,17 @@ export class ChatSession {
     quickPrompts: [],
     conversationId: null,
     closed: false,
+    handoff: 'none',
     humanAgent: null,
+    released: false,
+    notes: [],
     messages: [],
     sending: false,
     notice: null,
     historyLoaded: false,
     team: null,
     contact: null,
+    rating: null,
   };
   private listeners = new Set<() => void>();
   private pollTimer: ReturnType<typeof setInterval> | null = null;
@@ -132,7 +187,7 @@ export class ChatSession {
 
   private set(patch: Partial<SessionState>): void {
     // Asked for a person just now: whether someone can answer may have changed since the load.
-    if (patch.humanAgent && !this.state.humanAgent) void this.refreshTeam();
+    if (patch.handoff && patch.handoff !== 'none' && this.state.handoff === 'none') void this.refreshTeam();
     this.state = { ...this.state, ...patch };
     for (const listener of this.listeners) listener();
   }
@@ -195,15 +250,15 @@ export class ChatSession {
     this.follow();
   }
 
+  /** The panel closed: the live events are still followed, so the launcher can count what arrives. */
   closed(): void {
     this.isOpen = false;
-    this.unfollow();
   }
 
   newConversation(): void {
     this.unfollow();
     this.forget();
-    this.set({ conversationId: null, closed: false, humanAgent: null, messages: [], notice: null, contact: null });
+    this.set({ ...FRESH, messages: [], notice: null, contact: null });
   }
 
   async closeConversation(reason: string): Promise<void> {
@@ -219,8 +274,8 @@ export class ChatSession {
 
   /** The conversation waits for a person nobody can be: the visitor may leave an email. */
   get offersContact(): boolean {
-    const { humanAgent, team, contact, closed, conversationId } = this.state;
-    return !!conversationId && !!humanAgent && !humanAgent.name && !!team?.enabled && !team.available && !contact && !closed;
+    const { handoff, team, contact, closed, conversationId } = this.state;
+    return !!conversationId && handoff === 'waiting' && !!team?.enabled && !team.available && !contact && !closed;
   }
 
   async leaveContact(email: string, name?: string): Promise<boolean> {
@@ -233,6 +288,43 @@ export class ChatSession {
     } catch (error) {
       this.report(error);
       return false;
+    }
+  }
+
+  /** Whether to ask "How did we do?": the conversation ended, or a person handed it back to the assistant. */
+  get asksRating(): boolean {
+    const { conversationId, closed, released, messages } = this.state;
+    return !!conversationId && (closed || released) && messages.length > 0;
+  }
+
+  /** Rates the conversation (1-5, an optional comment); rating again replaces it. */
+  async rate(score: number, comment: string): Promise<boolean> {
+    const { conversationId } = this.state;
+    if (!conversationId || !this.options.client) return false;
+    const text = comment.trim();
+    try {
+      const rating = await this.options.client.rateConversation(conversationId, text ? { score, comment: text } : { score });
+      const kept: VisitorRating = { score: rating.score, comment: rating.comment };
+      if (this.state.conversationId === conversationId) this.set({ rating: kept });
+      try {
+        this.options.storage?.setItem(`${RATING_KEY}${conversationId}`, JSON.stringify(kept));
+      } catch {
+        // no storage: the thanks last as long as the page
+      }
+      return true;
+    } catch (error) {
+      this.report(error);
+      return false;
+    }
+  }
+
+  private storedRating(conversationId: string): VisitorRating | null {
+    try {
+      const raw = this.options.storage?.getItem(`${RATING_KEY}${conversationId}`);
+      const parsed = raw ? (JSON.parse(raw) as VisitorRating) : null;
+      return parsed && typeof parsed.score === 'number' ? parsed : null;
+    } catch {
+      return null;
     }
   }
 
@@ -271,9 +363,10 @@ export class ChatSession {
       feedback: null,
       agent: null,
       sources: [],
+      createdAt: null,
     };
     // A human agent answers a conversation they handle: no assistant reply to wait for.
-    const drafts = this.state.humanAgent ? [pending] : [pending, placeholder(replyKey)];
+    const drafts = this.state.handoff !== 'none' && !this.state.closed ? [pending] : [pending, placeholder(replyKey)];
     this.set({ sending: true, notice: null, messages: [...this.state.messages, ...drafts] });
     let accepted = false;
     try {
@@ -281,10 +374,10 @@ export class ChatSession {
       const reply = await client.streamMessage(conversationId, { content: text, pageContext: this.options.pageContext() });
       accepted = true;
       if (reply.type === 'queued') {
+        // The header says who answers ("Waiting for a person", then the agent): no notice over the transcript.
         this.set({
           messages: this.state.messages.filter((message) => message.key !== replyKey),
-          humanAgent: this.state.humanAgent ?? { name: null, image: null },
-          notice: { text: 'A team member will answer here.', info: true },
+          ...(this.state.handoff === 'none' ? { handoff: 'waiting' as const, released: false } : {}),
         });
         return true;
       }
@@ -439,7 +532,7 @@ export class ChatSession {
     // After an ended conversation only what is being sent (not stored yet) moves to the new one.
     const earlier = this.state.closed ? this.state.messages.filter((message) => message.id === null) : this.state.messages;
     this.unfollow();
-    this.set({ conversationId: conversation.id, closed: false, humanAgent: null, messages: earlier });
+    this.set({ ...FRESH, conversationId: conversation.id, messages: earlier });
     this.follow();
     return conversation.id;
   }
@@ -477,17 +570,37 @@ export class ChatSession {
         (m, i) =>
           m.id === this.state.messages[i]?.id && m.text === this.state.messages[i]?.text && m.feedback === this.state.messages[i]?.feedback,
       );
-    const humanAgent = conversation.isHumanHandled ? (conversation.humanAgent ?? { name: null, image: null }) : null;
+    const { handoff, humanAgent } = handoffOf(conversation);
     const closed = conversation.status === 'closed';
     const contact = conversation.contact?.email ?? this.state.contact;
     if (
       sameMessages &&
       closed === this.state.closed &&
       contact === this.state.contact &&
+      handoff === this.state.handoff &&
       JSON.stringify(humanAgent) === JSON.stringify(this.state.humanAgent)
     )
       return;
-    this.set({ conversationId: conversation.id, closed, humanAgent, contact, messages: sameMessages ? this.state.messages : messages });
+    const patch: Partial<SessionState> = {
+      conversationId: conversation.id,
+      ...(conversation.id !== this.state.conversationId || !this.state.rating ? { rating: this.storedRating(conversation.id) } : {}),
+      closed,
+      contact,
+      messages: sameMessages ? this.state.messages : messages,
+      ...this.handoffPatch(handoff, humanAgent),
+    };
+    // Polled (no live events): the claim is seen only as a change of state, placed now.
+    if (this.liveUnavailable && handoff === 'claimed' && this.state.handoff !== 'claimed' && this.state.conversationId === conversation.id)
+      patch.notes = [...this.state.notes, joinedNote(`joined-${Date.now()}`, humanAgent, new Date().toISOString())];
+    this.set(patch);
+  }
+
+  /** The change of who answers; a release by a person lets the visitor rate the conversation. */
+  private handoffPatch(handoff: Handoff, humanAgent: HumanAgent | null): Partial<SessionState> {
+    const patch: Partial<SessionState> = { handoff, humanAgent };
+    if (handoff !== 'none') patch.released = false;
+    else if (this.state.handoff !== 'none') patch.released = true;
+    return patch;
   }
 
   /**
@@ -540,9 +653,14 @@ export class ChatSession {
   private applyEvent(event: ConversationLiveEvent): void {
     if (event.conversation.id !== this.state.conversationId) return;
     const { conversation, message } = event;
-    const humanAgent = conversation.isHumanHandled ? (conversation.humanAgent ?? { name: null, image: null }) : null;
+    const { handoff, humanAgent } = handoffOf(conversation);
     const patch: Partial<SessionState> = { closed: conversation.status === 'closed' };
-    if (JSON.stringify(humanAgent) !== JSON.stringify(this.state.humanAgent)) patch.humanAgent = humanAgent;
+    if (handoff !== this.state.handoff || JSON.stringify(humanAgent) !== JSON.stringify(this.state.humanAgent))
+      Object.assign(patch, this.handoffPatch(handoff, humanAgent));
+    // The history comes first on a new stream, so a claim made before the page loaded is shown too.
+    if (event.type === 'handoff.claimed' && !this.state.notes.some((note) => note.key === `joined-${event.id}`))
+      patch.notes = [...this.state.notes, joinedNote(`joined-${event.id}`, humanAgent, event.occurredAt)];
+    if (event.type === 'handoff.released') patch.released = true;
     if (message) {
       const messages = [...this.state.messages];
       const byId = messages.findIndex((known) => known.id === message.id);

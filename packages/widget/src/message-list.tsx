@@ -1,20 +1,57 @@
 /** @jsxImportSource preact */
 import type { ChatWidgetConfig, Feedback, QuickPrompt } from '@palaver/contracts';
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { WidgetMessage } from './chat-session';
+import type { TranscriptNote, WidgetMessage } from './chat-session';
 import { ThumbDownIcon, ThumbUpIcon } from './icons';
 import { renderMarkdown } from './markdown';
 
 interface Props {
   config: ChatWidgetConfig;
   messages: WidgetMessage[];
+  /** Lines such as "Ada joined", placed among the messages by their time. */
+  notes: TranscriptNote[];
   quickPrompts: QuickPrompt[];
   canSend: boolean;
   closed: boolean;
   onPrompt: (prompt: string) => void;
   onFeedback: (message: WidgetMessage, value: Feedback) => void;
   onNewConversation: () => void;
+  /** Shown last in the transcript (the rating prompt). */
+  children?: ComponentChildren;
 }
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** When a message was stored: a short time shown on hover or focus, the full date in its title. */
+const Time = ({ at }: { at: string }) => {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return null;
+  return (
+    <time class="palaver-time" dateTime={at}>
+      {timeFormat.format(date)}
+    </time>
+  );
+};
+
+type Row = { kind: 'message'; message: WidgetMessage } | { kind: 'note'; note: TranscriptNote };
+
+/**
+ * Messages in their order, each note before the first stored message written after it. A message
+ * not stored yet (being sent) has no server time and stays after every note.
+ */
+const rowsOf = (messages: WidgetMessage[], notes: TranscriptNote[]): Row[] => {
+  const pending = [...notes].sort((a, b) => a.at.localeCompare(b.at));
+  const rows: Row[] = [];
+  for (const message of messages) {
+    while (pending.length > 0 && message.createdAt && pending[0]!.at < message.createdAt)
+      rows.push({ kind: 'note', note: pending.shift()! });
+    rows.push({ kind: 'message', message });
+  }
+  for (const note of pending) rows.push({ kind: 'note', note });
+  return rows;
+};
 
 const Typing = () => (
   <span class="palaver-typing" role="status" aria-label="The assistant is typing">
@@ -32,6 +69,7 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
       class={`palaver-message palaver-message--${message.role}${message.status === 'error' ? ' palaver-message--error' : ''}`}
       data-message-id={message.id ?? undefined}
       data-status={message.status}
+      title={message.createdAt ? dateTimeFormat.format(new Date(message.createdAt)) : undefined}
     >
       {message.role === 'human_agent' && (
         <span class="palaver-agent-name">
@@ -68,26 +106,31 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
           ))}
         </p>
       )}
-      {canRate && (
+      {(canRate || message.createdAt) && (
         <div class="palaver-actions">
-          <button
-            type="button"
-            class="palaver-feedback"
-            aria-label="Helpful"
-            aria-pressed={message.feedback === 'like'}
-            onClick={() => onFeedback(message, 'like')}
-          >
-            <ThumbUpIcon />
-          </button>
-          <button
-            type="button"
-            class="palaver-feedback"
-            aria-label="Not helpful"
-            aria-pressed={message.feedback === 'dislike'}
-            onClick={() => onFeedback(message, 'dislike')}
-          >
-            <ThumbDownIcon />
-          </button>
+          {message.createdAt && <Time at={message.createdAt} />}
+          {canRate && (
+            <>
+              <button
+                type="button"
+                class="palaver-feedback"
+                aria-label="Helpful"
+                aria-pressed={message.feedback === 'like'}
+                onClick={() => onFeedback(message, 'like')}
+              >
+                <ThumbUpIcon />
+              </button>
+              <button
+                type="button"
+                class="palaver-feedback"
+                aria-label="Not helpful"
+                aria-pressed={message.feedback === 'dislike'}
+                onClick={() => onFeedback(message, 'dislike')}
+              >
+                <ThumbDownIcon />
+              </button>
+            </>
+          )}
         </div>
       )}
     </div>
@@ -98,9 +141,28 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
 export const MessageList = (props: Props) => {
   const log = useRef<HTMLDivElement>(null);
   const last = props.messages[props.messages.length - 1];
+  const pinned = useRef(true);
   useEffect(() => {
     log.current?.scrollTo({ top: log.current.scrollHeight });
-  }, [props.messages.length, last?.text, props.closed]);
+  }, [props.messages.length, props.notes.length, last?.text, props.closed, !!props.children]);
+  // Whatever appears under the transcript (a notice, the contact form) shrinks it: a visitor who
+  // was reading the end keeps seeing it, so nothing covers the last message.
+  useEffect(() => {
+    const element = log.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) element.scrollTo({ top: element.scrollHeight });
+    });
+    observer.observe(element);
+    const onScroll = () => {
+      pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', onScroll);
+    };
+  }, []);
   const visitorSpoke = props.messages.some((message) => message.role === 'user');
   return (
     <div class="palaver-log" ref={log} role="log" aria-live="polite" aria-label="Conversation">
@@ -124,9 +186,15 @@ export const MessageList = (props: Props) => {
           ))}
         </div>
       )}
-      {props.messages.map((message) => (
-        <MessageItem key={message.key} message={message} onFeedback={props.onFeedback} />
-      ))}
+      {rowsOf(props.messages, props.notes).map((row) =>
+        row.kind === 'message' ? (
+          <MessageItem key={row.message.key} message={row.message} onFeedback={props.onFeedback} />
+        ) : (
+          <p key={row.note.key} class="palaver-note" title={dateTimeFormat.format(new Date(row.note.at))}>
+            {row.note.text}
+          </p>
+        ),
+      )}
       {props.closed && (
         <div class="palaver-ended">
           <span>This conversation has ended.</span>
@@ -135,6 +203,7 @@ export const MessageList = (props: Props) => {
           </button>
         </div>
       )}
+      {props.children}
     </div>
   );
 };

@@ -94,6 +94,7 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
   box-shadow: 0 6px 20px rgba(0,0,0,.2); transition: transform .15s ease;
 }
 .palaver-launcher:hover { transform: scale(1.05); }
+.palaver-badge { position: absolute; top: -4px; right: -4px; min-width: 20px; height: 20px; padding: 0 5px; border-radius: 999px; background: #b91c1c; color: #fff; font-size: 12px; font-weight: 700; line-height: 20px; text-align: center; box-shadow: 0 0 0 2px #fff; }
 .palaver-launcher img { width: 32px; height: 32px; border-radius: 50%; object-fit: cover; }
 .palaver-launcher svg { width: 26px; height: 26px; }
 .palaver-panel {
@@ -128,6 +129,18 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
 .palaver-bubble pre code { background: none; padding: 0; }
 .palaver-agent-name { font-size: .78em; color: var(--palaver-muted); display: flex; align-items: center; gap: 6px; }
 .palaver-agent-name img { width: 18px; height: 18px; border-radius: 50%; object-fit: cover; }
+.palaver-actions .palaver-time { font-size: .75em; color: var(--palaver-muted); align-self: center; margin-right: 4px; opacity: 0; transition: opacity .15s ease; }
+.palaver-message:hover .palaver-time, .palaver-message:focus-within .palaver-time { opacity: 1; }
+.palaver-message--user .palaver-actions { justify-content: flex-end; }
+.palaver-note { align-self: center; margin: 2px 0; font-size: .8em; color: var(--palaver-muted); }
+.palaver-rating { margin-top: 4px; padding: 12px; border: 1px solid var(--palaver-border); border-radius: 10px; display: flex; flex-direction: column; gap: 8px; align-items: stretch; font-size: .9em; }
+.palaver-rating-title { margin: 0; font-weight: 600; }
+.palaver-stars { display: flex; gap: 2px; }
+.palaver-star { background: transparent; border: 0; padding: 0 2px; font-size: 1.7em; line-height: 1; cursor: pointer; color: var(--palaver-muted); }
+.palaver-star--on { color: #b45309; }
+.palaver-stars-shown { margin: 0; font-size: 1.3em; color: #b45309; letter-spacing: 2px; }
+.palaver-star-off { color: var(--palaver-border); }
+.palaver-rating .palaver-link-button { align-self: flex-start; }
 .palaver-sources { font-size: .8em; color: var(--palaver-muted); margin: 0; padding: 0; list-style: none; }
 .palaver-sources a { color: inherit; }
 .palaver-actions { display: flex; gap: 2px; }

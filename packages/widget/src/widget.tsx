@@ -6,6 +6,8 @@ import { ContactForm } from './contact-form';
 import { noticeText } from './error-notice';
 import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon, StopIcon } from './icons';
 import { MessageList } from './message-list';
+import { RatingPrompt } from './rating-prompt';
+import { useUnread } from './unread';
 
 export interface WidgetProps {
   session: ChatSession;
@@ -87,6 +89,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   const input = useRef<HTMLTextAreaElement>(null);
   const config = state.config;
   useCountdown(state.notice?.retryAt);
+  const unread = useUnread(state.messages, open);
 
   useEffect(() => openSignal.subscribe(setOpen), [openSignal]);
   // openDelay > 0: the chat opens by itself that many ms after loading, unless the visitor
@@ -114,8 +117,11 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
   const agent = state.humanAgent;
   // Whether a person can answer, when the project lets visitors ask for one.
   const teamLine = state.team?.enabled ? (state.team.available ? 'a person usually replies within minutes' : "we'll email you") : null;
-  const title = agent ? (agent.name ?? 'A team member') : config.displayName;
+  // Queued for a person: nobody is named until an agent claims the conversation.
+  const waitingForPerson = state.handoff === 'waiting' && !state.closed;
+  const title = agent ? (agent.name ?? 'A team member') : waitingForPerson ? 'Waiting for a person' : config.displayName;
   const avatar = agent ? agent.image : (config.assistantAvatar ?? null);
+  const role = agent ? 'Team member' : waitingForPerson ? config.displayName : 'AI assistant';
 
   const close = () => {
     rememberDismissed();
@@ -136,12 +142,21 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
         type="button"
         class="palaver-launcher"
         ref={launcher}
-        aria-label={open ? 'Close chat' : `Open chat with ${config.displayName}`}
+        aria-label={
+          open
+            ? 'Close chat'
+            : `Open chat with ${config.displayName}${unread > 0 ? ` (${unread} new message${unread > 1 ? 's' : ''})` : ''}`
+        }
         aria-expanded={open}
         aria-controls="palaver-panel"
         onClick={() => (open ? close() : setOpen(true))}
       >
         {config.chatButtonIcon ? <img src={config.chatButtonIcon} alt="" /> : open ? <CloseIcon /> : <ChatIcon />}
+        {!open && unread > 0 && (
+          <span class="palaver-badge" aria-hidden="true">
+            {unread > 9 ? '9+' : unread}
+          </span>
+        )}
       </button>
       {open && (
         <div
@@ -163,17 +178,17 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
             {avatar ? (
               <img class="palaver-avatar" src={avatar} alt="" />
             ) : (
-              <span class="palaver-avatar" aria-hidden="true">
-                {title.slice(0, 1).toUpperCase()}
+              <span class={`palaver-avatar${waitingForPerson ? ' palaver-avatar--waiting' : ''}`} aria-hidden="true">
+                {waitingForPerson ? '…' : title.slice(0, 1).toUpperCase()}
               </span>
             )}
             <div class="palaver-header-text">
               <h2 class="palaver-title" id="palaver-title">
                 {title}
               </h2>
-              <p class="palaver-subtitle">
-                {agent ? 'Team member' : 'AI assistant'}
-                {teamLine ? ` · ${teamLine}` : ''}
+              <p class="palaver-subtitle" aria-live="polite">
+                {role}
+                {teamLine && !agent ? ` · ${teamLine}` : ''}
               </p>
             </div>
             <button
@@ -202,6 +217,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
           <MessageList
             config={config}
             messages={state.messages}
+            notes={state.notes}
             quickPrompts={state.quickPrompts}
             canSend={canSend}
             closed={state.closed}
@@ -211,7 +227,11 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
               session.newConversation();
               input.current?.focus();
             }}
-          />
+          >
+            {session.asksRating && (
+              <RatingPrompt key={state.conversationId} rating={state.rating} onRate={(score, comment) => session.rate(score, comment)} />
+            )}
+          </MessageList>
           {session.offersContact && <ContactForm onSubmit={(email, name) => session.leaveContact(email, name)} />}
           {state.notice && (
             <div class={`palaver-notice${state.notice.info ? ' palaver-notice--info' : ''}`} role={state.notice.info ? 'status' : 'alert'}>

@@ -233,6 +233,7 @@ describe('inference service', () => {
       usage: end.type === 'finish' ? end.usage : null,
       sources: [],
       grounded: true,
+      declined: false,
     });
     expect(completed.usage.outputTokens).toBe(19); // 15 words and 4 punctuation marks
     expect(completed.usage.inputTokens).toBeGreaterThan(20);
@@ -403,7 +404,8 @@ describe('inference service', () => {
 
     expect(end.type).toBe('finish');
     expect(end.type === 'finish' && end.text).toMatch(/don't know/);
-    expect(doubles.requests('completeReply')).toHaveLength(1);
+    // Decided here on the clear text: the event stream carries the text sealed.
+    expect(doubles.requests('completeReply')).toMatchObject([{ declined: true }]);
   });
 
   it('retries recording the reply while the conversation service is unavailable', async () => {

@@ -29,6 +29,8 @@ export const ConversationEventData = {
     sources: z.array(ReplySource).optional(),
     /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
     grounded: z.boolean().optional(),
+    /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
+    declined: z.boolean().optional(),
   }),
   AssistantReplyFailed: z.object({ messageId: Uuid, error: z.string(), partialText: z.string() }),
   MessageFeedbackGiven: z.object({

@@ -10,6 +10,9 @@ import { Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { defineMessage } from './define';
 
+/** Visitor messages one `visitorMessageTexts` call reads at most. */
+export const VISITOR_MESSAGE_TEXTS_MAX = 500;
+
 /** The dashboard's reads over every conversation of a project (no visitor scope: admin only). */
 export const ConversationAdminMessages = {
   list: defineMessage(
@@ -29,5 +32,14 @@ export const ConversationAdminMessages = {
     'conversation.qry.disliked-answers.v1',
     z.object({ projectId: Uuid, limit: z.number().int().min(1).max(100) }),
     z.object({ data: z.array(DislikedAnswer) }),
+  ),
+  /**
+   * The clear text of these visitor messages, for insights (which keeps only ids: the text is
+   * personal). A message of an erased conversation, or not a visitor's, is left out.
+   */
+  visitorMessageTexts: defineMessage(
+    'conversation.qry.visitor-message-texts.v1',
+    z.object({ projectId: Uuid, messageIds: z.array(Uuid).max(VISITOR_MESSAGE_TEXTS_MAX) }),
+    z.object({ data: z.array(z.object({ messageId: Uuid, conversationId: Uuid, text: z.string() })) }),
   ),
 } as const;

@@ -116,6 +116,8 @@ export const ConversationMessages = {
       sources: z.array(ReplySource).optional(),
       /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
       grounded: z.boolean().optional(),
+      /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
+      declined: z.boolean().optional(),
     }),
     Ack,
   ),

@@ -1,12 +1,11 @@
-import { type ConversationEvent, HANDOFF_NOTICE } from '@palaver/contracts';
-import { isDeclined } from './declined-reply';
+import type { ConversationEvent } from '@palaver/contracts';
 
 /** Why a visitor's question counts as unanswered. */
 export type UnansweredReason = 'declined' | 'no-knowledge' | 'disliked';
 
+/** A visitor's question, by id only: its text is personal (sealed in the stream, see docs/privacy.md). */
 interface Question {
   messageId: string;
-  text: string;
   at: string;
 }
 
@@ -42,7 +41,7 @@ export interface ConversationStats {
 
 /** A change to the unanswered questions that an event makes. */
 export type UnansweredChange =
-  | { kind: 'add'; questionId: string; question: string; askedAt: string; reason: UnansweredReason }
+  | { kind: 'add'; questionId: string; askedAt: string; reason: UnansweredReason }
   | { kind: 'withdraw'; questionId: string; reason: UnansweredReason };
 
 /** Replies remembered for their question; a dislike of an older reply is not traced back. */
@@ -66,11 +65,13 @@ export const emptyStats = (projectId: string, conversationId: string, startedAt:
 
 const count = (value: boolean): number => (value ? 1 : 0);
 
-/** The reason a completed reply leaves its question unanswered, or null when it answered. */
-const unansweredBy = (text: string, grounded: boolean | undefined): UnansweredReason | null => {
-  if (text === HANDOFF_NOTICE) return null;
-  if (grounded === false) return 'no-knowledge';
-  return isDeclined(text) ? 'declined' : null;
+/**
+ * The reason a completed reply leaves its question unanswered, or null when it answered. Read from
+ * the flags inference sets on the clear text, never from the text (sealed in the stream).
+ */
+const unansweredBy = (grounded: boolean | undefined, declined: boolean | undefined): UnansweredReason | null => {
+  if (declined === true) return 'declined';
+  return grounded === false ? 'no-knowledge' : null;
 };
 
 /**
@@ -92,7 +93,7 @@ export const evolveStats = (
       next = {
         ...stats,
         messages: stats.messages + 1,
-        pending: { messageId: event.data.messageId, text: event.data.content, at: occurredAt },
+        pending: { messageId: event.data.messageId, at: occurredAt },
       };
       break;
     case 'AssistantReplyStarted':
@@ -108,9 +109,9 @@ export const evolveStats = (
       const answering = stats.answering;
       if (answering?.replyId !== event.data.messageId) break;
       next = { ...next, answering: null, recent: [...stats.recent, answering].slice(-MAX_RECENT) };
-      const reason = unansweredBy(event.data.text, event.data.grounded);
+      const reason = unansweredBy(event.data.grounded, event.data.declined);
       const { question } = answering;
-      if (reason) changes.push({ kind: 'add', questionId: question.messageId, question: question.text, askedAt: question.at, reason });
+      if (reason) changes.push({ kind: 'add', questionId: question.messageId, askedAt: question.at, reason });
       break;
     }
     case 'AssistantReplyFailed':
@@ -127,7 +128,7 @@ export const evolveStats = (
       if (!answered || feedback === previous) break;
       const { question } = answered;
       if (feedback === 'dislike') {
-        changes.push({ kind: 'add', questionId: question.messageId, question: question.text, askedAt: question.at, reason: 'disliked' });
+        changes.push({ kind: 'add', questionId: question.messageId, askedAt: question.at, reason: 'disliked' });
       } else if (previous === 'dislike') {
         changes.push({ kind: 'withdraw', questionId: question.messageId, reason: 'disliked' });
       }
@@ -149,9 +150,12 @@ export const evolveStats = (
     case 'ConversationRated':
       next = { ...stats, rating: event.data.score };
       break;
+    case 'ConversationErased':
+      // Nothing left that leads to its messages (the projection drops its questions too).
+      next = { ...stats, pending: null, answering: null, recent: [] };
+      break;
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
-    case 'ConversationErased':
     case 'ContactCaptured':
       break;
     default: {

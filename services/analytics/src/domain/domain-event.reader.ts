@@ -1,5 +1,5 @@
 import { type ConversationEvent, ConversationEventData, type ConversationEventType, StoredEventEnvelope } from '@palaver/contracts';
-import { conversationIdOf } from './feed-entry.mapper';
+import { conversationIdOf, withoutSealed } from './feed-entry.mapper';
 
 export interface ReadDomainEvent {
   projectId: string;
@@ -16,7 +16,8 @@ export const readDomainEvent = (payload: unknown): ReadDomainEvent | null => {
   const envelope = StoredEventEnvelope.safeParse(payload);
   if (!envelope.success || !isEventType(envelope.data.type)) return null;
   const { type, streamId, projectId, version, occurredAt } = envelope.data;
-  const data = ConversationEventData[type].safeParse(envelope.data.data);
+  // Insights reads no personal field (docs/privacy.md): sealed ones are read as erased.
+  const data = ConversationEventData[type].safeParse(withoutSealed(type, envelope.data.data));
   const conversationId = conversationIdOf(streamId);
   if (!data.success || conversationId === null) return null;
   return { projectId, conversationId, version, occurredAt, event: { type, data: data.data } as ConversationEvent };

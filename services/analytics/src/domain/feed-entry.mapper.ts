@@ -112,7 +112,7 @@ const isEventType = (type: string): type is ConversationEventType => Object.hasO
  * The event's data with its sealed personal fields (docs/privacy.md) read as erased: the feed
  * never needs them, and a sealed value is a string where the schema may want an object.
  */
-const withoutSealed = (type: ConversationEventType, data: unknown): unknown => {
+export const withoutSealed = (type: ConversationEventType, data: unknown): unknown => {
   const fields: Readonly<Record<string, unknown>> | undefined = PERSONAL_EVENT_FIELDS[type];
   if (!fields || typeof data !== 'object' || data === null) return data;
   const copy: Record<string, unknown> = { ...data };

@@ -32,7 +32,8 @@ class Script {
     );
   }
 
-  ask(content: string, answer: string, when: string, grounded?: boolean) {
+  /** `flags` are what inference decides on the clear text (the stream carries the text sealed). */
+  ask(content: string, answer: string, when: string, flags: { grounded?: boolean; declined?: boolean } = {}) {
     this.lastQuestion = randomUUID();
     this.lastReply = randomUUID();
     this.apply({ type: 'UserMessagePosted', data: { messageId: this.lastQuestion, content, pageContext: null } }, when);
@@ -45,7 +46,7 @@ class Script {
           text: answer,
           finishReason: 'stop',
           usage: USAGE,
-          ...(grounded === undefined ? {} : { grounded }),
+          ...flags,
         },
       },
       when,
@@ -72,6 +73,10 @@ class Script {
 
   rate(score: number, when: string, previousScore: number | null = null) {
     return this.apply({ type: 'ConversationRated', data: { score, comment: null, previousScore } }, when);
+  }
+
+  erase(when: string) {
+    return this.apply({ type: 'ConversationErased', data: { reason: 'request' } }, when);
   }
 
   get question() {
@@ -130,25 +135,41 @@ describe('insights summary', () => {
 describe('unanswered questions of a conversation', () => {
   it('records a declined answer, an answer without knowledge and a disliked one, never the handoff notice', () => {
     const s = new Script().start();
-    s.ask('Do you ship to Mars?', "I'm sorry, I don't know the answer to that. Please contact our team.", at(1));
+    s.ask('Do you ship to Mars?', "I'm sorry, I don't know the answer to that.", at(1), { declined: true, grounded: true });
     const declined = s.question;
-    s.ask('What is the warranty?', 'Two years on every bike.', at(2), false);
+    s.ask('What is the warranty?', 'Two years on every bike.', at(2), { grounded: false, declined: false });
     const ungrounded = s.question;
-    s.ask('How do I return a bike?', 'Bring it back within 30 days.', at(3), true);
+    s.ask('How do I return a bike?', 'Bring it back within 30 days.', at(3), { grounded: true, declined: false });
     const disliked = s.question;
     s.feedback('dislike', null, at(4));
-    s.ask('human please', HANDOFF_NOTICE, at(5), false);
-    s.ask('Can I pay by card?', 'Yes, every card.', at(6), true);
+    // Inference sends no `grounded` with the handoff notice.
+    s.ask('human please', HANDOFF_NOTICE, at(5), { declined: false });
+    s.ask('Can I pay by card?', 'Yes, every card.', at(6), { grounded: true, declined: false });
 
     expect(s.changes).toEqual([
-      { kind: 'add', questionId: declined, question: 'Do you ship to Mars?', askedAt: at(1), reason: 'declined' },
-      { kind: 'add', questionId: ungrounded, question: 'What is the warranty?', askedAt: at(2), reason: 'no-knowledge' },
-      { kind: 'add', questionId: disliked, question: 'How do I return a bike?', askedAt: at(3), reason: 'disliked' },
+      { kind: 'add', questionId: declined, askedAt: at(1), reason: 'declined' },
+      { kind: 'add', questionId: ungrounded, askedAt: at(2), reason: 'no-knowledge' },
+      { kind: 'add', questionId: disliked, askedAt: at(3), reason: 'disliked' },
     ]);
   });
 
+  it('reads the flags, never the text: a sealed or erased text changes nothing', () => {
+    const s = new Script().start();
+    s.ask('sealed', "I don't know.", at(1));
+    s.ask('', '', at(2), { grounded: true, declined: false });
+    expect(s.changes).toEqual([]);
+    expect(JSON.stringify(s.stats)).not.toContain('sealed');
+  });
+
+  it('forgets the questions of an erased conversation: a later dislike adds nothing', () => {
+    const s = new Script().start().ask('How do I return a bike?', 'Bring it back.', at(1), { grounded: true });
+    s.erase(at(2)).feedback('dislike', null, at(3));
+    expect(s.changes).toEqual([]);
+    expect(s.stats.recent).toEqual([]);
+  });
+
   it('withdraws a dislike that is taken back', () => {
-    const s = new Script().start().ask('How do I return a bike?', 'Bring it back.', at(1), true);
+    const s = new Script().start().ask('How do I return a bike?', 'Bring it back.', at(1), { grounded: true });
     s.feedback('dislike', null, at(2)).feedback('like', 'dislike', at(3));
     expect(s.changes.map((c) => c.kind)).toEqual(['add', 'withdraw']);
   });

@@ -249,7 +249,7 @@ describe('analytics projection', () => {
       new FeedbackDayRepository(documents),
       documents,
     );
-    const insights = new InsightsProjection(new ConversationStatsRepository(documents), new UnansweredRepository(documents));
+    const insights = new InsightsProjection(new ConversationStatsRepository(documents), new UnansweredRepository(documents), documents);
     const consumer = new FeedbackConsumer(stream, own, insights, documents);
     await consumer.onApplicationBootstrap();
     const projectId = randomUUID();

@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { type DocumentStore, Ports } from '@palaver/platform';
 import { type ConversationStats, emptyStats, evolveStats, type UnansweredChange } from '../domain/conversation-stats';
 import { type ReadDomainEvent, readDomainEvent } from '../domain/domain-event.reader';
 import { ConversationStatsRepository } from '../repositories/conversation-stats.repository';
 import { UnansweredRepository } from '../repositories/unanswered.repository';
+
+/** The collections an erased conversation's questions were in (compacted after). */
+const INSIGHTS_COLLECTIONS = ['analytics_conversations', 'analytics_unanswered', 'analytics_unanswered_groups'];
 
 /**
  * Applies conversation events to the insights read models: per-conversation stats (the summary)
@@ -15,6 +19,7 @@ export class InsightsProjection {
   constructor(
     @Inject(ConversationStatsRepository) private readonly stats: ConversationStatsRepository,
     @Inject(UnansweredRepository) private readonly unanswered: UnansweredRepository,
+    @Inject(Ports.documents) private readonly documents: DocumentStore,
   ) {}
 
   async applyBatch(payloads: unknown[]): Promise<void> {
@@ -27,7 +32,18 @@ export class InsightsProjection {
       if (events) events.push(read);
       else byConversation.set(key, [read]);
     }
-    for (const events of byConversation.values()) await this.applyConversation(events);
+    let erased = false;
+    for (const events of byConversation.values()) {
+      await this.applyConversation(events);
+      const first = events[0] as ReadDomainEvent;
+      if (events.some((read) => read.event.type === 'ConversationErased')) {
+        // After the stats: a redelivered event before the erasure cannot bring a question back.
+        await this.unanswered.eraseConversation(first.projectId, first.conversationId);
+        erased = true;
+      }
+    }
+    // What the deleted documents held is still in the embedded store's files until they are rewritten.
+    if (erased) await this.documents.compact(INSIGHTS_COLLECTIONS);
   }
 
   private async applyConversation(events: ReadDomainEvent[]): Promise<void> {
@@ -55,7 +71,6 @@ export class InsightsProjection {
         projectId: stats.projectId,
         conversationId: stats.conversationId,
         messageId: change.questionId,
-        question: change.question,
         askedAt: change.askedAt,
       },
       change.reason,

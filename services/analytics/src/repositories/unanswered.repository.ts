@@ -10,7 +10,7 @@ export interface UnansweredQuestionDoc {
   projectId: string;
   conversationId: string;
   messageId: string;
-  question: string;
+  /** No text: it is personal, and read from the conversation service when listed (UnansweredService). */
   askedAt: string;
   reasons: UnansweredReason[];
   /** Null until grouped (UnansweredService groups on read). */
@@ -94,6 +94,21 @@ export class UnansweredRepository {
   async markAnswered(projectId: string, groupId: string, qnaId: string, at: string): Promise<boolean> {
     const { matched } = await this.groups.updateOne({ _id: groupId, projectId, answeredAt: null }, { $set: { answeredAt: at, qnaId } });
     return matched > 0;
+  }
+
+  /**
+   * Forgets an erased conversation's questions, and the open groups left with none (their
+   * centroid came from its text). Answered groups stay: they name the Q&A entry made of them.
+   */
+  async eraseConversation(projectId: string, conversationId: string): Promise<void> {
+    const gone = await this.questions.find({ projectId, conversationId });
+    if (gone.length === 0) return;
+    await this.questions.deleteMany({ projectId, conversationId });
+    const groupIds = new Set(gone.flatMap((q) => (q.groupId === null ? [] : [q.groupId])));
+    for (const groupId of groupIds) {
+      if ((await this.questions.count({ projectId, groupId })) > 0) continue;
+      await this.groups.deleteOne({ _id: groupId, projectId, answeredAt: null });
+    }
   }
 
   async questionsOf(projectId: string, groupId: string): Promise<UnansweredQuestionDoc[]> {

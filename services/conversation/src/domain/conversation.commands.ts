@@ -31,6 +31,7 @@ export type ConversationCommand =
       usage: Usage;
       sources?: ReplySource[];
       grounded?: boolean;
+      declined?: boolean;
     })
   | (Addressed & { type: 'FailReply'; messageId: string; error: string; partialText: string })
   | (VisitorAddressed & { type: 'SetFeedback'; messageId: string; feedback: Feedback | null })

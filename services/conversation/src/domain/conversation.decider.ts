@@ -146,6 +146,7 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
             usage: command.usage,
             ...(command.sources ? { sources: command.sources } : {}),
             ...(command.grounded === undefined ? {} : { grounded: command.grounded }),
+            ...(command.declined === undefined ? {} : { declined: command.declined }),
           },
         },
       ];

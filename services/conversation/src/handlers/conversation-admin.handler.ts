@@ -28,4 +28,9 @@ export class ConversationAdminHandler {
   dislikedAnswers(@Payload() raw: unknown) {
     return handle(M.dislikedAnswers, raw, (req) => this.queries.dislikedAnswers(req));
   }
+
+  @MessagePattern(M.visitorMessageTexts.subject)
+  visitorMessageTexts(@Payload() raw: unknown) {
+    return handle(M.visitorMessageTexts, raw, (req) => this.queries.visitorMessageTexts(req));
+  }
 }

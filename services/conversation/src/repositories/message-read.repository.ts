@@ -35,6 +35,12 @@ export class MessageReadRepository {
     return new Map(messages.map((m) => [m._id, m]));
   }
 
+  /** These messages of the project's visitors (other roles left out). */
+  visitorMessages(projectId: string, messageIds: string[]): Promise<MessageDoc[]> {
+    if (messageIds.length === 0) return Promise.resolve([]);
+    return this.readModel.messages.find({ projectId, role: 'user', _id: { $in: messageIds } });
+  }
+
   /** The project's disliked answers, most recently disliked first. */
   disliked(projectId: string, limit: number): Promise<MessageDoc[]> {
     return this.readModel.messages.find({ projectId, role: 'assistant', feedback: 'dislike' }, { sort: { feedbackAt: -1, _id: 1 }, limit });

@@ -89,6 +89,15 @@ export class ConversationAdminQueryService {
     return { data };
   }
 
+  /** The read model holds messages in clear and drops an erased conversation's, so erased ones are simply not found. */
+  async visitorMessageTexts({ projectId, messageIds }: Req<'visitorMessageTexts'>): Promise<Res<'visitorMessageTexts'>> {
+    const found = await this.messages.visitorMessages(projectId, [...new Set(messageIds)]);
+    const data = found
+      .map((m) => ({ messageId: m._id, conversationId: m.conversationId, text: textOf(m) }))
+      .filter((m) => m.text.length > 0);
+    return { data };
+  }
+
   /** The visitor message an answer replied to: the last user message before it. */
   private async questionBefore(answer: MessageDoc): Promise<string | null> {
     const question = await this.messages.questionBefore(answer);

@@ -276,6 +276,7 @@ export class ConversationCommandService {
       usage: req.usage,
       ...(req.sources ? { sources: req.sources } : {}),
       ...(req.grounded === undefined ? {} : { grounded: req.grounded }),
+      ...(req.declined === undefined ? {} : { declined: req.declined }),
     });
     return ok;
   }

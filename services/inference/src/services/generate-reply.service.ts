@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress, ZERO_USAGE } from '@palaver/contracts';
 import { type Job, logger } from '@palaver/platform';
+import { isDeclined } from '../domain/declined-reply';
 import { isGrounded } from '../domain/qna-override';
 import { describeFailure } from '../domain/reply-failure';
 import { ReplyStops } from '../repositories/reply-stops';
@@ -71,7 +72,7 @@ export class GenerateReplyService {
         await this.channel.publish(reply, { type: 'delta', delta: text });
       }
       try {
-        await this.reports.completed({ text, finishReason, usage, sources, ...(grounded === undefined ? {} : { grounded }), ...ids });
+        await this.reports.completed({ text, finishReason, usage, sources, ...answerFlags(text, grounded), ...ids });
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
@@ -123,6 +124,16 @@ export class GenerateReplyService {
 
 /** How long the listener of an interrupted reply has to store it with its text (see `interrupted`). */
 export const INTERRUPTED_LISTENER_GRACE_MS = 3_000;
+
+/**
+ * Whether the reply declined, decided here where the text is in clear (the event stream carries it
+ * sealed, see docs/privacy.md), and whether it was grounded. The handoff notice is neither: the
+ * visitor was passed to a person, not left unanswered.
+ */
+const answerFlags = (text: string, grounded: boolean | undefined): { declined: boolean; grounded?: boolean } => {
+  if (text === HANDOFF_NOTICE) return { declined: false };
+  return { declined: isDeclined(text), ...(grounded === undefined ? {} : { grounded }) };
+};
 
 const errorChunk = (err: unknown) => {
   const failure = describeFailure(err);

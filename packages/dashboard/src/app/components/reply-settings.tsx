@@ -4,17 +4,20 @@ export interface ReplySettingsValue {
   handoffEnabled: boolean;
   /** One phrase a line; empty: the built-in phrases. */
   triggerPhrases: string;
+  /** Told to a visitor asking for a person when nobody can answer; empty: the built-in message. */
+  offlineMessage: string;
   qnaOverrideEnabled: boolean;
   /** The Q&A override's minimum similarity, as typed (0.5 to 1). */
   qnaMinScore: string;
 }
 
 export const replySettingsOf = (project: {
-  handoff: { enabled: boolean; triggerPhrases: string[] };
+  handoff: { enabled: boolean; triggerPhrases: string[]; offlineMessage?: string | null };
   qnaOverride: { enabled: boolean; minScore: number };
 }): ReplySettingsValue => ({
   handoffEnabled: project.handoff.enabled,
   triggerPhrases: project.handoff.triggerPhrases.join('\n'),
+  offlineMessage: project.handoff.offlineMessage ?? '',
   qnaOverrideEnabled: project.qnaOverride.enabled,
   qnaMinScore: String(project.qnaOverride.minScore),
 });
@@ -27,6 +30,7 @@ export const replySettingsBody = (value: ReplySettingsValue) => ({
       .split('\n')
       .map((p) => p.trim())
       .filter(Boolean),
+    offlineMessage: value.offlineMessage.trim() || null,
   },
   qnaOverride: { enabled: value.qnaOverrideEnabled, minScore: Number(value.qnaMinScore) },
 });
@@ -57,6 +61,19 @@ export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; 
               disabled={!value.handoffEnabled}
               value={value.triggerPhrases}
               onInput={(e) => set('triggerPhrases', e.currentTarget.value)}
+            />
+          </Field>
+          <Field
+            label="When nobody can answer"
+            hint="Told at once to a visitor who asks for a person when no agent is online or it is outside opening hours; the widget then offers to leave an email. Empty: the built-in message."
+          >
+            <textarea
+              name="offlineMessage"
+              rows={2}
+              maxLength={1000}
+              disabled={!value.handoffEnabled}
+              value={value.offlineMessage}
+              onInput={(e) => set('offlineMessage', e.currentTarget.value)}
             />
           </Field>
         </div>
