@@ -6,7 +6,7 @@
  * answers to questions the content does not answer.
  * Run: `npx tsx bench/answers.bench.ts` (or `pnpm bench`).
  */
-import { DEFAULT_QNA_OVERRIDE_SETTINGS, RETRIEVAL_LIMITS } from '@palaver/contracts';
+import { ADMIN_TOKEN_ACTOR, DEFAULT_QNA_OVERRIDE_SETTINGS, RETRIEVAL_LIMITS } from '@palaver/contracts';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from '../packages/launcher/src/demo.content';
 import { groundedAnswer } from '../packages/platform/src/chat-model/grounded-answer';
 import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
@@ -42,7 +42,7 @@ const answeredFrom = async (set: AnswerSet) => {
   const service = await startSearchServiceUnderTest();
   try {
     const projectId = newProjectId();
-    for (const body of set.qnas) await service.qnas.create(projectId, body);
+    for (const body of set.qnas) await service.qnas.create(projectId, body, ADMIN_TOKEN_ACTOR);
     for (const body of set.documents) await service.documents.create(projectId, body);
     const outcomes: Array<{ kase: AnswerCase; from: string | null; bestQna: { key: string; score: number } | null }> = [];
     for (const kase of set.cases) {

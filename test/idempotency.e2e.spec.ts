@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@palaver/platform';
 import { infraAvailable, infraUrl } from '@palaver/platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
-import { parseUiMessageStream } from './support/ui-stream';
+import { SteppedChatModel } from './support/stepped-chat-model';
+import { parseUiMessageStream, uiChunks } from './support/ui-stream';
 
 const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
 
@@ -128,7 +129,7 @@ for (const mode of modes) {
       expect(theirs.headers.get('idempotent-replayed')).toBeNull();
     });
 
-    it('attaches a repeated streamed send to its reply: 409 while it runs, then the stored reply as a UI message stream', async () => {
+    it('attaches a repeated streamed send to its reply while it runs, then answers the stored reply as a UI message stream', async () => {
       const { token, conversationId } = await visitorWithConversation();
       const key = randomUUID();
       const send = () =>
@@ -139,12 +140,16 @@ for (const mode of modes) {
         });
       const first = await send();
       await model.started();
+      // The same reply, attached while the model still holds it: replayed from its first chunk, then live.
       const during = await send();
-      expect(during.status).toBe(409);
-      expect((await during.json()).error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect(during.status).toBe(200);
+      expect(during.headers.get('idempotent-replayed')).toBe('true');
+      expect(during.headers.get('content-type')).toContain('text/event-stream');
       model.release('streamed once');
-      const original = await parseUiMessageStream(await first.text());
+      const [original, attached] = await Promise.all([parseUiMessageStream(await first.text()), parseUiMessageStream(await during.text())]);
       expect(original.text).toBe('streamed once');
+      expect(attached.text).toBe('streamed once');
+      expect(attached.chunks.at(-1)).toEqual({ type: 'finish' });
 
       const after = await send();
       expect(after.status).toBe(200);
@@ -156,6 +161,7 @@ for (const mode of modes) {
         (parsed.chunks.find((c) => c.type === 'text-start') as { providerMetadata?: { palaver?: { messageId?: string } } })
           ?.providerMetadata?.palaver?.messageId;
       expect(messageIdOf(replay)).toBe(messageIdOf(original));
+      expect(messageIdOf(attached)).toBe(messageIdOf(original));
       expect((await messagesOf(token, conversationId)).map((m) => m.role)).toEqual(['user', 'assistant']);
     });
 
@@ -211,6 +217,98 @@ for (const mode of modes) {
       expect(again.body.id).toBe(created.body.id);
       const qnas = (await e2e.admin.call('GET', `/projects/${project.id}/qnas`)).data;
       expect(qnas).toHaveLength(1);
+    });
+  });
+}
+
+const WAIT = { timeout: 5_000, interval: 20 };
+
+/** Reads a response body as it arrives: the UI message stream's text, or plain text. */
+const follow = (response: Response, format: 'ui' | 'plain') => {
+  let text = '';
+  const ended = (async () => {
+    if (format === 'ui') {
+      for await (const chunk of uiChunks(response.body!)) if (chunk.type === 'text-delta') text += chunk.delta;
+      return;
+    }
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body!) text += decoder.decode(bytes, { stream: true });
+  })();
+  return { ended, text: () => text };
+};
+
+for (const mode of modes) {
+  describe.skipIf(!mode.available)(`Idempotency-Key on a reply mid-stream (${mode.name})`, () => {
+    let e2e: E2eApp;
+    const model = new SteppedChatModel();
+    beforeAll(async () => {
+      e2e = await startE2eApp(mode.overrides, { chatModel: model });
+    });
+    afterAll(async () => {
+      await e2e?.stop();
+    });
+
+    it('attaches a repeated streamed send to the same reply: replayed from its first chunk, then live to the end', async () => {
+      const { publishableKey } = await e2e.admin.createProject();
+      const { token } = await newVisitor(e2e.url, publishableKey);
+      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+      const send = () =>
+        fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': 'send-1' },
+          body: JSON.stringify({ content: 'tell me', stream: true }),
+        });
+      const first = follow(await send(), 'ui');
+      await model.started();
+      model.send('Hello ');
+      await vi.waitFor(() => expect(first.text()).toBe('Hello '), WAIT);
+
+      const repeat = await send();
+      expect(repeat.status).toBe(200);
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+      const attached = follow(repeat, 'ui');
+      await vi.waitFor(() => expect(attached.text()).toBe('Hello '), WAIT);
+      model.send('world');
+      model.end();
+      await Promise.all([first.ended, attached.ended]);
+      expect(first.text()).toBe('Hello world');
+      expect(attached.text()).toBe('Hello world');
+      const stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data as Array<{
+        role: string;
+        parts: Array<{ text: string }>;
+      }>;
+      expect(stored.map((m) => m.role)).toEqual(['user', 'assistant']);
+      expect(stored[1]?.parts.map((p) => p.text).join('')).toBe('Hello world');
+    });
+
+    it('attaches a repeated surface B chat message (plain text) to the same reply', async () => {
+      const { privateKey } = await e2e.admin.createProject();
+      const chatId = randomUUID();
+      const chat = () =>
+        fetch(`${e2e.url}/api/customers/user-live/chats/${chatId}/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-service-key': privateKey, 'idempotency-key': 'chat-live' },
+          body: JSON.stringify({ message: { role: 'user', parts: [{ type: 'text', text: 'hold on' }] }, streaming: true }),
+        });
+      const pending = chat();
+      await model.started();
+      model.send('plain ');
+      const first = follow(await pending, 'plain');
+      await vi.waitFor(() => expect(first.text()).toBe('plain '), WAIT);
+
+      const repeat = await chat();
+      expect(repeat.status).toBe(200);
+      expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+      expect(repeat.headers.get('content-type')).toContain('text/plain');
+      const attached = follow(repeat, 'plain');
+      await vi.waitFor(() => expect(attached.text()).toBe('plain '), WAIT);
+      model.send('and live');
+      model.end();
+      await Promise.all([first.ended, attached.ended]);
+      expect(first.text()).toBe('plain and live');
+      expect(attached.text()).toBe('plain and live');
+      const stored = await http(`${e2e.url}/api/customers/user-live/chats/${chatId}`, { headers: { 'x-service-key': privateKey } });
+      expect(stored.body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     });
   });
 }

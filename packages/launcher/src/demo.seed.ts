@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IdentityMessages, SearchMessages } from '@palaver/contracts';
+import { ADMIN_TOKEN_ACTOR, IdentityMessages, SearchMessages } from '@palaver/contracts';
 import type { ServiceClient } from '@palaver/platform';
 import { z } from 'zod';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from './demo.content';
@@ -45,7 +45,7 @@ export const seedDemo = async (services: ServiceClient, dataDir: string): Promis
     ],
     limits: { messagesPerMinute: 60, monthlyMessages: 10_000 },
   });
-  for (const body of DEMO_QNAS) await services.send(SearchMessages.createQna, { projectId: project.id, body });
+  for (const body of DEMO_QNAS) await services.send(SearchMessages.createQna, { projectId: project.id, actor: ADMIN_TOKEN_ACTOR, body });
   for (const body of DEMO_DOCUMENTS) await services.send(SearchMessages.createDocument, { projectId: project.id, body });
 
   const assistantId = project.defaultAssistantId!;

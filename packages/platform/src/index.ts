@@ -48,6 +48,7 @@ export * from './transport/handle';
 export * from './transport/in-process.bus';
 export * from './transport/in-process.transport';
 export * from './transport/service-client';
+export * from './audit/audit-trail';
 export * from './transport/service-requester';
 export * from './transport/transport';
 export * from './vector-index/embedded.vector-index';

@@ -133,7 +133,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   app.addHook('onClose', () => replies.stop());
 
   const docs = new ApiDocs();
-  const idempotency = new IdempotentRequests(new IdempotencyStore(deps.kv, idempotencyClaimTtlSeconds(deps.config)), deps.services);
+  const idempotency = new IdempotentRequests(new IdempotencyStore(deps.kv, idempotencyClaimTtlSeconds(deps.config)), deps);
   const routes = new Routes(app, docs, new Authenticator(identity, deps.services, access), idempotency);
   const limits = new MessageLimits(deps.kv, deps.clock);
   const presence = new AgentPresence(deps.kv, deps.services);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SearchMessages as M, SearchResult } from '@palaver/contracts';
+import { ADMIN_TOKEN_ACTOR, SearchMessages as M, SearchResult } from '@palaver/contracts';
 import { type Embedder, LocalEmbedder } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentChunks } from './domain/knowledge-text';
@@ -121,10 +121,12 @@ describe('search service: retrieval for replies', () => {
   it('returns the best Q&A entries and chunks with scores', async () => {
     await loadFixture();
     const shipAbroad = await h.send(M.createQna, {
+      actor: ADMIN_TOKEN_ACTOR,
       projectId,
       body: { question: 'Do you ship abroad?', answer: 'Yes, we deliver to 30 countries in Europe.' },
     });
     await h.send(M.createQna, {
+      actor: ADMIN_TOKEN_ACTOR,
       projectId,
       body: { question: 'Can I pay with PayPal?', answer: 'Yes, PayPal and all major cards are accepted.' },
     });
@@ -146,7 +148,7 @@ describe('search service: retrieval for replies', () => {
 
   it('honours zero limits and rejects limits out of bounds', async () => {
     await loadFixture();
-    await h.send(M.createQna, { projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+    await h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
     expect(await h.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 0, chunkLimit: 0 })).toEqual({
       qnas: [],
       chunks: [],
@@ -178,7 +180,11 @@ describe('search service: retrieval for replies', () => {
     };
     const harness = await startSearchHarness({ embedder: counting });
     try {
-      const qna = await harness.send(M.createQna, { projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+      const qna = await harness.send(M.createQna, {
+        actor: ADMIN_TOKEN_ACTOR,
+        projectId,
+        body: { question: 'Do you ship abroad?', answer: 'Yes.' },
+      });
       queries = 0;
       const retrieval = await harness.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 1, chunkLimit: 5 });
       expect(retrieval).toEqual({ qnas: [expect.objectContaining({ id: qna.id })], chunks: [] });
@@ -190,7 +196,11 @@ describe('search service: retrieval for replies', () => {
 
   it("does not retrieve another project's entries or chunks", async () => {
     await loadFixture(otherProjectId);
-    await h.send(M.createQna, { projectId: otherProjectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+    await h.send(M.createQna, {
+      actor: ADMIN_TOKEN_ACTOR,
+      projectId: otherProjectId,
+      body: { question: 'Do you ship abroad?', answer: 'Yes.' },
+    });
     expect(await h.send(M.retrieve, { projectId, query: 'ship abroad', qnaLimit: 5, chunkLimit: 5 })).toEqual({
       qnas: [],
       chunks: [],
@@ -255,7 +265,11 @@ describe('search service: term weighting (local embedder)', () => {
   });
 
   it('leaves Q&A scores to the unweighted query: adding documents does not change them', async () => {
-    const qna = await h.send(M.createQna, { projectId, body: { question: 'Can I close my account?', answer: 'Yes, any time.' } });
+    const qna = await h.send(M.createQna, {
+      actor: ADMIN_TOKEN_ACTOR,
+      projectId,
+      body: { question: 'Can I close my account?', answer: 'Yes, any time.' },
+    });
     const ask = () => h.send(M.retrieve, { projectId, query: 'how do I close my account', qnaLimit: 1, chunkLimit: 3 });
     const before = await ask();
     await loadAccountPages(h, projectId);

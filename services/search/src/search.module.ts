@@ -27,7 +27,7 @@ export class SearchModule {
       module: SearchModule,
       controllers: [SearchHandler, SourceHandler],
       providers: [
-        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'jobs', 'clock', 'config'),
+        ...portProviders(infra, 'documents', 'vectors', 'embedder', 'jobs', 'services', 'clock', 'config'),
         DocumentRepository,
         QnaRepository,
         TermStatsRepository,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Actor } from '../accounts/audit';
 import { Timestamp, Uuid } from '../common';
 import { InsightsSummary, UnansweredGroup, UnansweredList } from '../insights/insights';
 import { Qna } from '../v2/qna';
@@ -49,7 +50,13 @@ export const AnalyticsMessages = {
   /** Creates the Q&A entry (question: the group's, unless given) and marks the group answered. */
   answerUnanswered: defineMessage(
     'analytics.cmd.answer-unanswered.v1',
-    z.object({ projectId: Uuid, groupId: Uuid, question: z.string().min(1).max(2000).optional(), answer: z.string().min(1).max(20_000) }),
+    z.object({
+      projectId: Uuid,
+      actor: Actor,
+      groupId: Uuid,
+      question: z.string().min(1).max(2000).optional(),
+      answer: z.string().min(1).max(20_000),
+    }),
     z.object({ group: UnansweredGroup, qna: Qna }),
   ),
   health: defineMessage('analytics.qry.health.v1', z.object({}), Ack),

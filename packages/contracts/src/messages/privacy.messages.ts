@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Actor } from '../accounts/audit';
 import { AdminConversation } from '../admin/conversation.admin';
 import { ErasureActor, ErasureReason, ErasureRecord, VisitorProfile } from '../admin/privacy.admin';
 import { Uuid } from '../common';
@@ -21,7 +22,8 @@ export const PrivacyMessages = {
    */
   eraseVisitor: defineMessage(
     'identity.cmd.erase-visitor.v1',
-    z.object({ projectId: Uuid, visitor: VisitorRef, erasedBy: ErasureActor }),
+    /** `actor`: who asked through the admin API, for the audit log (absent for a service key). */
+    z.object({ projectId: Uuid, visitor: VisitorRef, erasedBy: ErasureActor, actor: Actor.optional() }),
     ErasureRecord,
   ),
   /** Every conversation of the visitor with its messages, oldest first. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Actor } from '../accounts/audit';
 import { DocumentBody, DocumentRecord, QnaBody, UpdateDocumentBody, UpdateQnaBody } from '../admin/knowledge.admin';
 import { Source, SourceBody, SourcePage, SourcePageStatus, UpdateSourceBody, UploadDocumentBody } from '../admin/source.admin';
 import { QueryOffset, queryInt, Uuid } from '../common';
@@ -46,9 +47,9 @@ export const SearchMessages = {
   ),
   listQnas: defineMessage('search.qry.list-qnas.v1', ProjectScope.extend({ query: ListQnasQuery }), pagedList(Qna)),
   getQna: defineMessage('search.qry.get-qna.v1', ProjectScope.extend({ qnaId: Uuid }), Qna),
-  createQna: defineMessage('search.cmd.create-qna.v1', ProjectScope.extend({ body: QnaBody }), Qna),
-  updateQna: defineMessage('search.cmd.update-qna.v1', ProjectScope.extend({ qnaId: Uuid, patch: UpdateQnaBody }), Qna),
-  deleteQna: defineMessage('search.cmd.delete-qna.v1', ProjectScope.extend({ qnaId: Uuid }), Ack),
+  createQna: defineMessage('search.cmd.create-qna.v1', ProjectScope.extend({ actor: Actor, body: QnaBody }), Qna),
+  updateQna: defineMessage('search.cmd.update-qna.v1', ProjectScope.extend({ actor: Actor, qnaId: Uuid, patch: UpdateQnaBody }), Qna),
+  deleteQna: defineMessage('search.cmd.delete-qna.v1', ProjectScope.extend({ actor: Actor, qnaId: Uuid }), Ack),
   createDocument: defineMessage('search.cmd.create-document.v1', ProjectScope.extend({ body: DocumentBody }), DocumentRecord),
   updateDocument: defineMessage(
     'search.cmd.update-document.v1',

@@ -10,7 +10,7 @@ export class WebhookHandler {
 
   @MessagePattern(M.create.subject)
   create(@Payload() raw: unknown) {
-    return handle(M.create, raw, (req) => this.webhooks.create(req.projectId, req.body));
+    return handle(M.create, raw, (req) => this.webhooks.create(req.projectId, req.body, req.actor));
   }
 
   @MessagePattern(M.list.subject)
@@ -25,17 +25,17 @@ export class WebhookHandler {
 
   @MessagePattern(M.update.subject)
   update(@Payload() raw: unknown) {
-    return handle(M.update, raw, (req) => this.webhooks.update(req.projectId, req.webhookId, req.patch));
+    return handle(M.update, raw, (req) => this.webhooks.update(req.projectId, req.webhookId, req.patch, req.actor));
   }
 
   @MessagePattern(M.delete.subject)
   delete(@Payload() raw: unknown) {
-    return handle(M.delete, raw, (req) => this.webhooks.delete(req.projectId, req.webhookId));
+    return handle(M.delete, raw, (req) => this.webhooks.delete(req.projectId, req.webhookId, req.actor));
   }
 
   @MessagePattern(M.rotateSecret.subject)
   rotateSecret(@Payload() raw: unknown) {
-    return handle(M.rotateSecret, raw, (req) => this.webhooks.rotateSecret(req.projectId, req.webhookId));
+    return handle(M.rotateSecret, raw, (req) => this.webhooks.rotateSecret(req.projectId, req.webhookId, req.actor));
   }
 
   @MessagePattern(M.sendTest.subject)

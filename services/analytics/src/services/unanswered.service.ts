@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type Actor,
   AppError,
   ConversationAdminMessages,
   EMBED_TEXTS_MAX,
@@ -60,6 +61,7 @@ export class UnansweredService {
 
   async answer(request: {
     projectId: string;
+    actor: Actor;
     groupId: string;
     answer: string;
     question?: string;
@@ -77,7 +79,11 @@ export class UnansweredService {
     });
     const presented = presentGroup(groupId, questions);
     const question = request.question ?? presented.question;
-    const qna = await this.services.send(SearchMessages.createQna, { projectId, body: { question, answer: request.answer } });
+    const qna = await this.services.send(SearchMessages.createQna, {
+      projectId,
+      actor: request.actor,
+      body: { question, answer: request.answer },
+    });
     if (!(await this.repository.markAnswered(projectId, groupId, qna.id, this.clock.now().toISOString()))) throw answeredConflict(groupId);
     return { group: presented, qna };
   }

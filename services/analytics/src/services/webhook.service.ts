@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type Actor,
   AppError,
   type DeliveryStatus,
   FEED_TYPES,
@@ -12,7 +13,15 @@ import {
   type WebhookDelivery,
   type WebhookWithSecret,
 } from '@palaver/contracts';
-import { type Clock, OutboundFetchError, type OutboundGuard, OutboundRefusedError, Ports } from '@palaver/platform';
+import {
+  type Clock,
+  OutboundFetchError,
+  type OutboundGuard,
+  OutboundRefusedError,
+  Ports,
+  recordAudit,
+  type ServiceClient,
+} from '@palaver/platform';
 import { newWebhookSecret, unknownEventTypes, webhookPayload } from '../domain/webhook-endpoint';
 import { WEBHOOK_OUTBOUND_GUARD } from '../repositories/outbound-guard.provider';
 import { type StoredWebhook, WebhookRepository } from '../repositories/webhook.repository';
@@ -28,9 +37,10 @@ export class WebhookService {
     @Inject(WebhookDeliveryService) private readonly delivery: WebhookDeliveryService,
     @Inject(WEBHOOK_OUTBOUND_GUARD) private readonly guard: OutboundGuard,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(Ports.services) private readonly services: ServiceClient,
   ) {}
 
-  async create(projectId: string, body: WebhookBody): Promise<WebhookWithSecret> {
+  async create(projectId: string, body: WebhookBody, actor: Actor): Promise<WebhookWithSecret> {
     checkEvents(body.events);
     await this.checkUrl(body.url);
     if ((await this.webhooks.count(projectId)) >= WEBHOOKS_PER_PROJECT) {
@@ -53,6 +63,8 @@ export class WebhookService {
       updatedAt: now,
     };
     await this.webhooks.insert(webhook);
+    // The URL may carry a token in its query: the entry names the events, not the address.
+    await this.audit(projectId, actor, 'webhook.created', webhook._id, { events: webhook.events, enabled: webhook.enabled });
     return { ...view(webhook), secret: webhook.secret };
   }
 
@@ -64,7 +76,7 @@ export class WebhookService {
     return view(await this.found(projectId, webhookId));
   }
 
-  async update(projectId: string, webhookId: string, patch: UpdateWebhookBody): Promise<Webhook> {
+  async update(projectId: string, webhookId: string, patch: UpdateWebhookBody, actor: Actor): Promise<Webhook> {
     await this.found(projectId, webhookId);
     const set: Partial<StoredWebhook> = { updatedAt: this.now() };
     if (patch.url !== undefined) {
@@ -84,21 +96,28 @@ export class WebhookService {
     }
     const updated = await this.webhooks.update(projectId, webhookId, set);
     if (!updated) throw webhookNotFound(webhookId);
+    await this.audit(projectId, actor, 'webhook.updated', webhookId, {
+      fields: Object.keys(patch).filter((field) => patch[field as keyof UpdateWebhookBody] !== undefined),
+      ...(patch.events !== undefined ? { events: updated.events } : {}),
+      ...(patch.enabled !== undefined ? { enabled: updated.enabled } : {}),
+    });
     return view(updated);
   }
 
-  async delete(projectId: string, webhookId: string): Promise<{ ok: true }> {
+  async delete(projectId: string, webhookId: string, actor: Actor): Promise<{ ok: true }> {
     if (!(await this.webhooks.delete(projectId, webhookId))) throw webhookNotFound(webhookId);
     await this.deliveries.deleteOf(webhookId);
+    await this.audit(projectId, actor, 'webhook.deleted', webhookId);
     return { ok: true };
   }
 
   /** A new secret at once: deliveries from now on (retries included) are signed with it. */
-  async rotateSecret(projectId: string, webhookId: string): Promise<WebhookWithSecret> {
+  async rotateSecret(projectId: string, webhookId: string, actor: Actor): Promise<WebhookWithSecret> {
     await this.found(projectId, webhookId);
     const secret = newWebhookSecret();
     const updated = await this.webhooks.update(projectId, webhookId, { secret, updatedAt: this.now() });
     if (!updated) throw webhookNotFound(webhookId);
+    await this.audit(projectId, actor, 'webhook.secret-rotated', webhookId);
     return { ...view(updated), secret };
   }
 
@@ -156,6 +175,16 @@ export class WebhookService {
     const webhook = await this.webhooks.find(projectId, webhookId);
     if (!webhook) throw webhookNotFound(webhookId);
     return webhook;
+  }
+
+  private audit(projectId: string, actor: Actor, action: string, webhookId: string, changes?: Record<string, unknown>): Promise<void> {
+    return recordAudit(this.services, {
+      projectId,
+      actor,
+      action,
+      target: { type: 'webhook', id: webhookId },
+      ...(changes ? { changes } : {}),
+    });
   }
 
   private now(): string {

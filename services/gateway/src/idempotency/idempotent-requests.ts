@@ -1,9 +1,9 @@
 import { AppError } from '@palaver/contracts';
-import { logger, type ServiceClient } from '@palaver/platform';
+import { logger } from '@palaver/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdempotencyRecord, IdempotencyStore, NotedReply } from './idempotency.store';
 import { idempotencyKeyOf, recordKey, requestFingerprint } from './idempotency-key';
-import { replayReply, replyInProgress } from './reply-replay';
+import { type ReplayDeps, replayReply, replyInProgress } from './reply-replay';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
@@ -30,7 +30,7 @@ export class IdempotentRequests {
 
   constructor(
     private readonly store: IdempotencyStore,
-    private readonly services: ServiceClient,
+    private readonly deps: ReplayDeps,
   ) {}
 
   /** True when the request has been answered here (a repeat); false when its handler is to run. */
@@ -52,10 +52,19 @@ export class IdempotentRequests {
     return true;
   }
 
-  /** Names the stored message a streamed reply is, so a repeat can answer it once it is finished. */
-  noteReply(request: FastifyRequest, noted: NotedReply): void {
+  /**
+   * Names the stored message a streamed reply is. Called once its stream has opened, it settles
+   * the key at once, so a repeat while the reply is still generated attaches to it (no 409).
+   */
+  noteReply(request: FastifyRequest, reply: FastifyReply, noted: NotedReply): void {
     const claim = this.claims.get(request);
-    if (claim) claim.reply = noted;
+    if (!claim || claim.settled) return;
+    claim.reply = noted;
+    if (!reply.sent) return;
+    claim.settled = true;
+    this.store
+      .complete(claim.key, { state: 'reply', fingerprint: claim.fingerprint, reply: noted })
+      .catch((err: unknown) => logger.warn({ err }, 'idempotency record not stored: the key is held until its claim expires'));
   }
 
   /** Fastify's onSend: stores the answer of a claimed request (or releases the claim), then lets it go out. */
@@ -107,7 +116,7 @@ export class IdempotentRequests {
         await reply.status(record.status).send(record.base64 ? Buffer.from(record.body, 'base64') : record.body);
         return;
       case 'reply':
-        await replayReply(this.services, reply, record.reply);
+        await replayReply(this.deps, reply, record.reply);
         return;
       default: {
         const unknown: never = record;

@@ -1,25 +1,40 @@
 import { AppError, ConversationMessages, type Message, type TokenChunk } from '@palaver/contracts';
-import type { ServiceClient } from '@palaver/platform';
 import type { FastifyReply } from 'fastify';
+import type { GatewayDeps } from '../gateway.deps';
 import { sendPlainTextReply } from '../replies/plain-text-reply';
+import { attachToReply, replayedChunks } from '../replies/reply-replay';
 import { type ReplySource, sendReply } from '../replies/send-reply';
 import type { NotedReply } from './idempotency.store';
 
 const PAGE = 1000;
 
+export type ReplayDeps = Pick<GatewayDeps, 'services' | 'replyLog' | 'config'>;
+
 /**
- * Answers a repeat of a request whose reply was streamed: the stored message, once finished, in
- * the first answer's format (a UI message stream of its whole text, or plain text). While the
- * reply is still being generated the repeat is a 409 IDEMPOTENCY_KEY_IN_USE, as for any request
- * still running.
+ * Answers a repeat of a request whose reply was streamed, in the first answer's format (a UI
+ * message stream, or plain text). A finished reply is the stored message's whole text; one still
+ * being generated (or not yet readable from the store) is attached to, as `/stream` does: its
+ * fragments replayed from the reply log from the first, then followed live to the end.
  */
-export const replayReply = async (services: ServiceClient, reply: FastifyReply, noted: NotedReply): Promise<void> => {
-  const message = await findMessage(services, noted);
-  if (!message || message.status === 'streaming') throw replyInProgress();
+export const replayReply = async (deps: ReplayDeps, reply: FastifyReply, noted: NotedReply): Promise<void> => {
+  const message = await findMessage(deps, noted);
+  if (!message || message.status === 'streaming') return attach(deps, reply, noted);
   const text = message.parts.map((part) => part.text).join('');
   const source: ReplySource = { chunks: () => finished(message, text) };
   if (noted.format === 'plain-text') return sendPlainTextReply(reply, source, true);
   return sendReply(reply, source, { stream: true, jsonStatus: 200, textId: message.id, messageId: message.id });
+};
+
+const attach = async (deps: ReplayDeps, reply: FastifyReply, noted: NotedReply): Promise<void> => {
+  if (noted.format === 'ui-message-stream') {
+    await attachToReply(deps, reply, { conversationId: noted.conversationId, assistantMessageId: noted.messageId });
+    return;
+  }
+  // Plain text carries only the text: the log's deltas, written as they come, then the end.
+  const gone = new AbortController();
+  reply.raw.once('close', () => gone.abort());
+  const source: ReplySource = { chunks: () => replayedChunks(deps.replyLog, noted.messageId, deps.config.REPLY_TIMEOUT_MS, gone.signal) };
+  await sendPlainTextReply(reply, source, true);
 };
 
 export const replyInProgress = (): AppError =>
@@ -27,7 +42,7 @@ export const replyInProgress = (): AppError =>
     retryable: true,
   });
 
-const findMessage = async (services: ServiceClient, noted: NotedReply): Promise<Message | undefined> => {
+const findMessage = async ({ services }: ReplayDeps, noted: NotedReply): Promise<Message | undefined> => {
   for (let offset = 0; ; offset += PAGE) {
     const page = await services.send(ConversationMessages.listMessages, {
       projectId: noted.projectId,

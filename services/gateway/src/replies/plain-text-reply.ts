@@ -10,7 +10,13 @@ import type { ReplySource } from './send-reply';
  * status; one that fails after text has been streamed ends the stream early (plain text has no
  * way to say more), and the stored message has status `error`.
  */
-export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySource, streaming: boolean): Promise<void> => {
+export const sendPlainTextReply = async (
+  reply: FastifyReply,
+  source: ReplySource,
+  streaming: boolean,
+  /** Called once the stream has opened (its first fragment was text). */
+  onOpen?: () => void,
+): Promise<void> => {
   if (!streaming) {
     const result = await collectCompletion(source.chunks());
     const text = result.steps[0]?.content.map((block) => block.text).join('') ?? '';
@@ -30,6 +36,7 @@ export const sendPlainTextReply = async (reply: FastifyReply, source: ReplySourc
       'x-accel-buffering': 'no',
     }),
   });
+  onOpen?.();
   try {
     let next: IteratorResult<TokenChunk> = first;
     while (!next.done && next.value.type === 'delta') {

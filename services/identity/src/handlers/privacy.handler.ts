@@ -15,6 +15,6 @@ export class PrivacyHandler {
 
   @MessagePattern(M.eraseVisitor.subject)
   eraseVisitor(@Payload() raw: unknown) {
-    return handle(M.eraseVisitor, raw, (req) => this.erasure.erase(req.projectId, req.visitor, req.erasedBy));
+    return handle(M.eraseVisitor, raw, (req) => this.erasure.erase(req.projectId, req.visitor, req.erasedBy, req.actor));
   }
 }

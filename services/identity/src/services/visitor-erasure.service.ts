@@ -1,8 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type ErasureActor, type ErasureRecord, PrivacyMessages, type VisitorProfile, type VisitorRef } from '@palaver/contracts';
+import {
+  type Actor,
+  AppError,
+  type ErasureActor,
+  type ErasureRecord,
+  PrivacyMessages,
+  type VisitorProfile,
+  type VisitorRef,
+} from '@palaver/contracts';
 import { type DocumentStore, Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
 import { VISITORS, type VisitorDocument, VisitorRepository } from '../repositories/visitor.repository';
+import { AuditService } from './audit.service';
 
 const notFound = (visitor: VisitorRef): AppError =>
   new AppError(
@@ -36,6 +45,7 @@ export class VisitorErasureService {
     @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
     @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(Ports.services) private readonly services: ServiceClient,
+    @Inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   async profile(projectId: string, visitor: VisitorRef): Promise<VisitorProfile> {
@@ -48,7 +58,7 @@ export class VisitorErasureService {
    * NOT_FOUND when the visitor is unknown to both services. By id, a visitor whose profile is
    * already gone (an erasure that failed half-way) still has their conversations erased.
    */
-  async erase(projectId: string, visitor: VisitorRef, erasedBy: ErasureActor): Promise<ErasureRecord> {
+  async erase(projectId: string, visitor: VisitorRef, erasedBy: ErasureActor, actor?: Actor): Promise<ErasureRecord> {
     const doc = await this.find(projectId, visitor);
     if (!doc && !('visitorId' in visitor)) throw notFound(visitor);
     const visitorId = doc?._id ?? (visitor as { visitorId: string }).visitorId;
@@ -65,6 +75,14 @@ export class VisitorErasureService {
       profileErased,
     });
     if (!profileErased && record.conversations === 0) throw notFound(visitor);
+    // Who and which visitor id, with counts: nothing of what was erased.
+    await this.audit.append({
+      projectId,
+      actor: actor ?? { type: 'api-token', id: erasedBy.id ?? erasedBy.kind, email: null },
+      action: 'visitor.erased',
+      target: { type: 'visitor', id: visitorId },
+      changes: { erasureId: record.id, conversations: record.conversations, profileErased, by: erasedBy.kind },
+    });
     return record;
   }
 

@@ -38,17 +38,17 @@ export class SearchHandler {
 
   @MessagePattern(M.createQna.subject)
   createQna(@Payload() raw: unknown) {
-    return handle(M.createQna, raw, (req) => this.qnas.create(req.projectId, req.body));
+    return handle(M.createQna, raw, (req) => this.qnas.create(req.projectId, req.body, req.actor));
   }
 
   @MessagePattern(M.updateQna.subject)
   updateQna(@Payload() raw: unknown) {
-    return handle(M.updateQna, raw, (req) => this.qnas.update(req.projectId, req.qnaId, req.patch));
+    return handle(M.updateQna, raw, (req) => this.qnas.update(req.projectId, req.qnaId, req.patch, req.actor));
   }
 
   @MessagePattern(M.deleteQna.subject)
   deleteQna(@Payload() raw: unknown) {
-    return handle(M.deleteQna, raw, (req) => this.qnas.delete(req.projectId, req.qnaId));
+    return handle(M.deleteQna, raw, (req) => this.qnas.delete(req.projectId, req.qnaId, req.actor));
   }
 
   @MessagePattern(M.createDocument.subject)

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SearchMessages as M, Qna } from '@palaver/contracts';
+import { ADMIN_TOKEN_ACTOR, SearchMessages as M, Qna } from '@palaver/contracts';
 import { ManualClock } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rejection, type SearchHarness, startSearchHarness } from '../testing/search.harness';
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 const create = async (question: string, answer = 'An answer.', project = projectId) => {
-  const qna = await h.send(M.createQna, { projectId: project, body: { question, answer } });
+  const qna = await h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId: project, body: { question, answer } });
   clock.advance(1000);
   return qna;
 };
@@ -30,6 +30,7 @@ const listQuestions = async (query: string | undefined, limit = 100, offset = 0)
 describe('search service: Q&A entries', () => {
   it('creates, reads, updates and deletes an entry; createdBy passes through', async () => {
     const created = await h.send(M.createQna, {
+      actor: ADMIN_TOKEN_ACTOR,
       projectId,
       body: { question: 'Do you ship abroad?', answer: 'Yes, to 30 countries.', createdBy: { name: 'Ana', image: null } },
     });
@@ -45,11 +46,16 @@ describe('search service: Q&A entries', () => {
     expect(await h.send(M.getQna, { projectId, qnaId: created.id })).toEqual(created);
 
     clock.advance(5000);
-    const updated = await h.send(M.updateQna, { projectId, qnaId: created.id, patch: { answer: 'Yes, worldwide.' } });
+    const updated = await h.send(M.updateQna, {
+      actor: ADMIN_TOKEN_ACTOR,
+      projectId,
+      qnaId: created.id,
+      patch: { answer: 'Yes, worldwide.' },
+    });
     expect(updated).toEqual({ ...created, answer: 'Yes, worldwide.', updatedAt: '2026-03-01T10:00:05.000Z' });
     expect(await h.send(M.getQna, { projectId, qnaId: created.id })).toEqual(updated);
 
-    expect(await h.send(M.deleteQna, { projectId, qnaId: created.id })).toEqual({ ok: true });
+    expect(await h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: created.id })).toEqual({ ok: true });
     const err = await rejection(h.send(M.getQna, { projectId, qnaId: created.id }));
     expect(err.code).toBe('QNA_NOT_FOUND');
     expect(err.details).toEqual({ qnaId: created.id });
@@ -66,8 +72,8 @@ describe('search service: Q&A entries', () => {
     for (const qnaId of [randomUUID(), theirs.id]) {
       for (const call of [
         h.send(M.getQna, { projectId, qnaId }),
-        h.send(M.updateQna, { projectId, qnaId, patch: { answer: 'hijacked' } }),
-        h.send(M.deleteQna, { projectId, qnaId }),
+        h.send(M.updateQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId, patch: { answer: 'hijacked' } }),
+        h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId }),
       ]) {
         const err = await rejection(call);
         expect(err.code).toBe('QNA_NOT_FOUND');
@@ -95,6 +101,7 @@ describe('search service: Q&A entries', () => {
     expect(found.qnas.map((q) => q.id)).toEqual([qna.id]);
 
     await h.send(M.updateQna, {
+      actor: ADMIN_TOKEN_ACTOR,
       projectId,
       qnaId: qna.id,
       patch: { question: 'Is parking available?', answer: 'Yes, free parking behind the store.' },
@@ -102,7 +109,7 @@ describe('search service: Q&A entries', () => {
     const afterUpdate = await h.send(M.retrieve, { projectId, query: 'where can I park my car', qnaLimit: 5, chunkLimit: 0 });
     expect(afterUpdate.qnas[0]).toMatchObject({ id: qna.id, question: 'Is parking available?' });
 
-    await h.send(M.deleteQna, { projectId, qnaId: qna.id });
+    await h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: qna.id });
     const afterDelete = await h.send(M.retrieve, { projectId, query: 'parking', qnaLimit: 5, chunkLimit: 0 });
     expect(afterDelete.qnas.map((q) => q.id)).not.toContain(qna.id);
   });
@@ -120,7 +127,7 @@ describe('search service: listing Q&A entries', () => {
     expect((await h.send(M.listQnas, { projectId, query: { offset: null } })).limit).toBe(10);
 
     clock.advance(1000);
-    const touched = await h.send(M.updateQna, { projectId, qnaId: a.id, patch: { answer: 'Updated.' } });
+    const touched = await h.send(M.updateQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: a.id, patch: { answer: 'Updated.' } });
     expect((await h.send(M.listQnas, { projectId, query: {} })).data.map((q) => q.id)).toEqual([touched.id, c.id, b.id]);
   });
 
@@ -170,7 +177,7 @@ describe('search service: listing Q&A entries', () => {
       { question: 'x', answer: '' },
       { question: 'x'.repeat(2001), answer: 'x' },
     ]) {
-      expect((await h.sendRaw(M.createQna, { projectId, body })).ok).toBe(false);
+      expect((await h.sendRaw(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body })).ok).toBe(false);
     }
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type ListQnasQuery, type Qna, type QnaBody, type UpdateQnaBody } from '@palaver/contracts';
-import { type Clock, Ports } from '@palaver/platform';
+import { type Actor, AppError, type ListQnasQuery, type Qna, type QnaBody, type UpdateQnaBody } from '@palaver/contracts';
+import { type Clock, Ports, recordAudit, type ServiceClient } from '@palaver/platform';
 import { QNA_FIELDS } from '../domain/knowledge-payload';
 import { qnaEmbeddingText } from '../domain/knowledge-text';
 import { pointId } from '../domain/point-id';
@@ -21,9 +21,10 @@ export class QnaService {
     @Inject(QnaRepository) private readonly qnas: QnaRepository,
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(Ports.services) private readonly services: ServiceClient,
   ) {}
 
-  async create(projectId: string, body: QnaBody): Promise<Qna> {
+  async create(projectId: string, body: QnaBody, actor: Actor): Promise<Qna> {
     const now = this.clock.now().toISOString();
     const qna: Qna = {
       object: 'qna',
@@ -37,10 +38,11 @@ export class QnaService {
     const vectors = await this.embed(qna);
     await this.qnas.insert(projectId, qna);
     await this.indexOrUndo(projectId, qna, vectors, () => this.qnas.delete(projectId, qna.id));
+    await this.audit(projectId, actor, 'qna.created', qna.id);
     return qna;
   }
 
-  async update(projectId: string, qnaId: string, patch: UpdateQnaBody): Promise<Qna> {
+  async update(projectId: string, qnaId: string, patch: UpdateQnaBody, actor: Actor): Promise<Qna> {
     const existing = await this.qnas.find(projectId, qnaId);
     if (!existing) throw notFound(qnaId);
     const createdBy = patch.createdBy ?? existing.createdBy;
@@ -56,13 +58,20 @@ export class QnaService {
     const vectors = await this.embed(qna);
     if (!(await this.qnas.replace(projectId, qna))) throw notFound(qnaId);
     await this.indexOrUndo(projectId, qna, vectors, () => this.qnas.replace(projectId, existing));
+    // Which fields changed, never their text.
+    await this.audit(projectId, actor, 'qna.updated', qna.id, { fields: Object.keys(patch) });
     return qna;
   }
 
-  async delete(projectId: string, qnaId: string): Promise<{ ok: true }> {
+  async delete(projectId: string, qnaId: string, actor: Actor): Promise<{ ok: true }> {
     if (!(await this.qnas.delete(projectId, qnaId))) throw notFound(qnaId);
     await this.vectors.deleteQna(projectId, qnaId);
+    await this.audit(projectId, actor, 'qna.deleted', qnaId);
     return { ok: true };
+  }
+
+  private audit(projectId: string, actor: Actor, action: string, qnaId: string, changes?: Record<string, unknown>): Promise<void> {
+    return recordAudit(this.services, { projectId, actor, action, target: { type: 'qna', id: qnaId }, ...(changes ? { changes } : {}) });
   }
 
   async get(projectId: string, qnaId: string): Promise<Qna> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SearchMessages as M } from '@palaver/contracts';
+import { ADMIN_TOKEN_ACTOR, SearchMessages as M } from '@palaver/contracts';
 import { type Collection, ManualClock } from '@palaver/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentChunks } from '../domain/knowledge-text';
@@ -215,7 +215,7 @@ describe('term statistics: bookkeeping', () => {
   it('writes no counts for a project without documents, even when it is searched', async () => {
     await h.send(M.search, { projectId, q: 'anything', size: 5 });
     await h.send(M.retrieve, { projectId, query: 'anything', qnaLimit: 2, chunkLimit: 2 });
-    await h.send(M.createQna, { projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+    await h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
     expect(await stats.count({ projectId })).toBe(0);
   });
 });

@@ -53,9 +53,10 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       body: AnswerUnansweredBody,
       responses: { 201: { description: 'The Q&A entry created', schema: Qna } },
     },
-    async ({ params, body, reply }) => {
+    async ({ params, body, actor, reply }) => {
       const { qna } = await services.send(AnalyticsMessages.answerUnanswered, {
         projectId: await existing(params.projectId),
+        actor,
         groupId: params.groupId,
         ...body,
       });

@@ -52,8 +52,8 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       body: QnaBody,
       responses: { 201: { description: 'Q&A entry', schema: Qna } },
     },
-    async ({ params, body, reply }) =>
-      reply.status(201).send(await services.send(SearchMessages.createQna, { projectId: await existing(params.projectId), body })),
+    async ({ params, body, actor, reply }) =>
+      reply.status(201).send(await services.send(SearchMessages.createQna, { projectId: await existing(params.projectId), actor, body })),
   );
 
   routes.add(
@@ -67,7 +67,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       body: UpdateQnaBody,
       responses: { 200: { description: 'Q&A entry', schema: Qna } },
     },
-    async ({ params, body }) => services.send(SearchMessages.updateQna, { ...params, patch: body }),
+    async ({ params, body, actor }) => services.send(SearchMessages.updateQna, { ...params, actor, patch: body }),
   );
 
   routes.add(
@@ -80,8 +80,8 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       params: QnaPath,
       responses: { 204: { description: 'Deleted' } },
     },
-    async ({ params, reply }) => {
-      await services.send(SearchMessages.deleteQna, params);
+    async ({ params, actor, reply }) => {
+      await services.send(SearchMessages.deleteQna, { ...params, actor });
       return reply.status(204).send();
     },
   );

@@ -47,12 +47,13 @@ export const privacyAdminRoutes = (routes: Routes, deps: GatewayDeps, identity: 
       params: AdminVisitorParams,
       responses: { 200: { description: 'The record of the erasure (no erased content)', schema: ErasureRecord } },
     },
-    async ({ params }) => {
+    async ({ params, actor }) => {
       await services.send(IdentityMessages.getProject, { projectId: params.projectId });
       const record = await services.send(PrivacyMessages.eraseVisitor, {
         projectId: params.projectId,
         visitor: { visitorId: params.visitorId },
         erasedBy: { kind: 'admin', id: null },
+        actor,
       });
       // Identity announced it to every gateway; this one drops it before answering, whatever the pub/sub latency.
       identity.apply({ kind: 'visitor-erased', projectId: record.projectId, visitorId: record.visitorId });

@@ -37,10 +37,10 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       body: WebhookBody,
       responses: { 201: { description: 'The endpoint, with its secret', schema: WebhookWithSecret } },
     },
-    async ({ params, body, reply }) =>
+    async ({ params, body, actor, reply }) =>
       reply
         .status(201)
-        .send(await services.send(WebhookMessages.create, { projectId: await existingProject(services, params.projectId), body })),
+        .send(await services.send(WebhookMessages.create, { projectId: await existingProject(services, params.projectId), actor, body })),
   );
 
   routes.add(
@@ -77,7 +77,7 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       body: UpdateWebhookBody,
       responses: { 200: { description: 'Endpoint', schema: Webhook } },
     },
-    async ({ params, body }) => services.send(WebhookMessages.update, { ...params, patch: body }),
+    async ({ params, body, actor }) => services.send(WebhookMessages.update, { ...params, actor, patch: body }),
   );
 
   routes.add(
@@ -89,8 +89,8 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       params: WebhookPath,
       responses: { 204: { description: 'Deleted' } },
     },
-    async ({ params, reply }) => {
-      await services.send(WebhookMessages.delete, params);
+    async ({ params, actor, reply }) => {
+      await services.send(WebhookMessages.delete, { ...params, actor });
       return reply.status(204).send();
     },
   );
@@ -104,7 +104,7 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       params: WebhookPath,
       responses: { 200: { description: 'The endpoint, with its new secret', schema: WebhookWithSecret } },
     },
-    async ({ params }) => services.send(WebhookMessages.rotateSecret, params),
+    async ({ params, actor }) => services.send(WebhookMessages.rotateSecret, { ...params, actor }),
   );
 
   routes.add(

@@ -151,9 +151,9 @@ export const surfaceBRoutes = (
       const history = body.previousMessages ?? undefined;
 
       const write = (source: ReplySource, messageId: string) => {
-        // A repeat with the request's Idempotency-Key answers this stored message.
-        idempotency.noteReply(request, { format: 'plain-text', messageId, ...scope });
-        return sendPlainTextReply(reply, source, body.streaming);
+        // Once streaming: a repeat with the request's Idempotency-Key attaches to this reply.
+        const noted = () => idempotency.noteReply(request, reply, { format: 'plain-text', messageId, ...scope });
+        return sendPlainTextReply(reply, source, body.streaming, noted);
       };
 
       if (body.messageId != null) {

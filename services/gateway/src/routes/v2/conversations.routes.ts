@@ -161,15 +161,15 @@ export const conversationRoutes = (
       // The message is stored (its reply, once finished, is announced before its last fragment, on
       // the connection that brings the fragment).
       visitorReads.forget(scope(session));
-      await answerAsked(reply, asked, (source, messageId) => {
-        // A repeat with the request's Idempotency-Key answers this stored message.
-        idempotency.noteReply(request, {
+      await answerAsked(reply, asked, async (source, messageId) => {
+        await sendReply(reply, source, { stream: body.stream, jsonStatus: 200, textId: messageId, messageId });
+        // Once streaming: a repeat with the request's Idempotency-Key attaches to this reply.
+        idempotency.noteReply(request, reply, {
           format: 'ui-message-stream',
           conversationId: params.conversationId,
           messageId,
           ...scope(session),
         });
-        return sendReply(reply, source, { stream: body.stream, jsonStatus: 200, textId: messageId, messageId });
       });
     },
   );
