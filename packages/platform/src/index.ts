@@ -1,3 +1,4 @@
+export * from './audit/audit-trail';
 export * from './chat-model/chat-model.port';
 export * from './chat-model/last-user-message';
 export * from './chat-model/local.chat-model';
@@ -48,7 +49,6 @@ export * from './transport/handle';
 export * from './transport/in-process.bus';
 export * from './transport/in-process.transport';
 export * from './transport/service-client';
-export * from './audit/audit-trail';
 export * from './transport/service-requester';
 export * from './transport/transport';
 export * from './vector-index/embedded.vector-index';
