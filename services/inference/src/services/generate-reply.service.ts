@@ -95,7 +95,8 @@ export class GenerateReplyService {
 
   /** A Q&A entry's answer as the reply: published whole, the model not called. */
   private async answerVerbatim(reply: ReplyAddress, answer: string): Promise<StreamOutcome> {
-    await this.channel.publish(reply, { type: 'delta', delta: answer, sources: [] });
+    // A quiet reply (`streamed: false`) reads only the terminal chunk, which carries the whole text.
+    if (reply.streamed !== false) await this.channel.publish(reply, { type: 'delta', delta: answer, sources: [] });
     return { ok: true, text: answer, finishReason: 'stop', usage: ZERO_USAGE, sources: [], toolCalls: [] };
   }
 
