@@ -35,8 +35,8 @@ describe.each(modes)('traces, $mode', ({ skip, config }) => {
     'makes one streamed message one trace, from the gateway through conversation, search and inference, parent-linked',
     async () => {
       const { project, publishableKey } = await e2e.admin.createProject();
-    // The model answers (an exact Q&A match would be answered verbatim, without a model call to trace).
-    await e2e.admin.call('PATCH', `/projects/${project.id}`, { qnaOverride: { enabled: false, minScore: 0.9 } });
+      // The model answers (an exact Q&A match would be answered verbatim, without a model call to trace).
+      await e2e.admin.call('PATCH', `/projects/${project.id}`, { qnaOverride: { enabled: false, minScore: 0.9 } });
       await e2e.admin.call('POST', `/projects/${project.id}/qnas`, { question: QUESTION, answer: 'From ten to four on Sundays.' });
       const { token } = await newVisitor(e2e.url, publishableKey);
       const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
