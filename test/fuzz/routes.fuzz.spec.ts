@@ -49,6 +49,7 @@ describe('fuzz: every route, generated requests', () => {
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hello' }, token });
     const reply = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data[0];
     const agent = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Fuzz agent' });
+    const apiToken = await personalToken(e2e);
     Object.assign(credentials, {
       publishableKey,
       sessionToken: token,
@@ -56,6 +57,7 @@ describe('fuzz: every route, generated requests', () => {
       serviceKey: privateKey,
       adminToken: e2e.app.adminToken,
       agentToken: agent.token,
+      apiToken,
     });
     Object.assign(knownIds, {
       projectId: project.id,
@@ -201,3 +203,16 @@ describe('fuzz: every route, generated requests', () => {
     Math.max(60_000, RUNS * 70 * 500),
   );
 });
+
+/** A person's API token (`pat_…`): a user signs in, then makes one, as the dashboard's Settings would. */
+const personalToken = async (e2e: E2eApp): Promise<string> => {
+  const email = 'owner@fuzz.example';
+  const password = 'a long passphrase nobody guesses';
+  await e2e.admin.call('POST', '/users', { email, name: 'Fuzz owner', password });
+  const origin = { origin: e2e.url };
+  const login = await http(`${e2e.url}/auth/v1/login`, { body: { email, password }, headers: origin });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const created = await http(`${e2e.url}/auth/v1/tokens`, { body: { name: 'fuzz' }, headers: { ...origin, cookie } });
+  if (created.status !== 201) throw new Error(`no personal token: ${created.status} ${created.text}`);
+  return created.body.token as string;
+};

@@ -47,7 +47,7 @@ const SECURITY: Record<Auth, Array<Record<string, string[]>>> = {
   privateKey: [{ privateKey: [] }],
   admin: [{ adminToken: [] }, { sessionCookie: [] }, { apiToken: [] }],
   agent: [{ agentToken: [] }, { sessionCookie: [] }],
-  user: [{ sessionCookie: [] }, { apiToken: [] }],
+  user: [{ apiToken: [] }, { sessionCookie: [] }],
   serviceKey: [{ serviceKey: [] }],
 };
 
