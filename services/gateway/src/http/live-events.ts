@@ -93,7 +93,7 @@ export const serveLiveEvents = async (
     open = false;
     endPause?.();
   };
-  stream.gone.addEventListener('abort', stop, { once: true });
+  const stopWatching = stream.onGone(stop);
   until?.addEventListener('abort', stop, { once: true });
   const write = (page: LivePage) => {
     for (const event of page.events) void stream.write(sseEvent({ id: event.id, type: event.type, data: JSON.stringify(event.data) }));
@@ -117,7 +117,7 @@ export const serveLiveEvents = async (
       );
   } finally {
     stopWaking();
-    stream.gone.removeEventListener('abort', stop);
+    stopWatching();
     until?.removeEventListener('abort', stop);
     // A comment (clients skip it) saying why the server ended the stream; reconnecting then
     // answers 401 with the error.

@@ -19,7 +19,14 @@ export interface StreamOptions {
 /** A response taken over from Fastify, written piece by piece until `end`. */
 export interface OpenStream {
   readonly raw: ServerResponse;
-  /** Aborted once the client goes away before `end` (a reload, a lost network). */
+  /** True once the client went away before `end` (a reload, a lost network). */
+  readonly isGone: boolean;
+  /**
+   * Calls `listener` once when the client goes away before `end` (never when it already has:
+   * check `isGone`); returns what removes it.
+   */
+  onGone(listener: () => void): () => void;
+  /** Aborted once the client goes away before `end`: for the APIs that take a signal. */
   readonly gone: AbortSignal;
   /** Writes `text`; resolves once the response takes more (backpressure), or at once when the client is gone. */
   write(text: string): Promise<void>;
@@ -40,7 +47,12 @@ export const openStream = (reply: FastifyReply, options: StreamOptions): OpenStr
 /** As `openStream`, on a bare Node response. */
 export const openResponse = (raw: ServerResponse, headers: Record<string, string>, keepAliveMs?: number): OpenStream => {
   raw.writeHead(200, headers);
-  const left = new AbortController();
+  // A flag and a list rather than an AbortController: its signal (an EventTarget with maps of its
+  // own) weighed more than the rest of an idle stream's state beyond its socket, and every open
+  // reply has one. The signal is made only for the callers that ask for it.
+  let isGone = false;
+  let listeners: Array<() => void> = [];
+  let left: AbortController | null = null;
   let lastWrite = Date.now();
   const keepAlive =
     keepAliveMs === undefined
@@ -56,26 +68,48 @@ export const openResponse = (raw: ServerResponse, headers: Record<string, string
   keepAlive?.unref();
   const onClose = () => {
     if (keepAlive) clearInterval(keepAlive);
-    if (!raw.writableFinished) left.abort();
+    if (raw.writableFinished || isGone) return;
+    isGone = true;
+    const called = listeners;
+    listeners = [];
+    left?.abort();
+    for (const listener of called) listener();
   };
   raw.once('close', onClose);
+  const onGone = (listener: () => void): (() => void) => {
+    if (isGone) return () => undefined;
+    listeners.push(listener);
+    return () => {
+      listeners = listeners.filter((other) => other !== listener);
+    };
+  };
   const write = async (text: string): Promise<void> => {
-    if (left.signal.aborted || raw.destroyed) return;
+    if (isGone || raw.destroyed) return;
     lastWrite = Date.now();
     if (raw.write(text)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         raw.off('drain', done);
-        left.signal.removeEventListener('abort', done);
+        stopWaiting();
         resolve();
       };
       raw.once('drain', done);
-      left.signal.addEventListener('abort', done, { once: true });
+      const stopWaiting = onGone(done);
     });
   };
   return {
     raw,
-    gone: left.signal,
+    get isGone() {
+      return isGone;
+    },
+    onGone,
+    get gone() {
+      if (!left) {
+        left = new AbortController();
+        if (isGone) left.abort();
+      }
+      return left.signal;
+    },
     write,
     end(text) {
       if (keepAlive) clearInterval(keepAlive);

@@ -74,8 +74,7 @@ export const uiMessageStreamHeaders = (routeHeaders: Record<string, string>): Re
 export const writeUiMessageStream = async (stream: OpenStream, chunks: AsyncIterable<UIMessageChunk>): Promise<void> => {
   const iterator = chunks[Symbol.asyncIterator]();
   let finished = false;
-  const onGone = () => void iterator.return?.(undefined);
-  stream.gone.addEventListener('abort', onGone, { once: true });
+  const stopWatching = stream.onGone(() => void iterator.return?.(undefined));
   try {
     for (;;) {
       const next = await iterator.next();
@@ -83,7 +82,7 @@ export const writeUiMessageStream = async (stream: OpenStream, chunks: AsyncIter
         finished = true;
         break;
       }
-      if (stream.gone.aborted || stream.raw.destroyed) break;
+      if (stream.isGone || stream.raw.destroyed) break;
       await stream.write(`data: ${JSON.stringify(next.value)}\n\n`);
     }
     if (finished) stream.end('data: [DONE]\n\n');
@@ -92,7 +91,7 @@ export const writeUiMessageStream = async (stream: OpenStream, chunks: AsyncIter
     logger.error({ err }, 'reply stream failed');
     stream.raw.destroy();
   } finally {
-    stream.gone.removeEventListener('abort', onGone);
+    stopWatching();
     // Left early (the client went away): the reply's source is closed too.
     if (!finished) void iterator.return?.(undefined);
   }

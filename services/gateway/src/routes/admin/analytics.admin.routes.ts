@@ -78,7 +78,7 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     const lastEventId = request.headers['last-event-id'];
     let cursor = typeof lastEventId === 'string' && lastEventId ? lastEventId : after;
     try {
-      while (!stream.gone.aborted) {
+      while (!stream.isGone) {
         const page = await services.send(AnalyticsMessages.listEvents, { projectId, type, after: cursor, limit });
         for (const event of page.data) void stream.write(sseEvent({ id: event.cursor, data: JSON.stringify(event) }));
         cursor = page.nextCursor ?? cursor;
