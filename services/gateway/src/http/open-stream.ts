@@ -47,45 +47,52 @@ export const openStream = (reply: FastifyReply, options: StreamOptions): OpenStr
 /** As `openStream`, on a bare Node response. */
 export const openResponse = (raw: ServerResponse, headers: Record<string, string>, keepAliveMs?: number): OpenStream => {
   raw.writeHead(200, headers);
-  // A flag and a list rather than an AbortController: its signal (an EventTarget with maps of its
-  // own) weighed more than the rest of an idle stream's state beyond its socket, and every open
-  // reply has one. The signal is made only for the callers that ask for it.
-  let isGone = false;
-  let listeners: Array<() => void> = [];
-  let left: AbortController | null = null;
-  let lastWrite = Date.now();
-  const keepAlive =
-    keepAliveMs === undefined
-      ? null
-      : setInterval(
-          () => {
-            if (Date.now() - lastWrite < keepAliveMs || raw.writableEnded || raw.destroyed) return;
-            raw.write(': keep-alive\n\n');
-            lastWrite = Date.now();
-          },
-          Math.max(1, Math.floor(keepAliveMs / 2)),
-        );
-  keepAlive?.unref();
-  const onClose = () => {
-    if (keepAlive) clearInterval(keepAlive);
-    if (raw.writableFinished || isGone) return;
-    isGone = true;
-    const called = listeners;
-    listeners = [];
-    left?.abort();
-    for (const listener of called) listener();
-  };
-  raw.once('close', onClose);
-  const onGone = (listener: () => void): (() => void) => {
-    if (isGone) return () => undefined;
-    listeners.push(listener);
+  return new ResponseStream(raw, keepAliveMs);
+};
+
+/**
+ * An open stream as a class, its methods shared, and the client's leaving as a flag and a list
+ * rather than an AbortController: every open reply has one, and the signal (an EventTarget with
+ * maps of its own) and per-stream closures weighed more than the rest of an idle stream's state
+ * beyond its socket. The signal is made only for the callers that ask for it.
+ */
+class ResponseStream implements OpenStream {
+  isGone = false;
+  private listeners: Array<() => void> | null = null;
+  private left: AbortController | null = null;
+  private lastWrite = Date.now();
+  private readonly keepAlive: NodeJS.Timeout | null;
+
+  constructor(
+    readonly raw: ServerResponse,
+    keepAliveMs: number | undefined,
+  ) {
+    this.keepAlive =
+      keepAliveMs === undefined ? null : setInterval(() => this.keepAliveIfIdle(keepAliveMs), Math.max(1, Math.floor(keepAliveMs / 2)));
+    this.keepAlive?.unref();
+    raw.once('close', () => this.closed());
+  }
+
+  get gone(): AbortSignal {
+    if (!this.left) {
+      this.left = new AbortController();
+      if (this.isGone) this.left.abort();
+    }
+    return this.left.signal;
+  }
+
+  onGone(listener: () => void): () => void {
+    if (this.isGone) return () => undefined;
+    (this.listeners ??= []).push(listener);
     return () => {
-      listeners = listeners.filter((other) => other !== listener);
+      if (this.listeners) this.listeners = this.listeners.filter((other) => other !== listener);
     };
-  };
-  const write = async (text: string): Promise<void> => {
-    if (isGone || raw.destroyed) return;
-    lastWrite = Date.now();
+  }
+
+  async write(text: string): Promise<void> {
+    const raw = this.raw;
+    if (this.isGone || raw.destroyed) return;
+    this.lastWrite = Date.now();
     if (raw.write(text)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
@@ -94,31 +101,35 @@ export const openResponse = (raw: ServerResponse, headers: Record<string, string
         resolve();
       };
       raw.once('drain', done);
-      const stopWaiting = onGone(done);
+      const stopWaiting = this.onGone(done);
     });
-  };
-  return {
-    raw,
-    get isGone() {
-      return isGone;
-    },
-    onGone,
-    get gone() {
-      if (!left) {
-        left = new AbortController();
-        if (isGone) left.abort();
-      }
-      return left.signal;
-    },
-    write,
-    end(text) {
-      if (keepAlive) clearInterval(keepAlive);
-      if (raw.writableEnded || raw.destroyed) return;
-      if (text === undefined) raw.end();
-      else raw.end(text);
-    },
-  };
-};
+  }
+
+  end(text?: string): void {
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    const raw = this.raw;
+    if (raw.writableEnded || raw.destroyed) return;
+    if (text === undefined) raw.end();
+    else raw.end(text);
+  }
+
+  private keepAliveIfIdle(keepAliveMs: number): void {
+    const raw = this.raw;
+    if (Date.now() - this.lastWrite < keepAliveMs || raw.writableEnded || raw.destroyed) return;
+    raw.write(': keep-alive\n\n');
+    this.lastWrite = Date.now();
+  }
+
+  private closed(): void {
+    if (this.keepAlive) clearInterval(this.keepAlive);
+    if (this.raw.writableFinished || this.isGone) return;
+    this.isGone = true;
+    const listeners = this.listeners;
+    this.listeners = null;
+    this.left?.abort();
+    if (listeners) for (const listener of listeners) listener();
+  }
+}
 
 /** One server-sent event: `id:`, `event:` and `data:` lines (those given), then a blank line. */
 export const sseEvent = (event: { id?: string; type?: string; data: string }): string =>
