@@ -1,36 +1,46 @@
+import { copyJsonValue, jsonCopy } from '../json/json-copy';
 import type { FollowOptions, ReplyLog } from './reply-log.port';
 
 interface Log {
   entries: unknown[];
   waiters: Set<() => void>;
-  expiry: NodeJS.Timeout;
+  expiry: NodeJS.Timeout | undefined;
+  /** Whether `expiry` is the TTL after the last append (re-armed by the next), not the wait for a first one. */
+  kept: boolean;
 }
 
-/** The embedded reply log: an array per reply in this process, dropped `ttlMs` after its last append. */
+/**
+ * The embedded reply log: an array per reply in this process, dropped `ttlMs` after its last
+ * append. Entries are kept as JSON copies, as Redis keeps them.
+ */
 export class InProcessReplyLog implements ReplyLog {
   private readonly logs = new Map<string, Log>();
 
   constructor(private readonly ttlMs: number) {}
 
   async append(replyId: string, entry: unknown): Promise<void> {
-    const copy: unknown = structuredClone(entry);
+    const copy = entry === undefined ? null : jsonCopy(entry);
     let log = this.logs.get(replyId);
-    if (log) clearTimeout(log.expiry);
-    else {
-      log = { entries: [], waiters: new Set(), expiry: undefined as unknown as NodeJS.Timeout };
+    if (!log) {
+      log = { entries: [], waiters: new Set(), expiry: undefined, kept: false };
       this.logs.set(replyId, log);
     }
-    const current = log;
-    current.expiry = setTimeout(() => {
-      if (this.logs.get(replyId) === current) this.logs.delete(replyId);
-    }, this.ttlMs);
-    current.expiry.unref();
-    current.entries.push(copy);
-    for (const wake of [...current.waiters]) wake();
+    if (log.kept) log.expiry!.refresh();
+    else {
+      clearTimeout(log.expiry);
+      const current = log;
+      current.expiry = setTimeout(() => {
+        if (this.logs.get(replyId) === current) this.logs.delete(replyId);
+      }, this.ttlMs);
+      current.expiry.unref();
+      current.kept = true;
+    }
+    log.entries.push(copy);
+    if (log.waiters.size > 0) for (const wake of [...log.waiters]) wake();
   }
 
   async entries(replyId: string): Promise<unknown[]> {
-    return structuredClone(this.logs.get(replyId)?.entries ?? []);
+    return copyJsonValue(this.logs.get(replyId)?.entries ?? []);
   }
 
   async *follow(replyId: string, { idleMs, signal }: FollowOptions): AsyncGenerator<unknown> {
@@ -38,7 +48,7 @@ export class InProcessReplyLog implements ReplyLog {
     while (!signal?.aborted) {
       const log = this.logs.get(replyId);
       if (log && next < log.entries.length) {
-        yield structuredClone(log.entries[next++]);
+        yield copyJsonValue(log.entries[next++]);
         continue;
       }
       if (!(await this.arrival(replyId, idleMs, signal))) return;
@@ -51,8 +61,8 @@ export class InProcessReplyLog implements ReplyLog {
       // A log that does not exist yet is waited for too: the reply may not have started.
       let log = this.logs.get(replyId);
       if (!log) {
-        log = { entries: [], waiters: new Set(), expiry: setTimeout(() => this.dropIfEmpty(replyId), idleMs) };
-        log.expiry.unref();
+        log = { entries: [], waiters: new Set(), expiry: setTimeout(() => this.dropIfEmpty(replyId), idleMs), kept: false };
+        log.expiry!.unref();
         this.logs.set(replyId, log);
       }
       const waiters = log.waiters;
