@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../clock/clock.port';
+import { jsonCopy } from '../json/json-copy';
 import type { KeyStore } from '../key-store/key-store.port';
 import { isSealed, openField, sealField } from './field-cipher';
 
@@ -54,6 +55,24 @@ export class EventCipher {
         return key ? openField(key, value, context(keyId, event.type, field)) : (erased[field] ?? null);
       });
     });
+  }
+
+  /**
+   * What `open` gives for `sealed`, the events `seal` made from `plain` (in the same order, as a
+   * store returns what it appended): each field sealed from a plain value is that value copied with
+   * JSON's rules (what opening it gives), so what was just encrypted is not decrypted again. Values
+   * that were sealed already in `plain` are opened.
+   */
+  openSealedFrom<E extends EventLike>(keyId: string, sealed: readonly E[], plain: readonly EventLike[]): Promise<E[]> {
+    const restored = sealed.map((event, i) => {
+      const before = plain[i]?.data;
+      if (!isRecord(before)) return event;
+      return this.transform(event, (field, value) => {
+        const original = before[field];
+        return isSealed(value) && original !== undefined && original !== null && !isSealed(original) ? jsonCopy(original) : value;
+      });
+    });
+    return this.open(keyId, restored);
   }
 
   /** Deletes the keys: everything sealed under them is unreadable from now on, here at once. */

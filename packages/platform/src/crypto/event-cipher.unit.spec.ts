@@ -70,6 +70,29 @@ describe('EventCipher', () => {
     expect((await here.open('c1', sealed))[0]!.data).toMatchObject({ content: '' });
   });
 
+  it('gives for events just sealed what opening them gives, from their plain values and without decrypting', async () => {
+    const cipher = new EventCipher(new InMemoryKeyStore(), policy);
+    const withDate = { type: 'Posted', data: { messageId: 'm3', content: 'x', pageContext: { at: new Date(0), gone: undefined } } };
+    const plain = [posted, other, withDate];
+    // As a store returns them: JSON copies.
+    const stored = JSON.parse(JSON.stringify(await cipher.seal('c1', plain))) as typeof plain;
+    const opened = await cipher.open('c1', stored);
+    expect(await cipher.openSealedFrom('c1', stored, plain)).toEqual(opened);
+    expect(opened[2]!.data.pageContext).toEqual({ at: '1970-01-01T00:00:00.000Z' });
+    // The sealed values are not decrypted: their plain values are what the caller sealed (here, a
+    // key store that no longer has the key would make opening read them as erased).
+    await cipher.erase(['c1']);
+    expect(await cipher.openSealedFrom('c1', stored, plain)).toEqual(opened);
+  });
+
+  it('opens a value that was sealed already in the plain events', async () => {
+    const cipher = new EventCipher(new InMemoryKeyStore(), policy);
+    const [sealedBefore] = await cipher.seal('c1', [posted]);
+    const plain = [sealedBefore!];
+    const stored = await cipher.seal('c1', plain);
+    expect(await cipher.openSealedFrom('c1', stored, plain)).toEqual([posted]);
+  });
+
   it('passes events written before encryption through', async () => {
     const cipher = new EventCipher(new InMemoryKeyStore(), policy);
     expect(await cipher.open('c9', [posted])).toEqual([posted]);

@@ -23,6 +23,15 @@ export class ConversationCipher {
     return this.cipher.seal(streamIdOf(conversationId), events);
   }
 
+  /** What `open` gives for the conversation's events just stored from `plain` (in order), without decrypting them. */
+  openAppended<E extends StoredEvent>(
+    conversationId: string,
+    stored: readonly E[],
+    plain: readonly { type: string; data: unknown }[],
+  ): Promise<E[]> {
+    return this.cipher.openSealedFrom(streamIdOf(conversationId), stored, plain);
+  }
+
   /** Stored events (of any conversations) with their personal fields opened, or erased when the key is gone. */
   async open<E extends StoredEvent>(events: readonly E[]): Promise<E[]> {
     const streams = new Map<string, E[]>();

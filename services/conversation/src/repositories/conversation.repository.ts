@@ -52,19 +52,18 @@ export class ConversationRepository {
     events: ConversationEvent[],
     envelope: { projectId: string; occurredAt: string },
   ): Promise<{ appended: StoredConversationEvent[]; sealed: StoredEvent[]; after: LoadedConversation }> {
-    const sealed = await this.cipher.seal(
-      conversationId,
-      events.map((event) => ({
-        eventId: randomUUID(),
-        type: event.type,
-        data: event.data,
-        projectId: envelope.projectId,
-        occurredAt: envelope.occurredAt,
-      })),
-    );
+    const plain = events.map((event) => ({
+      eventId: randomUUID(),
+      type: event.type,
+      data: event.data,
+      projectId: envelope.projectId,
+      occurredAt: envelope.occurredAt,
+    }));
+    const sealed = await this.cipher.seal(conversationId, plain);
     const stored = await this.store.append(streamIdOf(conversationId), loaded.version, sealed);
-    // As stored (JSON copies), opened again: what a later load reads.
-    const opened = await this.cipher.open(stored);
+    // As stored (JSON copies) and opened, what a later load reads; the sealed fields are copies of
+    // the plain ones rather than decrypted again.
+    const opened = await this.cipher.openAppended(conversationId, stored, plain);
     const after = this.remember(conversationId, loaded, opened);
     return { appended: opened.filter(isConversationEvent), sealed: stored, after };
   }
