@@ -78,7 +78,7 @@ describe('EventCipher', () => {
     const stored = JSON.parse(JSON.stringify(await cipher.seal('c1', plain))) as typeof plain;
     const opened = await cipher.open('c1', stored);
     expect(await cipher.openSealedFrom('c1', stored, plain)).toEqual(opened);
-    expect(opened[2]!.data.pageContext).toEqual({ at: '1970-01-01T00:00:00.000Z' });
+    expect((opened[2]!.data as { pageContext: unknown }).pageContext).toEqual({ at: '1970-01-01T00:00:00.000Z' });
     // The sealed values are not decrypted: their plain values are what the caller sealed (here, a
     // key store that no longer has the key would make opening read them as erased).
     await cipher.erase(['c1']);
