@@ -1,4 +1,4 @@
-import { Field } from './ui';
+import { SelectField, TextAreaField, TextField } from './fields';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLANS)[number];
@@ -16,26 +16,15 @@ type ProjectFieldsProps = {
 /** Name, plan and description of a project: the same fields when creating and when editing one. */
 export const ProjectFields = (props: ProjectFieldsProps) => (
   <>
-    <Field label="Name">
-      <input name="name" required maxLength={200} value={props.name} onInput={(e) => props.onName(e.currentTarget.value)} />
-    </Field>
-    <Field label="Plan">
-      <select name="plan" value={props.plan} onChange={(e) => props.onPlan(e.currentTarget.value as PlanName)}>
-        {PLANS.map((p) => (
-          <option key={p} value={p}>
-            {p}
-          </option>
-        ))}
-      </select>
-    </Field>
-    <Field label="Description">
-      <textarea
-        name="description"
-        rows={props.descriptionRows}
-        maxLength={2000}
-        value={props.description}
-        onInput={(e) => props.onDescription(e.currentTarget.value)}
-      />
-    </Field>
+    <TextField label="Name" name="name" required maxLength={200} value={props.name} onValue={props.onName} />
+    <SelectField label="Plan" name="plan" options={PLANS.map((p) => [p, p] as const)} value={props.plan} onValue={props.onPlan} />
+    <TextAreaField
+      label="Description"
+      name="description"
+      rows={props.descriptionRows}
+      maxLength={2000}
+      value={props.description}
+      onValue={props.onDescription}
+    />
   </>
 );

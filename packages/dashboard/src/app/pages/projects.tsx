@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { TextField } from '../components/fields';
 import { type PlanName, ProjectFields } from '../components/project-fields';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, Empty, Form, FormActions, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { firstSection } from '../lib/sections';
@@ -38,44 +39,30 @@ const FirstOwner = ({ projects, onCreated }: { projects: ProjectRecord[]; onCrea
         </div>
       )}
       {open ? (
-        <form
-          class="form-grid"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
-          <Field label="Owner's name">
-            <input name="owner-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </Field>
-          <Field label="Owner's email">
-            <input
-              type="email"
-              name="owner-email"
-              autoComplete="username"
-              required
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Owner's password" hint="At least 12 characters; common passwords are refused">
-            <input
-              type="password"
-              name="owner-password"
-              autoComplete="new-password"
-              minLength={12}
-              required
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          </Field>
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim() || !email.trim() || password.length < 12}>
-              Create the owner
-            </Button>
-          </div>
-        </form>
+        <Form class="form-grid" onSubmit={create.run}>
+          <TextField label="Owner's name" name="owner-name" required value={name} onValue={setName} />
+          <TextField
+            label="Owner's email"
+            type="email"
+            name="owner-email"
+            autoComplete="username"
+            required
+            value={email}
+            onValue={setEmail}
+          />
+          <TextField
+            label="Owner's password"
+            hint="At least 12 characters; common passwords are refused"
+            type="password"
+            name="owner-password"
+            autoComplete="new-password"
+            minLength={12}
+            required
+            value={password}
+            onValue={setPassword}
+          />
+          <FormActions submit={create} label="Create the owner" disabled={!name.trim() || !email.trim() || password.length < 12} />
+        </Form>
       ) : null}
     </Card>
   );
@@ -106,13 +93,7 @@ export const ProjectsPage = () => {
       ) : null}
       {mayCreate ? (
         <Card title="New project">
-          <form
-            class="form-grid"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create.run();
-            }}
-          >
+          <Form class="form-grid" onSubmit={create.run}>
             <ProjectFields
               name={name}
               onName={setName}
@@ -122,13 +103,8 @@ export const ProjectsPage = () => {
               onDescription={setDescription}
               descriptionRows={2}
             />
-            <ErrorNotice error={create.error} />
-            <div>
-              <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-                Create project
-              </Button>
-            </div>
-          </form>
+            <FormActions submit={create} label="Create project" disabled={!name.trim()} />
+          </Form>
         </Card>
       ) : null}
       <Card title={auth.kind === 'token' ? 'All projects' : 'Your projects'}>

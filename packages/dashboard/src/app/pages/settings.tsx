@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
+import { TextField } from '../components/fields';
 import { IdentitySecret } from '../components/identity-secret';
 import { ProjectFields } from '../components/project-fields';
 import { ReplySettings, replySettingsBody, replySettingsOf } from '../components/reply-settings';
-import { Button, Card, ErrorNotice, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
+import { SaveFooter } from '../components/save-footer';
+import { Button, Card, Form, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { ProjectRecord } from '../lib/types';
@@ -60,26 +62,26 @@ export const SettingsPage = () => {
         </Card>
         <Card title="Limits">
           <div class="form-grid form-grid-2">
-            <Field label="Messages per minute" hint="Empty: unlimited">
-              <input
-                name="messagesPerMinute"
-                type="number"
-                min={1}
-                step={1}
-                value={perMinute}
-                onInput={(e) => setPerMinute(e.currentTarget.value)}
-              />
-            </Field>
-            <Field label="Messages per month" hint="Empty: unlimited">
-              <input
-                name="monthlyMessages"
-                type="number"
-                min={1}
-                step={1}
-                value={monthly}
-                onInput={(e) => setMonthly(e.currentTarget.value)}
-              />
-            </Field>
+            <TextField
+              label="Messages per minute"
+              hint="Empty: unlimited"
+              name="messagesPerMinute"
+              type="number"
+              min={1}
+              step={1}
+              value={perMinute}
+              onValue={setPerMinute}
+            />
+            <TextField
+              label="Messages per month"
+              hint="Empty: unlimited"
+              name="monthlyMessages"
+              type="number"
+              min={1}
+              step={1}
+              value={monthly}
+              onValue={setMonthly}
+            />
           </div>
         </Card>
         <Card
@@ -99,12 +101,8 @@ export const SettingsPage = () => {
           <ol class="prompt-list">
             {prompts.map((p, index) => (
               <li key={index} class="prompt-row">
-                <Field label={`Title ${index + 1}`}>
-                  <input value={p.title} maxLength={200} onInput={(e) => setPrompt(index, 'title', e.currentTarget.value)} />
-                </Field>
-                <Field label={`Prompt ${index + 1}`}>
-                  <input value={p.prompt} maxLength={2000} onInput={(e) => setPrompt(index, 'prompt', e.currentTarget.value)} />
-                </Field>
+                <TextField label={`Title ${index + 1}`} maxLength={200} value={p.title} onValue={(v) => setPrompt(index, 'title', v)} />
+                <TextField label={`Prompt ${index + 1}`} maxLength={2000} value={p.prompt} onValue={(v) => setPrompt(index, 'prompt', v)} />
                 <Button
                   variant="ghost"
                   aria-label={`Remove prompt ${index + 1}`}
@@ -117,13 +115,7 @@ export const SettingsPage = () => {
           </ol>
         </Card>
         <ReplySettings value={replies} onChange={setReplies} />
-        <div class="form-footer">
-          <ErrorNotice error={save.error} />
-          {saved && !save.error ? <Notice tone="success">Saved.</Notice> : null}
-          <Button type="submit" busy={save.busy}>
-            Save settings
-          </Button>
-        </div>
+        <SaveFooter submit={save} saved={saved} savedText="Saved." label="Save settings" />
       </Form>
       <IdentitySecret />
     </>
