@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { TextField } from '../components/fields';
-import { type PlanName, ProjectFields } from '../components/project-fields';
+import { type ProjectDraft, ProjectFields } from '../components/project-fields';
 import { Button, Card, Empty, Form, FormActions, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useAuth } from '../lib/auth';
@@ -77,11 +77,9 @@ export const ProjectsPage = () => {
   );
   const mayCreate = auth.kind === 'token' || auth.me.memberships.some((m) => m.role === 'owner');
   const { route } = useLocation();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [plan, setPlan] = useState<PlanName>('free');
+  const [draft, setDraft] = useState<ProjectDraft>({ name: '', plan: 'free', description: '' });
   const create = useSubmit(async () => {
-    const project = await api<ProjectRecord>('/projects', { body: { name, description, plan } });
+    const project = await api<ProjectRecord>('/projects', { body: draft });
     route(`/dashboard/projects/${project.id}/settings`);
   });
 
@@ -94,16 +92,8 @@ export const ProjectsPage = () => {
       {mayCreate ? (
         <Card title="New project">
           <Form class="form-grid" onSubmit={create.run}>
-            <ProjectFields
-              name={name}
-              onName={setName}
-              plan={plan}
-              onPlan={setPlan}
-              description={description}
-              onDescription={setDescription}
-              descriptionRows={2}
-            />
-            <FormActions submit={create} label="Create project" disabled={!name.trim()} />
+            <ProjectFields value={draft} onChange={setDraft} descriptionRows={2} />
+            <FormActions submit={create} label="Create project" disabled={!draft.name.trim()} />
           </Form>
         </Card>
       ) : null}

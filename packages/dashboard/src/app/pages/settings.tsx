@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { TextField } from '../components/fields';
 import { IdentitySecret } from '../components/identity-secret';
-import { ProjectFields } from '../components/project-fields';
+import { type ProjectDraft, ProjectFields } from '../components/project-fields';
 import { ReplySettings, replySettingsBody, replySettingsOf } from '../components/reply-settings';
 import { SaveFooter } from '../components/save-footer';
 import { Button, Card, Form, PageHeader, useSubmit } from '../components/ui';
@@ -12,11 +12,14 @@ import type { ProjectRecord } from '../lib/types';
 /** '' (unlimited) or a whole number of at least 1. */
 const limitValue = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
+/** A message limit as typed: see `limitValue`. */
+const LimitField = (props: { label: string; name: string; value: string; onValue: (text: string) => void }) => (
+  <TextField {...props} hint="Empty: unlimited" type="number" min={1} step={1} />
+);
+
 export const SettingsPage = () => {
   const { project, setProject } = useProject();
-  const [name, setName] = useState(project.name);
-  const [description, setDescription] = useState(project.description);
-  const [plan, setPlan] = useState(project.plan);
+  const [draft, setDraft] = useState<ProjectDraft>({ name: project.name, plan: project.plan, description: project.description });
   const [perMinute, setPerMinute] = useState(project.limits.messagesPerMinute?.toString() ?? '');
   const [monthly, setMonthly] = useState(project.limits.monthlyMessages?.toString() ?? '');
   const [prompts, setPrompts] = useState(project.quickPrompts.map(({ title, prompt }) => ({ title, prompt })));
@@ -28,9 +31,7 @@ export const SettingsPage = () => {
     const updated = await api<ProjectRecord>(`/projects/${project.id}`, {
       method: 'PATCH',
       body: {
-        name,
-        description,
-        plan,
+        ...draft,
         limits: { messagesPerMinute: limitValue(perMinute), monthlyMessages: limitValue(monthly) },
         quickPrompts: prompts.filter((p) => p.title.trim() || p.prompt.trim()),
         ...replySettingsBody(replies),
@@ -49,39 +50,13 @@ export const SettingsPage = () => {
       <Form onSubmit={save.run}>
         <Card title="Project">
           <div class="form-grid">
-            <ProjectFields
-              name={name}
-              onName={setName}
-              plan={plan}
-              onPlan={setPlan}
-              description={description}
-              onDescription={setDescription}
-              descriptionRows={3}
-            />
+            <ProjectFields value={draft} onChange={setDraft} descriptionRows={3} />
           </div>
         </Card>
         <Card title="Limits">
           <div class="form-grid form-grid-2">
-            <TextField
-              label="Messages per minute"
-              hint="Empty: unlimited"
-              name="messagesPerMinute"
-              type="number"
-              min={1}
-              step={1}
-              value={perMinute}
-              onValue={setPerMinute}
-            />
-            <TextField
-              label="Messages per month"
-              hint="Empty: unlimited"
-              name="monthlyMessages"
-              type="number"
-              min={1}
-              step={1}
-              value={monthly}
-              onValue={setMonthly}
-            />
+            <LimitField label="Messages per minute" name="messagesPerMinute" value={perMinute} onValue={setPerMinute} />
+            <LimitField label="Messages per month" name="monthlyMessages" value={monthly} onValue={setMonthly} />
           </div>
         </Card>
         <Card

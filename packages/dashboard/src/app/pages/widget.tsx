@@ -39,6 +39,14 @@ const NUMBER_FIELDS: [NumberField, string, string][] = [
   ['baseFontSize', 'Base font size', 'px'],
   ['openDelay', 'Open delay', 'ms; 0 keeps it closed until clicked'],
 ];
+const OFFSET_FIELDS: ['x' | 'y', string, string][] = [
+  ['x', 'offsetX', 'px from the side'],
+  ['y', 'offsetY', 'px from the top or bottom'],
+];
+const IMAGE_FIELDS: [OptionalField, string][] = [
+  ['assistantAvatar', 'Assistant avatar URL (optional)'],
+  ['chatButtonIcon', 'Chat button icon URL (optional)'],
+];
 const POSITIONS: ChatWidgetConfig['position'][] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 
 /** A colour picker with its text value beside it (either can be edited), and a warning when white on it is hard to read. */
@@ -181,40 +189,24 @@ export const WidgetPage = () => {
                   onValue={(v) => set(field, Number(v))}
                 />
               ))}
-              <TextField
-                label="Offset x"
-                hint="px from the side"
-                name="offsetX"
-                type="number"
-                value={config.offset.x}
-                onValue={(v) => set('offset', { ...config.offset, x: Number(v) })}
-              />
-              <TextField
-                label="Offset y"
-                hint="px from the top or bottom"
-                name="offsetY"
-                type="number"
-                value={config.offset.y}
-                onValue={(v) => set('offset', { ...config.offset, y: Number(v) })}
-              />
+              {OFFSET_FIELDS.map(([axis, name, hint]) => (
+                <TextField
+                  key={axis}
+                  label={`Offset ${axis}`}
+                  hint={hint}
+                  name={name}
+                  type="number"
+                  value={config.offset[axis]}
+                  onValue={(v) => set('offset', { ...config.offset, [axis]: Number(v) })}
+                />
+              ))}
             </div>
           </Card>
           <Card title="Images and custom CSS">
             <div class="form-grid">
-              <TextField
-                label="Assistant avatar URL (optional)"
-                name="assistantAvatar"
-                type="url"
-                value={config.assistantAvatar ?? ''}
-                onValue={(v) => set('assistantAvatar', v)}
-              />
-              <TextField
-                label="Chat button icon URL (optional)"
-                name="chatButtonIcon"
-                type="url"
-                value={config.chatButtonIcon ?? ''}
-                onValue={(v) => set('chatButtonIcon', v)}
-              />
+              {IMAGE_FIELDS.map(([field, label]) => (
+                <TextField key={field} label={label} name={field} type="url" value={config[field] ?? ''} onValue={(v) => set(field, v)} />
+              ))}
               <TextAreaField
                 label="Custom CSS"
                 hint="Applied inside the widget's shadow root only"
