@@ -70,18 +70,17 @@ export const SelectField = <V extends string>({
   </Field>
 );
 
-/** A checkbox with its text as its label, drawn as a toggle row (`rowClass` adds to the row's class). */
+/** A checkbox with its text as its label, drawn as a toggle row. */
 export const Toggle = ({
   checked,
   onChecked,
-  rowClass,
   children,
   ...input
-}: { checked: boolean; onChecked: (checked: boolean) => void; rowClass?: string; children: ComponentChildren } & Pick<
+}: { checked: boolean; onChecked: (checked: boolean) => void; children: ComponentChildren } & Pick<
   InputAttributes,
   'name' | 'disabled'
 >) => (
-  <label class={rowClass ? `toggle ${rowClass}` : 'toggle'}>
+  <label class="toggle">
     <input {...input} type="checkbox" checked={checked} onChange={(e) => onChecked(e.currentTarget.checked)} />
     {children}
   </label>
