@@ -1,6 +1,5 @@
 import type { AgentEventType } from '@palaver/contracts';
 import type { StoredConversationEvent } from '../domain/conversation.stream';
-import { handoffStatusOf } from '../presenters/agent.presenter';
 import type { ConversationDoc } from '../repositories/read-model';
 
 /** One entry of a project's agent feed: what happened, to which conversation, who held it then. */
@@ -48,7 +47,7 @@ export const agentFeedEntryOf = (
   event: StoredConversationEvent,
   after: ConversationDoc,
 ): Pick<AgentFeedDoc, 'type' | 'messageId'> | null => {
-  const handled = handoffStatusOf(after) !== 'none';
+  const handled = after.handoffStatus !== 'none';
   switch (event.type) {
     case 'HumanHandoffRequested':
       return { type: 'handoff.requested', messageId: null };
