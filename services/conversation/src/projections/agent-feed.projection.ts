@@ -14,8 +14,8 @@ export interface AgentFeedDoc {
   humanAgentId: string | null;
   messageId: string | null;
   occurredAt: string;
-  /** When it was written (absent on entries written before the field existed). */
-  recordedAt?: string;
+  /** When it was written. */
+  recordedAt: string;
 }
 
 /** How long a missing sequence holds the entries behind it back (see `untilGap`). */
@@ -31,7 +31,7 @@ export const GAP_GRACE_MS = 2_000;
 export const untilGap = <T extends Pick<AgentFeedDoc, 'seq' | 'recordedAt'>>(entries: T[], afterSeq: number, nowMs: number): T[] => {
   let expected = afterSeq + 1;
   for (const [i, entry] of entries.entries()) {
-    const recent = entry.recordedAt !== undefined && nowMs - Date.parse(entry.recordedAt) < GAP_GRACE_MS;
+    const recent = nowMs - Date.parse(entry.recordedAt) < GAP_GRACE_MS;
     if (entry.seq !== expected && recent) return entries.slice(0, i);
     expected = entry.seq + 1;
   }
