@@ -39,8 +39,6 @@ export const ConversationEventData = {
     previous: Feedback.nullable(),
   }),
   ConversationClosed: z.object({ closeReason: z.string().nullable() }),
-  /** Written by earlier versions (an admin handoff naming no agent); read as a claim with no agent id. */
-  HumanHandoffStarted: z.object({ humanAgent: HumanAgent }),
   /** The conversation waits in the project's queue for an agent; the AI stops answering. */
   HumanHandoffRequested: z.object({ source: HandoffSource, messageId: Uuid.nullable() }),
   /** An agent holds the conversation (from the queue, or taken directly). */

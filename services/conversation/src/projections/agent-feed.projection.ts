@@ -52,7 +52,6 @@ export const agentFeedEntryOf = (
     case 'HumanHandoffRequested':
       return { type: 'handoff.requested', messageId: null };
     case 'HumanHandoffClaimed':
-    case 'HumanHandoffStarted':
       return { type: 'handoff.claimed', messageId: null };
     case 'HumanHandoffReleased':
       return { type: 'handoff.released', messageId: null };
