@@ -217,7 +217,7 @@ describe('a live stream of a session that lapses', () => {
   const clock = new ManualClock(new Date());
   const e2e = useE2eApp({ SESSION_IDLE_TTL_SECONDS: '3' }, { clock });
   /** Resolves once the registry has set the stream's next expiry check (after opening it, or after a check). */
-  const checkSet = () => expect.poll(() => clock.pendingTimers, "the stream's next expiry check is set").toBe(1);
+  const checkSet = () => expect.poll(() => clock.pendingTimers, { message: "the stream's next expiry check is set" }).toBe(1);
 
   it('ends when the session expires, and not before when the session was used meanwhile', async () => {
     const { project, publishableKey } = await e2e.admin.createProject();
