@@ -11,7 +11,6 @@ import { rejection, useServiceUnderTest } from '@palaver/platform/testing';
 import { SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';
-import type { VisitorDocument } from './repositories/visitor.repository';
 
 const IDLE_TTL_SECONDS = 60;
 
@@ -463,30 +462,6 @@ describe('identity service: identified visitors are apart from devices', () => {
     const customer = await send(M.upsertCustomer, { projectId: project.id, appUserId: 'user-9', body: {} });
     expect(customer.id).not.toBe(device.visitor.id);
     expect((await initVisitor(pk.key, 'user-9', null)).visitor).toMatchObject({ id: device.visitor.id, type: 'anonymous' });
-  });
-
-  it('keeps reading customers stored before verification (their device id was the appUserId)', async () => {
-    const project = await newProject();
-    const pk = await publishableKey(project);
-    const legacyId = '99999999-9999-4999-8999-999999999999';
-    await identity.infra.documents.collection<VisitorDocument>('visitors').insertOne({
-      _id: legacyId,
-      projectId: project.id,
-      saVid: 'user-1',
-      type: 'identified',
-      externalId: 'user-1',
-      name: 'Old',
-      avatarUrl: null,
-      createdAt: identity.clock.now().toISOString(),
-      email: null,
-      attributes: {},
-    });
-    expect((await send(M.getCustomer, { projectId: project.id, appUserId: 'user-1' })).id).toBe(legacyId);
-    const device = await initVisitor(pk.key, 'user-1', null);
-    expect(device.created).toBe(true);
-    expect(device.visitor).toMatchObject({ type: 'anonymous' });
-    const { secret } = await send(M.rotateIdentitySecret, { projectId: project.id });
-    expect((await initWithToken(pk.key, 'any', await token(secret, { sub: 'user-1' }))).visitor.id).toBe(legacyId);
   });
 
   it('concurrent first inits with tokens for one user make one identified visitor, updated from the token', async () => {
