@@ -27,9 +27,9 @@ export const ConversationEventData = {
     usage: Usage,
     /** Absent in events recorded before citations. */
     sources: z.array(ReplySource).optional(),
-    /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
+    /** Whether any knowledge (Q&A entry or document) was found for the question; absent on a stopped reply and on the handoff notice. */
     grounded: z.boolean().optional(),
-    /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
+    /** Whether the reply says it cannot answer (decided by inference on the clear text); absent on a stopped reply. */
     declined: z.boolean().optional(),
   }),
   AssistantReplyFailed: z.object({ messageId: Uuid, error: z.string(), partialText: z.string() }),

@@ -114,9 +114,9 @@ export const ConversationMessages = {
       usage: Usage,
       /** The documents the reply drew on; absent from an inference worker that predates citations. */
       sources: z.array(ReplySource).optional(),
-      /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
+      /** Whether any knowledge (Q&A entry or document) was found for the question; absent on a stopped reply and on the handoff notice. */
       grounded: z.boolean().optional(),
-      /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
+      /** Whether the reply says it cannot answer (decided by inference on the clear text); absent on a stopped reply. */
       declined: z.boolean().optional(),
     }),
     Ack,
