@@ -21,6 +21,7 @@ import { ApiTokenService } from './services/api-token.service';
 import { AssistantService } from './services/assistant.service';
 import { AuditService } from './services/audit.service';
 import { CustomerService } from './services/customer.service';
+import { HeldConversations } from './services/held-conversations';
 import { KeyService } from './services/key.service';
 import { MembershipService } from './services/membership.service';
 import { PasswordHasher } from './services/password.hasher';
@@ -67,6 +68,7 @@ export class IdentityModule {
         UserSessionService,
         SignInService,
         MembershipService,
+        HeldConversations,
         ApiTokenService,
       ],
     };
