@@ -63,10 +63,24 @@ describe('internal notes: for the team, never the visitor', () => {
     const forAdmin = await e2e.admin.call('GET', `/projects/${keys.project.id}/conversations/${conversationId}/notes`);
     expect(forAdmin).toEqual(listed.body);
 
+    // A member working the inbox as themself (session cookie and X-Project-Id) writes as themself.
+    const member = await signedInUser(e2e.url, e2e.app.adminToken, `agent-${randomUUID()}@example.com`, 'Lin');
+    await e2e.admin.call('PUT', `/projects/${keys.project.id}/members/${member.id}`, { role: 'agent' });
+    const byMember = await asUser(e2e.url, member.cookie, `/agent/v1${notesOf(conversationId)}`, {
+      method: 'POST',
+      body: { content: 'Called them back.' },
+      headers: { 'x-project-id': keys.project.id },
+    });
+    expect(byMember.status).toBe(201);
+    expect(byMember.body.author).toEqual({ id: member.id, name: 'Lin', image: null });
+    expect(
+      (await asUser(e2e.url, member.cookie, `/admin/v1/projects/${keys.project.id}/conversations/${conversationId}/notes`)).body.data,
+    ).toHaveLength(3);
+
     // Closed conversations take notes too.
     await agentCall(ada.token, 'POST', `/conversations/${conversationId}/close`, {});
     expect((await agentCall(grace.token, 'POST', notesOf(conversationId), { content: 'Followed up by email.' })).status).toBe(201);
-    expect((await agentCall(ada.token, 'GET', notesOf(conversationId))).body.data).toHaveLength(3);
+    expect((await agentCall(ada.token, 'GET', notesOf(conversationId))).body.data).toHaveLength(4);
   });
 
   it('refuses bad notes, unknown and other projects’ conversations, missing credentials and roles without inbox access', async () => {
