@@ -34,6 +34,8 @@ describe('canned replies (admin and agents API)', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: refund.body.id, shortcut: 'refund', title: 'Refunds', content: 'Refunds take 3 days.' });
     expect(Date.parse(patched.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(refund.body.updatedAt));
+    // An empty change changes nothing, not even updatedAt.
+    expect((await admin(projectId, 'PATCH', `/${refund.body.id}`, {})).body).toEqual(patched.body);
     const renamed = await admin(projectId, 'PATCH', `/${refund.body.id}`, { shortcut: 'refunds' });
     expect(renamed.body.shortcut).toBe('refunds');
 

@@ -42,6 +42,8 @@ export class InboxHandler {
   updateCannedReply(@Payload() raw: unknown) {
     return handle(M.updateCannedReply, raw, async (req) => {
       const reply = await this.replies.update(req.projectId, req.cannedReplyId, req.patch);
+      const fields = Object.keys(req.patch).filter((field) => req.patch[field as keyof typeof req.patch] !== undefined);
+      if (fields.length === 0) return reply;
       // The fields changed, by name: the content is the team's text, not the log's.
       await this.audit.record(
         req.actor,
@@ -50,7 +52,7 @@ export class InboxHandler {
         { type: 'canned-reply', id: reply.id },
         {
           shortcut: reply.shortcut,
-          fields: Object.keys(req.patch),
+          fields,
         },
       );
       return reply;

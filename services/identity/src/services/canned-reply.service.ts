@@ -57,6 +57,12 @@ export class CannedReplyService {
 
   async update(projectId: string, id: string, patch: UpdateCannedReplyBody): Promise<CannedReply> {
     const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    // Nothing to change: the reply as it is, its updatedAt unmoved.
+    if (Object.keys(set).length === 0) {
+      const current = await this.replies.find(projectId, id);
+      if (!current) throw notFound(id);
+      return current;
+    }
     const updated = await this.replies
       .update(projectId, id, { ...set, updatedAt: this.clock.now().toISOString() })
       .catch(takenOr(patch.shortcut));
