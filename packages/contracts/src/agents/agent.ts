@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
+import { AgentNote } from '../inbox/agent-note';
 import { Contact } from '../v2/contact';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
@@ -85,6 +86,7 @@ export const AgentEventType = z.enum([
   'conversation.closed',
   'message.visitor',
   'message.agent',
+  'note.added',
 ]);
 export type AgentEventType = z.infer<typeof AgentEventType>;
 
@@ -98,6 +100,8 @@ export const AgentEvent = z.object({
   conversation: AgentConversation,
   /** The message of `message.*` events. */
   message: Message.nullable(),
+  /** The internal note of `note.added` events (absent or null for the others). */
+  note: AgentNote.nullable().optional(),
 });
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

@@ -156,6 +156,7 @@ export const evolveStats = (
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       break;
     default: {
       const unreachable: never = event;

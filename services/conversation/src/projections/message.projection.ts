@@ -35,6 +35,7 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'HumanHandoffReleased':
     case 'ConversationErased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       return null;
     default: {
       const unreachable: never = event;
@@ -145,6 +146,7 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'HumanHandoffReleased':
     case 'ConversationErased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       return doc;
     default: {
       const unreachable: never = event;
