@@ -10,6 +10,7 @@ import type { ReplyContext } from './session-context';
 import { asksRating, FRESH, initialState, offersContact, type SessionState, type WidgetMessage, withMessage } from './session-state';
 import { conversationPatch, eventPatch } from './session-transitions';
 import { keyRefused, warnSiteOwner } from './site-owner-warning';
+import { isTypingEvent, TypingSignals } from './typing-signals';
 import { type KeyValueStorage, WidgetStorage } from './widget-storage';
 
 export type { Handoff, Role, SessionState, TranscriptNote, VisitorRating, WidgetMessage } from './session-state';
@@ -26,8 +27,8 @@ export interface ChatSessionOptions {
  * The widget's session: its state, which every part changes through `set`, and what the visitor
  * does (open, send, rate, close). Sending and streaming are in reply-transport, closing, rating
  * and leaving an email in conversation-requests, the pure changes of state in
- * session-transitions, following the conversation in live-events, and what is kept in the page's
- * storage in widget-storage.
+ * session-transitions, following the conversation in live-events, typing both ways in
+ * typing-signals, and what is kept in the page's storage in widget-storage.
  */
 export class ChatSession {
   state: SessionState = initialState();
@@ -40,6 +41,7 @@ export class ChatSession {
   private readonly stored: WidgetStorage;
   private readonly ownFeedback = new OwnFeedback();
   private readonly context: ReplyContext | null;
+  private readonly typing: TypingSignals | null;
 
   constructor(private readonly options: ChatSessionOptions) {
     const { client } = options;
@@ -57,6 +59,7 @@ export class ChatSession {
           client,
           {
             event: (event) => {
+              if (isTypingEvent(event)) return this.typing?.agentTyped(event);
               const patch = eventPatch(this.state, event, this.ownFeedback);
               if (patch) this.set(patch);
             },
@@ -80,6 +83,7 @@ export class ChatSession {
           refreshNow: (conversationId) => this.refreshNow(conversationId),
         }
       : null;
+    this.typing = this.context ? new TypingSignals(this.context) : null;
   }
 
   subscribe(listener: () => void): () => void {
@@ -201,6 +205,11 @@ export class ChatSession {
     return this.context ? sendMessage(this.context, content) : false;
   }
 
+  /** The visitor typed in the composer (the agent holding the conversation is told, now and then). */
+  typed(): void {
+    this.typing?.visitorTyped();
+  }
+
   /** Stops the reply being streamed: the server keeps the text so far, and the stream ends. */
   async stop(): Promise<void> {
     if (this.context) await stopReply(this.context);
@@ -274,6 +283,7 @@ export class ChatSession {
   dispose(): void {
     this.lifetime.abort();
     this.live?.stop();
+    this.typing?.dispose();
     this.listeners.clear();
   }
 }

@@ -1,8 +1,8 @@
 import { PalaverApiError, type PalaverClient } from '@palaver/client';
-import type { ConversationLiveEvent } from '@palaver/contracts';
+import type { WidgetLiveEvent } from './typing-signals';
 
 export interface LiveEventsHandlers {
-  event: (event: ConversationLiveEvent) => void;
+  event: (event: WidgetLiveEvent) => void;
   /** Without live events: read the conversation again. */
   poll: () => void;
   /** The gateway has no live events: follow again (it will poll). */
@@ -10,7 +10,7 @@ export interface LiveEventsHandlers {
 }
 
 /**
- * Follows one conversation's live events (agent messages, handoff, close), reconnecting with the
+ * Follows one conversation's live events (agent messages, handoff, close, typing), reconnecting with the
  * last event id after a drop; an older gateway without them is polled instead.
  */
 export class LiveEvents {
@@ -49,8 +49,9 @@ export class LiveEvents {
         try {
           const events = await client.conversationEvents(conversationId, { after, signal: controller.signal });
           failures = 0;
-          for await (const event of events as unknown as AsyncIterable<ConversationLiveEvent>) {
-            after = event.id;
+          for await (const event of events as unknown as AsyncIterable<WidgetLiveEvent>) {
+            // A typing signal has no id: it is never replayed, so it does not move the resume point.
+            if (event.type !== 'typing') after = event.id;
             this.handlers.event(event);
           }
         } catch (error) {

@@ -60,6 +60,8 @@ export interface SessionState {
   contact: string | null;
   /** The visitor's rating of this conversation, once given (kept in storage per conversation). */
   rating: VisitorRating | null;
+  /** The agent typing a message now (their typing signal, for its few seconds), else null. */
+  agentTyping: HumanAgent | null;
 }
 
 export interface VisitorRating {
@@ -85,6 +87,7 @@ export const initialState = (): SessionState => ({
   team: null,
   contact: null,
   rating: null,
+  agentTyping: null,
 });
 
 /** A conversation's state before anything happened in it. */
@@ -96,6 +99,7 @@ export const FRESH = {
   released: false,
   notes: [],
   rating: null,
+  agentTyping: null,
 } satisfies Partial<SessionState>;
 
 export const fromStored = (message: Message): WidgetMessage => ({

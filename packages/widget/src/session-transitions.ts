@@ -72,6 +72,9 @@ export const eventPatch = (state: SessionState, event: ConversationLiveEvent, fe
   if (event.type === 'handoff.claimed' && !state.notes.some((note) => note.key === `joined-${event.id}`))
     patch.notes = [...state.notes, joinedNote(`joined-${event.id}`, humanAgent, event.occurredAt)];
   if (event.type === 'handoff.released') patch.released = true;
+  // The agent's message is what they were typing; a person who left or a closed conversation types no more.
+  if (state.agentTyping && (handoff !== 'claimed' || patch.closed || (event.type === 'message.created' && message?.role === 'human_agent')))
+    patch.agentTyping = null;
   if (message) {
     const messages = [...state.messages];
     const byId = messages.findIndex((known) => known.id === message.id);
