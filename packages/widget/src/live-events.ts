@@ -1,8 +1,7 @@
-import { PalaverApiError, type PalaverClient } from '@palaver/client';
-import type { WidgetLiveEvent } from './typing-signals';
+import { type ConversationStreamEvent, PalaverApiError, type PalaverClient } from '@palaver/client';
 
 export interface LiveEventsHandlers {
-  event: (event: WidgetLiveEvent) => void;
+  event: (event: ConversationStreamEvent) => void;
   /** Without live events: read the conversation again. */
   poll: () => void;
   /** The gateway has no live events: follow again (it will poll). */
@@ -49,7 +48,7 @@ export class LiveEvents {
         try {
           const events = await client.conversationEvents(conversationId, { after, signal: controller.signal });
           failures = 0;
-          for await (const event of events as unknown as AsyncIterable<WidgetLiveEvent>) {
+          for await (const event of events as unknown as AsyncIterable<ConversationStreamEvent>) {
             // A typing signal has no id: it is never replayed, so it does not move the resume point.
             if (event.type !== 'typing') after = event.id;
             this.handlers.event(event);

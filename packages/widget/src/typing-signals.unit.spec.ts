@@ -1,9 +1,8 @@
-import type { PalaverClient } from '@palaver/client';
+import { type ConversationStreamEvent, type PalaverClient, TYPING_MIN_INTERVAL_MS, TYPING_TTL_MS } from '@palaver/client';
 import type { ConversationLiveEvent } from '@palaver/contracts';
 import { DEFAULT_CHAT_WIDGET_CONFIG } from '@palaver/contracts/widget-defaults';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatSession } from './chat-session';
-import { TYPING_SEND_INTERVAL_MS, TYPING_TTL_MS, type WidgetLiveEvent } from './typing-signals';
 
 const ID = 'c-1';
 const ADA = { id: '00000000-0000-4000-8000-00000000000a', name: 'Ada', image: 'https://cdn.example/ada.png' };
@@ -23,9 +22,9 @@ const flush = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A session on a stored conversation, whose live events the test writes, one stream per connection. */
 const setUp = () => {
-  const streams: Array<WritableStreamDefaultWriter<WidgetLiveEvent>> = [];
+  const streams: Array<WritableStreamDefaultWriter<ConversationStreamEvent>> = [];
   const conversationEvents = vi.fn(async (_id: string, _options: { after?: string | null }) => {
-    const { readable, writable } = new TransformStream<WidgetLiveEvent, WidgetLiveEvent>();
+    const { readable, writable } = new TransformStream<ConversationStreamEvent, ConversationStreamEvent>();
     streams.push(writable.getWriter());
     return readable;
   });
@@ -46,7 +45,7 @@ const setUp = () => {
   };
   const session = new ChatSession({ client, storage, pageContext: () => null });
   let version = 0;
-  const emit = async (event: WidgetLiveEvent) => {
+  const emit = async (event: ConversationStreamEvent) => {
     await streams.at(-1)!.write(event);
     await flush();
   };
@@ -87,7 +86,7 @@ describe('typing indicators in the widget', () => {
     session.typed();
     expect(sendTyping).toHaveBeenCalledTimes(1);
     expect(sendTyping).toHaveBeenCalledWith(ID);
-    vi.advanceTimersByTime(TYPING_SEND_INTERVAL_MS - 1);
+    vi.advanceTimersByTime(TYPING_MIN_INTERVAL_MS - 1);
     session.typed();
     expect(sendTyping).toHaveBeenCalledTimes(1);
     vi.advanceTimersByTime(1);
@@ -96,14 +95,14 @@ describe('typing indicators in the widget', () => {
 
     // A refused signal is no concern of the visitor's.
     sendTyping.mockRejectedValueOnce(new Error('409'));
-    vi.advanceTimersByTime(TYPING_SEND_INTERVAL_MS);
+    vi.advanceTimersByTime(TYPING_MIN_INTERVAL_MS);
     session.typed();
     await flush();
     expect(sendTyping).toHaveBeenCalledTimes(3);
     expect(session.state.notice).toBeNull();
 
     await change('conversation.closed', { ...CLAIMED, status: 'closed' });
-    vi.advanceTimersByTime(TYPING_SEND_INTERVAL_MS);
+    vi.advanceTimersByTime(TYPING_MIN_INTERVAL_MS);
     session.typed();
     expect(sendTyping).toHaveBeenCalledTimes(3);
     session.dispose();
