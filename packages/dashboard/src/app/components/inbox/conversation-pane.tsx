@@ -48,11 +48,17 @@ export const ConversationPane = ({
         </Button>
         <h2 class="pane-title pane-title-grow">{title}</h2>
         <div class="row pane-actions">
-          <Button variant="secondary" class="button-small" onClick={() => setConfirmRelease(true)}>
-            Release to the assistant
+          <Button variant="secondary" class="button-small" onClick={() => setConfirmRelease(true)} aria-label="Release to the assistant">
+            Release
           </Button>
-          <Button variant="secondary" class="button-small" onClick={() => setConfirmClose(true)} disabled={closed}>
-            Close the conversation
+          <Button
+            variant="secondary"
+            class="button-small"
+            onClick={() => setConfirmClose(true)}
+            disabled={closed}
+            aria-label="Close the conversation"
+          >
+            Close
           </Button>
           <Button variant="secondary" class="button-small visitor-toggle" aria-expanded={visitorShown} onClick={onToggleVisitor}>
             Visitor

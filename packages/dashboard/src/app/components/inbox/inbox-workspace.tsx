@@ -14,7 +14,7 @@ import { InboxToolbar } from './inbox-toolbar';
 import { useInboxFeed } from './use-inbox-feed';
 import { VisitorPanel } from './visitor-panel';
 
-const WIDE = '(min-width: 1100px)';
+const WIDE = '(min-width: 1280px)';
 
 /** The help desk: the list on the left, the open conversation in the middle, the visitor on the right. */
 export const InboxWorkspace = ({ token, me, onStop }: { token: string; me: AgentInfo; onStop: () => void }) => {
