@@ -102,6 +102,11 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     await manager.getByRole('button', { name: 'Add canned reply' }).click();
     await manager.getByText('/chain').waitFor();
     await manager.getByRole('button', { name: 'Done' }).click();
+    await e2e.admin.call('POST', `/projects/${projectId}/canned-replies`, {
+      shortcut: 'chain-care',
+      title: 'Chain care',
+      content: 'Clean and oil the chain every 300 km.',
+    });
 
     // Alerts are off until the agent opts in; no permission is asked before.
     expect(await page.evaluate("localStorage.getItem('palaver.inboxAlerts')")).toBeNull();
@@ -131,7 +136,19 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     await reply.fill('/ch');
     const list = page.getByRole('listbox', { name: 'Canned replies' });
     await list.getByRole('option', { name: /\/chain Chain slipping/ }).waitFor();
-    expect(await reply.getAttribute('aria-activedescendant')).toBeTruthy();
+    const active = () => list.getByRole('option', { selected: true }).textContent();
+    expect(await list.getByRole('option').allTextContents()).toEqual(['/chain Chain slipping', '/chain-care Chain care']);
+    expect(await active()).toBe('/chain Chain slipping');
+    await reply.press('ArrowDown');
+    expect(await active()).toBe('/chain-care Chain care');
+    const activeId = await reply.getAttribute('aria-activedescendant');
+    expect(await list.getByRole('option', { selected: true }).getAttribute('id')).toBe(activeId);
+    await reply.press('ArrowUp');
+    expect(await active()).toBe('/chain Chain slipping');
+    await reply.press('Escape');
+    expect(await list.count()).toBe(0);
+    await reply.press('a');
+    await list.waitFor();
     await reply.press('Enter');
     expect(await reply.inputValue()).toBe('A slipping chain is **usually worn**: bring the bike in and we check it for free.');
     expect(await list.count()).toBe(0);
@@ -201,10 +218,10 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
   });
 
   it('on a phone: the list, then the conversation with its composer in view, the visitor on demand', async () => {
+    const { page } = await openInbox({ width: 390, height: 844 }, 'Bo');
     const visitor = await openWidget();
     await visitor.input.fill('Can I speak to a person about my order?');
     await visitor.input.press('Enter');
-    const { page } = await openInbox({ width: 390, height: 844 }, 'Bo');
     await page.getByTestId('queue').getByText('Can I speak to a person about my order?').first().waitFor();
     await page.screenshot({ path: await artifactPath('inbox-phone-list.png') });
     await page.getByRole('button', { name: 'Claim next' }).click();

@@ -27,7 +27,7 @@ export const beep = (): void => {
 };
 
 /** The alert for one newly waiting conversation: a sound, and a system notification when allowed. */
-export const alertWaiting = (title: string | null, onClick: () => void): void => {
+export const alertWaiting = (title: string | null): void => {
   beep();
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
   const notification = new Notification('A visitor is waiting for a person', {
@@ -36,7 +36,6 @@ export const alertWaiting = (title: string | null, onClick: () => void): void =>
   });
   notification.onclick = () => {
     window.focus();
-    onClick();
     notification.close();
   };
 };

@@ -115,7 +115,7 @@ export const Composer = ({
             Note
           </button>
         </div>
-        <span class="muted small">
+        <span class="muted small composer-hint">
           {note ? 'Internal note: only agents see this' : 'Enter sends · Shift+Enter new line · / canned replies'}
         </span>
       </div>

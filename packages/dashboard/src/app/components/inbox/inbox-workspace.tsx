@@ -29,7 +29,7 @@ export const InboxWorkspace = ({ token, me, onStop }: { token: string; me: Agent
     me,
     onStop,
     onWaiting: (conversation: AgentConversation) => {
-      if (alerts.on) alertWaiting(conversation.title, () => setSelected(null));
+      if (alerts.on) alertWaiting(conversation.title);
     },
   });
   const canned = useAsync((signal) => agentApi<{ data: CannedReply[] }>(token, '/canned-replies', { signal }), [token, managing]);
