@@ -117,6 +117,8 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     await visitor.input.fill('Can I talk to a human, please?');
     await visitor.input.press('Enter');
     await page.getByTestId('queue').getByText('Can I talk to a human, please?').first().waitFor();
+    // The open inbox says the agent is online: the visitor waits for a person, not for an email.
+    await expect.poll(() => visitor.widget.locator('#palaver-title').textContent()).toBe('Waiting for a person');
     await expect
       .poll(() => page.evaluate('window.__alerts.notifications.map((n) => n.title)'))
       .toEqual(['A visitor is waiting for a person']);

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useAgentPresence } from '../../lib/agent-presence';
 import { agentApi } from '../../lib/api';
 import { roleIn, useAuth } from '../../lib/auth';
 import { alertWaiting, useAlertsToggle } from '../../lib/inbox-alerts';
@@ -21,6 +22,7 @@ export const InboxWorkspace = ({ token, me, onStop }: { token: string; me: Agent
   const { project } = useProject();
   const auth = useAuth();
   const alerts = useAlertsToggle();
+  useAgentPresence(token);
   const [selected, setSelected] = useState<string | null>(null);
   const [visitorShown, setVisitorShown] = useState(() => window.matchMedia(WIDE).matches);
   const [managing, setManaging] = useState(false);
