@@ -3,6 +3,7 @@ import { type Infrastructure, portProviders } from '@palaver/platform';
 import { RetentionQueueConsumer } from './consumers/retention-queue.consumer';
 import { ConversationHandler } from './handlers/conversation.handler';
 import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
+import { InboxHandler } from './handlers/inbox.handler';
 import { PrivacyHandler } from './handlers/privacy.handler';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { ConversationProjection } from './projections/conversation.projection';
@@ -19,6 +20,7 @@ import { MessageReadRepository } from './repositories/message-read.repository';
 import { ReadModel } from './repositories/read-model';
 import { ReplyKnowledge } from './repositories/reply-knowledge';
 import { RetentionRunRepository } from './repositories/retention-run.repository';
+import { AgentNoteService } from './services/agent-note.service';
 import { ConversationExecutor } from './services/conversation.executor';
 import { ConversationAdminQueryService } from './services/conversation-admin-query.service';
 import { ConversationCommandService } from './services/conversation-command.service';
@@ -28,6 +30,7 @@ import { HandoffCommandService } from './services/handoff-command.service';
 import { HandoffQueryService } from './services/handoff-query.service';
 import { RetentionService } from './services/retention.service';
 import { StaleReplySweeper } from './services/stale-reply.sweeper';
+import { VisitorContextService } from './services/visitor-context.service';
 import { VisitorExportService } from './services/visitor-export.service';
 
 @Module({})
@@ -35,7 +38,7 @@ export class ConversationModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: ConversationModule,
-      controllers: [ConversationHandler, ConversationAdminHandler, PrivacyHandler],
+      controllers: [ConversationHandler, ConversationAdminHandler, PrivacyHandler, InboxHandler],
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'keys', 'clock', 'config', 'services'),
         ConversationCipher,
@@ -62,6 +65,8 @@ export class ConversationModule {
         ConversationQueryService,
         ConversationAdminQueryService,
         HandoffQueryService,
+        AgentNoteService,
+        VisitorContextService,
         HandoffCommandService,
         StaleReplySweeper,
       ],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
+import { AgentNote } from '../inbox/agent-note';
 import { Contact } from '../v2/contact';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
@@ -78,6 +79,7 @@ export const AgentEventType = z.enum([
   'conversation.closed',
   'message.visitor',
   'message.agent',
+  'note.added',
 ]);
 export type AgentEventType = z.infer<typeof AgentEventType>;
 
@@ -91,6 +93,8 @@ export const AgentEvent = z.object({
   conversation: AgentConversation,
   /** The message of `message.*` events. */
   message: Message.nullable(),
+  /** The internal note of `note.added` events (absent or null for the others). */
+  note: AgentNote.nullable().optional(),
 });
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

@@ -13,6 +13,8 @@ export const ConversationEventData = {
     projectId: Uuid,
     visitorId: Uuid,
     pageUrl: z.string().nullable(),
+    /** The User-Agent of the request that created it (v2 only; absent from earlier events). */
+    userAgent: z.string().nullable().optional(),
   }),
   UserMessagePosted: z.object({
     messageId: Uuid,
@@ -69,6 +71,8 @@ export const ConversationEventData = {
   ConversationErased: z.object({ reason: z.enum(['request', 'retention']) }),
   /** The visitor left a way to be reached (when nobody could answer); the latest one wins. */
   ContactCaptured: z.object({ email: z.string(), name: z.string().nullable() }),
+  /** An agent wrote an internal note: for the team only, never shown to the visitor or sent to analytics. */
+  AgentNoteAdded: z.object({ noteId: Uuid, content: z.string(), agent: HumanAgentRef }),
 } as const;
 
 export type ConversationEventType = keyof typeof ConversationEventData;
@@ -81,13 +85,14 @@ export type ConversationEventType = keyof typeof ConversationEventData;
 export const PERSONAL_EVENT_FIELDS: {
   readonly [T in ConversationEventType]?: { readonly [F in keyof z.infer<(typeof ConversationEventData)[T]>]?: unknown };
 } = {
-  ConversationStarted: { pageUrl: null },
+  ConversationStarted: { pageUrl: null, userAgent: null },
   UserMessagePosted: { content: '', pageContext: null },
   AssistantReplyCompleted: { text: '' },
   AssistantReplyFailed: { partialText: '' },
   HumanAgentMessagePosted: { content: '' },
   ConversationRated: { comment: null },
   ContactCaptured: { email: '', name: null },
+  AgentNoteAdded: { content: '' },
 };
 export const CONVERSATION_EVENT_TYPES = Object.keys(ConversationEventData) as ConversationEventType[];
 

@@ -30,7 +30,11 @@ export const ConversationMessages = {
   create: defineMessage(
     'conversation.cmd.create.v1',
     /** With `conversationId` (surface B's chat ids): the visitor's own existing conversation is returned as is. */
-    VisitorScope.extend({ pageUrl: z.string().nullable(), conversationId: Uuid.optional() }),
+    VisitorScope.extend({
+      pageUrl: z.string().nullable(),
+      conversationId: Uuid.optional(),
+      userAgent: z.string().max(500).nullable().optional(),
+    }),
     Conversation,
   ),
   list: defineMessage('conversation.qry.list.v1', VisitorScope.extend({ query: ListConversationsQuery }), pagedList(Conversation)),

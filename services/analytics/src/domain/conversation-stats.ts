@@ -157,6 +157,7 @@ export const evolveStats = (
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       break;
     default: {
       const unreachable: never = event;

@@ -56,6 +56,8 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
  *   assistant's reply is a fixed notice instead of a generated answer.
  * - Agents post only while they hold the conversation and not in a closed conversation.
  * - A rating (CSAT) is one per conversation: rating again replaces it, in any status.
+ * - Any agent of the project adds internal notes, holding the conversation or not, open or
+ *   closed; a note id already there records nothing (a retried command).
  */
 export const decide = (command: ConversationCommand, state: ConversationState, context: DecisionContext): ConversationEvent[] => {
   // An erased conversation is not there for anyone: no command reaches it, its id is not reused.
@@ -77,7 +79,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       return [
         {
           type: 'ConversationStarted',
-          data: { projectId: command.projectId, visitorId: command.visitorId, pageUrl: command.pageUrl },
+          data: {
+            projectId: command.projectId,
+            visitorId: command.visitorId,
+            pageUrl: command.pageUrl,
+            ...(command.userAgent ? { userAgent: command.userAgent } : {}),
+          },
         },
       ];
     }
@@ -238,6 +245,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
         throw heldByAnother(command.conversationId);
       }
       return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
+    }
+    case 'AddNote': {
+      // Closed conversations take notes too: the team follows up on them.
+      const conversation = owned(command, state);
+      if (conversation.noteIds.has(command.noteId)) return [];
+      return [{ type: 'AgentNoteAdded', data: { noteId: command.noteId, content: command.content, agent: command.author } }];
     }
     case 'RegenerateReply': {
       const conversation = owned(command, state);

@@ -14,6 +14,8 @@ export interface AgentFeedDoc {
   conversationId: string;
   humanAgentId: string | null;
   messageId: string | null;
+  /** The note of `note.added` entries (its text stays in the sealed event). */
+  noteId?: string;
   occurredAt: string;
   /** When it was written (absent on entries written before the field existed). */
   recordedAt?: string;
@@ -41,13 +43,13 @@ export const untilGap = <T extends Pick<AgentFeedDoc, 'seq' | 'recordedAt'>>(ent
 
 /**
  * The agent feed's view of an event, given the conversation right after it: every handoff
- * transition, and the messages and closing of conversations a person handles. Conversations
- * the AI answers leave nothing here.
+ * transition, the messages and closing of conversations a person handles, and every internal
+ * note. Conversations the AI answers leave nothing else here.
  */
 export const agentFeedEntryOf = (
   event: StoredConversationEvent,
   after: ConversationDoc,
-): Pick<AgentFeedDoc, 'type' | 'messageId'> | null => {
+): Pick<AgentFeedDoc, 'type' | 'messageId' | 'noteId'> | null => {
   const handled = handoffStatusOf(after) !== 'none';
   switch (event.type) {
     case 'HumanHandoffRequested':
@@ -63,6 +65,8 @@ export const agentFeedEntryOf = (
       return handled ? { type: 'message.visitor', messageId: event.data.messageId } : null;
     case 'ConversationClosed':
       return handled ? { type: 'conversation.closed', messageId: null } : null;
+    case 'AgentNoteAdded':
+      return { type: 'note.added', messageId: null, noteId: event.data.noteId };
     default:
       return null;
   }

@@ -14,6 +14,17 @@ const feedOf = (events: ReturnType<typeof stored>) => {
 };
 
 describe('agentFeedEntryOf', () => {
+  it('keeps every internal note, with its id, whoever answers the conversation', () => {
+    const NOTE = '00000000-0000-4000-8000-00000000a001';
+    const events = stored(ev.started(0), ev.userPosted(USER_1, 'Hi'), ev.noted(NOTE, 'VIP'));
+    let doc: ConversationDoc | null = null;
+    const entries = events.map((event) => {
+      doc = applyToConversation(doc, event);
+      return agentFeedEntryOf(event, doc!);
+    });
+    expect(entries).toEqual([null, null, { type: 'note.added', messageId: null, noteId: NOTE }]);
+  });
+
   it('keeps handoff transitions and the messages and close of human-handled conversations only', () => {
     const types = feedOf(
       stored(

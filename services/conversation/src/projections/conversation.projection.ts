@@ -87,6 +87,9 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
       const { contact: _previous, ...rest } = base;
       return { contact: { email: event.data.email, name: event.data.name, capturedAt: event.occurredAt }, ...rest };
     }
+    case 'AgentNoteAdded':
+      // Only the version moves: nothing the visitor reads (not even updatedAt) tells of a note.
+      return { ...doc, version: event.version };
     case 'ConversationErased':
       // The projector then deletes the documents (ReadModelProjector.purge).
       return base;

@@ -36,6 +36,7 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'HumanHandoffReleased':
     case 'ConversationErased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       return null;
     default: {
       const unreachable: never = event;
@@ -147,6 +148,7 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'HumanHandoffReleased':
     case 'ConversationErased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       return doc;
     default: {
       const unreachable: never = event;

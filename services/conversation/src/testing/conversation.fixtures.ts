@@ -67,6 +67,8 @@ export const ev = {
   released: (humanAgentId: string | null = ADA_ID, t = 0) => dated(at(t), { type: 'HumanHandoffReleased', data: { humanAgentId } }),
   agentPosted: (messageId: string, content: string, name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanAgentMessagePosted', data: { messageId, content, humanAgent: { name, image: null } } }),
+  noted: (noteId: string, content: string, agentId: string | null = ADA_ID, t = 0) =>
+    dated(at(t), { type: 'AgentNoteAdded', data: { noteId, content, agent: { id: agentId, name: 'Ada', image: null } } }),
 };
 
 /** Gives dated events the envelope the store adds: versions in order from 1. */

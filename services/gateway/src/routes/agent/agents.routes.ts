@@ -22,6 +22,7 @@ import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
 import type { Announcements } from '../../reads/announcements';
+import type { TypingHub } from '../../typing/typing-hub';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
@@ -34,6 +35,7 @@ export const agentRoutes = (
   feedChanges: Announcements<AgentFeedChange>,
   live: LiveStreamRegistry,
   presence: AgentPresence,
+  typing: TypingHub,
 ): void => {
   const agentAuth = { auth: 'agent', tag: 'agents' } as const;
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
@@ -200,7 +202,11 @@ export const agentRoutes = (
       summary: "The project's handoff events, live (SSE; Last-Event-ID or ?after resumes). See docs/agents-api.md",
       query: EventsQuery,
       responses: {
-        200: { description: 'text/event-stream of AgentEvent (event name = type)', schema: AgentEvent, mediaType: 'text/event-stream' },
+        200: {
+          description: 'text/event-stream of AgentEvent (event name = type), and `typing` events (VisitorTypingEvent, no id)',
+          schema: AgentEvent,
+          mediaType: 'text/event-stream',
+        },
         429: { description: 'The agent already holds LIVE_STREAMS_PER_AGENT feeds (RATE_LIMIT_EXCEEDED, Retry-After)', schema: ErrorBody },
       },
     },
@@ -224,7 +230,12 @@ export const agentRoutes = (
               more: data.length === FEED_PAGE,
             };
           },
-          { wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify), until: stream.signal },
+          {
+            wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify),
+            until: stream.signal,
+            // Visitors typing in the project's human-handled conversations, never stored: no SSE id.
+            ephemeral: (push) => typing.forAgents(agent.projectId, (event) => push({ type: 'typing', data: event })),
+          },
         );
       } finally {
         stopPresence();
