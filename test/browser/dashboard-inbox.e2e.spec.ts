@@ -93,20 +93,20 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     const { page } = await openInbox({ width: 1280, height: 800 }, 'Ada');
     await page.getByText('Nobody is waiting').waitFor();
 
-    // An admin writes a canned reply from the inbox.
+    // An admin writes a canned reply from the inbox (another came through the API).
+    await e2e.admin.call('POST', `/projects/${projectId}/canned-replies`, {
+      shortcut: 'chain-care',
+      title: 'Chain care',
+      content: 'Clean and oil the chain every 300 km.',
+    });
     await page.getByRole('button', { name: 'Canned replies' }).click();
     const manager = page.getByRole('dialog', { name: 'Canned replies' });
     await manager.getByLabel('Shortcut').fill('chain');
     await manager.getByLabel('Title').fill('Chain slipping');
     await manager.getByLabel('Content').fill('A slipping chain is **usually worn**: bring the bike in and we check it for free.');
     await manager.getByRole('button', { name: 'Add canned reply' }).click();
-    await manager.getByText('/chain').waitFor();
+    await manager.getByText('/chain', { exact: true }).waitFor();
     await manager.getByRole('button', { name: 'Done' }).click();
-    await e2e.admin.call('POST', `/projects/${projectId}/canned-replies`, {
-      shortcut: 'chain-care',
-      title: 'Chain care',
-      content: 'Clean and oil the chain every 300 km.',
-    });
 
     // Alerts are off until the agent opts in; no permission is asked before.
     expect(await page.evaluate("localStorage.getItem('palaver.inboxAlerts')")).toBeNull();
@@ -143,6 +143,7 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     expect(await active()).toBe('/chain Chain slipping');
     await reply.press('ArrowDown');
     expect(await active()).toBe('/chain-care Chain care');
+    await page.screenshot({ path: await artifactPath('inbox-canned.png') });
     const activeId = await reply.getAttribute('aria-activedescendant');
     expect(await list.getByRole('option', { selected: true }).getAttribute('id')).toBe(activeId);
     await reply.press('ArrowUp');
@@ -207,6 +208,7 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     await page.getByRole('button', { name: 'Release to the assistant' }).click();
     const release = page.getByRole('dialog', { name: 'Release to the assistant?' });
     await release.waitFor();
+    await page.screenshot({ path: await artifactPath('inbox-release.png') });
     await release.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText('Yours (1)').waitFor();
 
@@ -240,6 +242,10 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
       .waitFor();
     await page.screenshot({ path: await artifactPath('inbox-phone-visitor.png') });
     expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Hide the visitor panel' }).click();
+    expect(await page.getByRole('region', { name: 'Visitor' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Back to the list' }).click();
+    await page.getByText('Yours (1)').waitFor();
   });
 });
 

@@ -98,7 +98,9 @@ export const InboxWorkspace = ({ token, me, onStop }: { token: string; me: Agent
             <Empty title="No conversation open">Claim the next one, or pick one of yours.</Empty>
           </div>
         )}
-        {current && visitorShown ? <VisitorPanel token={token} conversationId={current.id} projectId={project.id} /> : null}
+        {current && visitorShown ? (
+          <VisitorPanel token={token} conversationId={current.id} projectId={project.id} onHide={() => setVisitorShown(false)} />
+        ) : null}
       </div>
       {canManage ? <CannedManager projectId={project.id} open={managing} onClose={() => setManaging(false)} /> : null}
     </div>

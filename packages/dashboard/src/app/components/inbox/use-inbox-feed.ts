@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, agentApi, agentFetch } from '../../lib/api';
 import { type FollowState, follow } from '../../lib/follow';
-import { TYPING_TTL_MS, type VisitorTyping } from '../../lib/inbox-types';
+import { TYPING_TTL_MS, type VisitorTypingEvent } from '../../lib/inbox-types';
 import type { AgentConversation, AgentEvent, AgentInfo, HeldConversations } from '../../lib/types';
 import { useAsync } from '../../lib/use-async';
 
@@ -76,7 +76,7 @@ export const useInboxFeed = ({
       {
         onMessage: (data, _id, name) => {
           if (name === 'typing') {
-            const signal = JSON.parse(data) as VisitorTyping;
+            const signal = JSON.parse(data) as VisitorTypingEvent;
             if (signal.by === 'visitor') typingUntil(signal.conversationId, Date.now() + TYPING_TTL_MS);
             return;
           }

@@ -3,7 +3,7 @@ import type { VisitorContext } from '../../lib/inbox-types';
 import { useAsync } from '../../lib/use-async';
 import { describeUserAgent } from '../../lib/user-agent';
 import { ExternalLink } from '../external-link';
-import { ErrorNotice, formatDate, Loading } from '../ui';
+import { Button, ErrorNotice, formatDate, Loading } from '../ui';
 
 const Identity = ({ visitor }: { visitor: VisitorContext }) => {
   const { identity, contact } = visitor;
@@ -32,7 +32,17 @@ const Identity = ({ visitor }: { visitor: VisitorContext }) => {
 };
 
 /** Who the visitor is and where they are: the page, their browser, identity, earlier conversations. */
-export const VisitorPanel = ({ token, conversationId, projectId }: { token: string; conversationId: string; projectId: string }) => {
+export const VisitorPanel = ({
+  token,
+  conversationId,
+  projectId,
+  onHide,
+}: {
+  token: string;
+  conversationId: string;
+  projectId: string;
+  onHide: () => void;
+}) => {
   const visitor = useAsync(
     (signal) => agentApi<VisitorContext>(token, `/conversations/${conversationId}/visitor`, { signal }),
     [token, conversationId],
@@ -40,9 +50,14 @@ export const VisitorPanel = ({ token, conversationId, projectId }: { token: stri
   const data = visitor.data;
   return (
     <section class="visitor-panel" aria-labelledby="visitor-heading">
-      <h2 id="visitor-heading" class="pane-title">
-        Visitor
-      </h2>
+      <div class="list-heading">
+        <h2 id="visitor-heading" class="pane-title">
+          Visitor
+        </h2>
+        <Button variant="secondary" class="button-small visitor-hide" onClick={onHide} aria-label="Hide the visitor panel">
+          Hide
+        </Button>
+      </div>
       {visitor.loading && !data ? <Loading /> : null}
       <ErrorNotice error={visitor.error} onRetry={visitor.reload} />
       {data ? (
