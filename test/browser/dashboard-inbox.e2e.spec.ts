@@ -193,14 +193,32 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     await visitor.input.press('Enter');
     await transcript.getByText('A red road bike.').waitFor();
     expect(await transcript.getByText('Visitor is typing…').count()).toBe(0);
+    // Without a message, the signal lasts its 5 seconds (the server keeps one signal per 2 s: sent until one passes).
+    const typingShown = transcript.getByText('Visitor is typing…');
+    await expect
+      .poll(
+        async () => {
+          await http(`${e2e.url}/v2/conversations/${id}/typing`, {
+            method: 'POST',
+            token: session.body.sessionToken,
+            headers: { origin: site.origin },
+          });
+          return typingShown.count();
+        },
+        { intervals: [500], timeout: 8000 },
+      )
+      .toBe(1);
+    const shownAt = Date.now();
+    await typingShown.waitFor({ state: 'detached', timeout: 8000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(3500);
 
     // The agent types: the visitor's widget is told (one signal per 2 s at most).
-    const sent: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().endsWith('/typing')) sent.push(request.url());
+    const sent: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith(`/agent/v1/conversations/${id}/typing`)) sent.push(response.status());
     });
     await page.getByLabel('Reply', { exact: true }).pressSequentially('Let me check', { delay: 40 });
-    await expect.poll(() => sent.length).toBe(1);
+    await expect.poll(() => sent).toEqual([204]);
 
     expect(await seriousViolations(page)).toEqual([]);
 

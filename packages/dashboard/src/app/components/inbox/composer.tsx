@@ -15,12 +15,15 @@ export const Composer = ({
   conversationId,
   closed,
   canned,
+  onCannedAsked,
   onSent,
 }: {
   token: string;
   conversationId: string;
   closed: boolean;
   canned: CannedReply[];
+  /** The agent typed "/": the list may have changed since it was read. */
+  onCannedAsked: () => void;
   onSent: (kind: 'reply' | 'note') => void;
 }) => {
   const [text, setText] = useState('');
@@ -51,6 +54,7 @@ export const Composer = ({
   };
 
   const typed = (value: string) => {
+    if (value === '/' && text === '') onCannedAsked();
     setText(value);
     setActive(0);
     if (note || closed || !value.trim() || cannedQuery(value) !== null) return;

@@ -16,6 +16,7 @@ export const ConversationPane = ({
   conversation,
   version,
   canned,
+  onCannedAsked,
   visitorTyping,
   visitorShown,
   onToggleVisitor,
@@ -26,6 +27,7 @@ export const ConversationPane = ({
   conversation: AgentConversation;
   version: number;
   canned: CannedReply[];
+  onCannedAsked: () => void;
   visitorTyping: boolean;
   visitorShown: boolean;
   onToggleVisitor: () => void;
@@ -97,6 +99,7 @@ export const ConversationPane = ({
         conversationId={conversation.id}
         closed={closed}
         canned={canned}
+        onCannedAsked={onCannedAsked}
         onSent={(kind) => {
           if (kind === 'note') notes.reload();
           else messages.reload();

@@ -87,6 +87,7 @@ export const InboxWorkspace = ({ token, me, onStop }: { token: string; me: Agent
             conversation={current}
             version={feed.version}
             canned={canned.data?.data ?? []}
+            onCannedAsked={canned.reload}
             visitorTyping={feed.typing.has(current.id)}
             visitorShown={visitorShown}
             onToggleVisitor={() => setVisitorShown((shown) => !shown)}
