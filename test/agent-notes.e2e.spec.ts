@@ -99,7 +99,7 @@ describe('internal notes: for the team, never the visitor', () => {
     expect(refused.body.error.code).toBe('FORBIDDEN');
   });
 
-  it('reaches the agents’ feed as note.added, and never the visitor, surface B, the analytics feed, webhooks, exports or the disk in clear', async () => {
+  it('reaches the agents’ feed as note.added, and never the visitor, the analytics feed, webhooks or the disk in clear; the admin export lists it apart', async () => {
     const marker = `NOTE-${randomUUID()}`;
     const { token, visitorId, conversationId } = await heldConversation();
     const live = await SseClient.open(`${e2e.url}/v2/conversations/${conversationId}/events`, bearer(token));
@@ -146,9 +146,11 @@ describe('internal notes: for the team, never the visitor', () => {
           .join(''),
       ).not.toContain(marker);
 
+      // The admin export of the visitor's data has the notes apart, under `inbox`, never in a conversation's messages.
       const exported = await e2e.admin.call('GET', `/projects/${keys.project.id}/visitors/${visitorId}/export`);
       expect(exported.conversations.map((c: { id: string }) => c.id)).toEqual([conversationId]);
-      expect(JSON.stringify(exported)).not.toContain(marker);
+      expect(JSON.stringify(exported.conversations)).not.toContain(marker);
+      expect(exported.inbox).toEqual([{ conversationId, userAgent: expect.any(String), notes: [note.body] }]);
       // Sealed in the event with the conversation's key, with no read model of its own: never on disk in clear.
       expect(await filesContaining(e2e.dataDir, marker)).toEqual([]);
       expect(await filesContaining(e2e.dataDir, 'After the note')).not.toEqual([]);

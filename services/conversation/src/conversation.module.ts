@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Infrastructure, portProviders } from '@palaver/platform';
+import { AuditOutbox, type Infrastructure, portProviders } from '@palaver/platform';
 import { RetentionQueueConsumer } from './consumers/retention-queue.consumer';
 import { ConversationHandler } from './handlers/conversation.handler';
 import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
@@ -26,6 +26,7 @@ import { ConversationAdminQueryService } from './services/conversation-admin-que
 import { ConversationCommandService } from './services/conversation-command.service';
 import { ConversationErasureService } from './services/conversation-erasure.service';
 import { ConversationQueryService } from './services/conversation-query.service';
+import { HandoffAudit } from './services/handoff-audit';
 import { HandoffCommandService } from './services/handoff-command.service';
 import { HandoffQueryService } from './services/handoff-query.service';
 import { RetentionService } from './services/retention.service';
@@ -68,6 +69,8 @@ export class ConversationModule {
         AgentNoteService,
         VisitorContextService,
         HandoffCommandService,
+        HandoffAudit,
+        AuditOutbox,
         StaleReplySweeper,
       ],
     };

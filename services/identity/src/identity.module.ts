@@ -24,6 +24,7 @@ import { AssistantService } from './services/assistant.service';
 import { AuditService } from './services/audit.service';
 import { CannedReplyService } from './services/canned-reply.service';
 import { CustomerService } from './services/customer.service';
+import { HeldConversations } from './services/held-conversations';
 import { KeyService } from './services/key.service';
 import { MembershipService } from './services/membership.service';
 import { PasswordHasher } from './services/password.hasher';
@@ -72,6 +73,7 @@ export class IdentityModule {
         UserSessionService,
         SignInService,
         MembershipService,
+        HeldConversations,
         ApiTokenService,
       ],
     };

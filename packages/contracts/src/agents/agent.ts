@@ -41,7 +41,14 @@ export const CreatedAgent = AgentRecord.extend({ token: z.string() });
 export type CreatedAgent = z.infer<typeof CreatedAgent>;
 
 /** Who calls the agents' API: resolved from the bearer token on every request. */
-export const AgentInfo = z.object({ agentId: Uuid, projectId: Uuid, name: z.string(), image: z.string().nullable() });
+export const AgentInfo = z.object({
+  agentId: Uuid,
+  projectId: Uuid,
+  name: z.string(),
+  image: z.string().nullable(),
+  /** Set when a signed-in person works the inbox as themself (then `agentId` is their user id); absent for an agent token. */
+  email: z.string().optional(),
+});
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
 export const HandoffStatus = z.enum(['none', 'waiting', 'claimed']);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Actor } from '../accounts/audit';
 import { AgentConversation, AgentEvent, HeldConversations } from '../agents/agent';
 import { HumanAgent, HumanAgentRef, Uuid } from '../common';
 import { HandoffSource } from '../events/conversation.events';
@@ -139,37 +140,49 @@ export const ConversationMessages = {
   /** Admin call: an agent named only by name and image takes the conversation (no agent identity). */
   handoff: defineMessage(
     'conversation.cmd.handoff.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgent }),
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgent, actor: Actor.optional() }),
     Conversation,
   ),
   /** Queues the conversation for an agent (idempotent while it is human-handled). */
   requestHandoff: defineMessage(
     'conversation.cmd.request-handoff.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, source: HandoffSource }),
+    z.object({ projectId: Uuid, conversationId: Uuid, source: HandoffSource, actor: Actor.optional() }),
     AgentConversation,
   ),
   /** An agent takes the conversation: `queue` only if it waits, `take` unless another agent holds it. */
   claim: defineMessage(
     'conversation.cmd.claim.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgentRef, mode: z.enum(['queue', 'take']) }),
+    z.object({
+      projectId: Uuid,
+      conversationId: Uuid,
+      humanAgent: HumanAgentRef,
+      mode: z.enum(['queue', 'take']),
+      actor: Actor.optional(),
+    }),
     AgentConversation,
   ),
   /** Atomically assigns the oldest waiting conversation; null when the queue is empty. */
   claimNext: defineMessage(
     'conversation.cmd.claim-next.v1',
-    z.object({ projectId: Uuid, humanAgent: HumanAgentRef }),
+    z.object({ projectId: Uuid, humanAgent: HumanAgentRef, actor: Actor.optional() }),
     z.object({ conversation: AgentConversation.nullable() }),
   ),
-  /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
   /** The agent who holds the conversation closes it (a null agent id: an admin call, whoever holds it). */
   agentClose: defineMessage(
     'conversation.cmd.agent-close.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable(), closeReason: z.string().max(1000).nullable() }),
+    z.object({
+      projectId: Uuid,
+      conversationId: Uuid,
+      humanAgentId: Uuid.nullable(),
+      closeReason: z.string().max(1000).nullable(),
+      actor: Actor.optional(),
+    }),
     AgentConversation,
   ),
+  /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
   release: defineMessage(
     'conversation.cmd.release.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable() }),
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable(), actor: Actor.optional() }),
     AgentConversation,
   ),
   /**
@@ -180,6 +193,16 @@ export const ConversationMessages = {
     'conversation.cmd.release-held.v1',
     z.object({ projectId: Uuid, humanAgentId: Uuid }),
     z.object({ released: z.array(Uuid) }),
+  ),
+  /**
+   * Puts back in the waiting queue every open conversation the person holds (they left the
+   * project or were deleted): each is released, then waits for another agent. Audited under
+   * `actor`, who removed them. One taken by someone else meanwhile is left alone.
+   */
+  requeueHeld: defineMessage(
+    'conversation.cmd.requeue-held.v1',
+    z.object({ projectId: Uuid, humanAgentId: Uuid, actor: Actor }),
+    z.object({ requeued: z.array(Uuid) }),
   ),
   /** humanAgentId null (admin): posts as whoever holds it. */
   postAgentMessage: defineMessage(

@@ -43,6 +43,8 @@ export type ConversationCommand =
   | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })
   /** `humanAgentId` null: an admin call, which may release whatever holds it. */
   | (Addressed & { type: 'Release'; humanAgentId: string | null })
+  /** The holder left the project: released, then waiting for another agent. */
+  | (Addressed & { type: 'Requeue'; humanAgentId: string })
   /** `humanAgentId` null: an admin call. */
   | (Addressed & { type: 'AgentClose'; humanAgentId: string | null; closeReason: string | null })
   | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string; humanAgentId: string | null })

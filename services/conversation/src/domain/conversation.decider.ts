@@ -49,7 +49,8 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
  * - Feedback equal to the current value is recorded again (a new event, so `feedbackAt` moves);
  *   removing feedback that is not there records nothing.
  * - Handoff: a request queues the conversation (`waiting`); an agent claims it from the queue
- *   or takes it directly (`claimed`); a release hands it back to the assistant. Agents identified
+ *   or takes it directly (`claimed`); a release hands it back to the assistant; a requeue (the
+ *   holder left the project) releases it and queues it again. Agents identified
  *   by id never take a conversation another identified agent holds; an admin call (no agent id)
  *   may. Repeating the current state records nothing.
  * - A visitor message that asks for a person (project setting) queues the conversation, and the
@@ -237,6 +238,18 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       }
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
       return [{ type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } }];
+    }
+    case 'Requeue': {
+      const conversation = owned(command, state);
+      if (conversation.handoff !== 'claimed' || conversation.humanAgent?.id !== command.humanAgentId) {
+        throw heldByAnother(command.conversationId);
+      }
+      if (conversation.status === 'closed') throw closedConflict(command.conversationId);
+      // Released by its holder, then queued again: the visitor asked for a person and still waits for one.
+      return [
+        { type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } },
+        { type: 'HumanHandoffRequested', data: { source: 'admin', messageId: null } },
+      ];
     }
     case 'AgentClose': {
       const conversation = owned(command, state);

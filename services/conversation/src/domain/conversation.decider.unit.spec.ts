@@ -577,6 +577,25 @@ describe('the handoff queue', () => {
       .then([]);
   });
 
+  it('requeues what its holder can no longer answer: released, then waiting again; only the holder, only while open', () => {
+    const requeue = (humanAgentId = ADA_ID): ConversationCommand => ({ type: 'Requeue', ...on, humanAgentId });
+    given(...answered, ev.requested(), ev.claimed())
+      .when(requeue())
+      .then([
+        { type: 'HumanHandoffReleased', data: { humanAgentId: ADA_ID } },
+        { type: 'HumanHandoffRequested', data: { source: 'admin', messageId: null } },
+      ]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(requeue(GRACE_ID))
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested())
+      .when(requeue())
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested(), ev.claimed(), ev.closed())
+      .when(requeue())
+      .thenFails('CONFLICT', { conflictingField: 'status' });
+  });
+
   it('after a release the AI answers again', () => {
     given(...answered, ev.requested(), ev.claimed(), ev.released())
       .when(post())

@@ -39,7 +39,7 @@ describe('liveEventsOf', () => {
   });
 
   it('tells the visitor nothing of internal notes', () => {
-    const noted = stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1), ev.noted('00000000-0000-4000-8000-00000000a001', 'VIP', 2));
+    const noted = stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1), ev.noted('00000000-0000-4000-8000-00000000a001', 'VIP', ADA_ID, 2));
     expect(liveEventsOf(noted, 0).map((e) => [e.id, e.type])).toEqual([['2', 'message.created']]);
     expect(liveEventsOf(noted, 2)).toEqual([]);
   });

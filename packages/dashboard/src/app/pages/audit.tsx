@@ -22,10 +22,13 @@ const queryOf = (filters: Filters, cursor: string | null): string => {
   return search.toString();
 };
 
-const actorLabel = (entry: AuditEntry): string =>
-  entry.actor.type === 'admin-token'
-    ? 'admin token'
-    : `${entry.actor.email ?? entry.actor.id}${entry.actor.type === 'api-token' ? ' (API token)' : ''}`;
+const SUFFIX: Partial<Record<AuditEntry['actor']['type'], string>> = { 'api-token': ' (API token)', 'agent-token': ' (agent token)' };
+
+const actorLabel = (entry: AuditEntry): string => {
+  if (entry.actor.type === 'admin-token') return 'admin token';
+  if (entry.actor.type === 'system') return `${entry.actor.id} (system)`;
+  return `${entry.actor.email ?? entry.actor.id}${SUFFIX[entry.actor.type] ?? ''}`;
+};
 
 /** Who changed what, newest first, with filters; entries are never edited nor removed. */
 export const AuditLogPage = () => {

@@ -1,4 +1,5 @@
 import {
+  type Actor,
   AgentConversation,
   AgentEvent,
   type AgentFeedChange,
@@ -39,6 +40,11 @@ export const agentRoutes = (
 ): void => {
   const agentAuth = { auth: 'agent', tag: 'agents' } as const;
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
+  /** Who the audit log names: the signed-in person, or the agent token. */
+  const actorOf = (agent: AgentInfo): Actor =>
+    agent.email !== undefined
+      ? { type: 'user', id: agent.agentId, email: agent.email }
+      : { type: 'agent-token', id: agent.agentId, email: null };
 
   routes.add(
     {
@@ -78,6 +84,7 @@ export const agentRoutes = (
       const { conversation } = await services.send(ConversationMessages.claimNext, {
         projectId: agent.projectId,
         humanAgent: asRef(agent),
+        actor: actorOf(agent),
       });
       if (conversation === null) return reply.status(204).send();
       return conversation;
@@ -138,7 +145,13 @@ export const agentRoutes = (
       responses: { 200: { description: 'The conversation, now held by the caller', schema: AgentConversation } },
     },
     async ({ agent, params }) =>
-      services.send(ConversationMessages.claim, { projectId: agent.projectId, ...params, humanAgent: asRef(agent), mode: 'take' }),
+      services.send(ConversationMessages.claim, {
+        projectId: agent.projectId,
+        ...params,
+        humanAgent: asRef(agent),
+        mode: 'take',
+        actor: actorOf(agent),
+      }),
   );
 
   routes.add(
@@ -157,6 +170,7 @@ export const agentRoutes = (
         ...params,
         humanAgentId: agent.agentId,
         closeReason: body.closeReason ?? null,
+        actor: actorOf(agent),
       }),
   );
 
@@ -170,7 +184,12 @@ export const agentRoutes = (
       responses: { 200: { description: 'The conversation, answered by the AI again', schema: AgentConversation } },
     },
     async ({ agent, params }) =>
-      services.send(ConversationMessages.release, { projectId: agent.projectId, ...params, humanAgentId: agent.agentId }),
+      services.send(ConversationMessages.release, {
+        projectId: agent.projectId,
+        ...params,
+        humanAgentId: agent.agentId,
+        actor: actorOf(agent),
+      }),
   );
 
   routes.add(
