@@ -45,11 +45,14 @@ export const ConversationList = ({
         {waiting.map((c) => (
           <li key={c.id} class="queue-item">
             <p class="item-title">{c.title ?? 'Untitled conversation'}</p>
-            {c.unansweredMessages.slice(-2).map((m) => (
-              <p key={m.id} class="item-text">
-                “{textOf(m)}”
-              </p>
-            ))}
+            {c.unansweredMessages
+              .slice(-2)
+              .filter((m) => textOf(m) !== c.title)
+              .map((m) => (
+                <p key={m.id} class="item-text">
+                  “{textOf(m)}”
+                </p>
+              ))}
             {c.contact ? (
               <p class="small" data-testid="queue-contact">
                 Left an email: {c.contact.name ? `${c.contact.name} <${c.contact.email}>` : c.contact.email}

@@ -4,6 +4,7 @@ import type { AgentNote, CannedReply } from '../../lib/inbox-types';
 import type { AgentConversation, Message } from '../../lib/types';
 import { useAsync } from '../../lib/use-async';
 import { Button, ConfirmDialog, ErrorNotice, Loading } from '../ui';
+import './conversation.css';
 import { Composer } from './composer';
 import { Transcript } from './transcript';
 
