@@ -205,7 +205,7 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
           });
           return typingShown.count();
         },
-        { intervals: [500], timeout: 8000 },
+        { interval: 500, timeout: 8000 },
       )
       .toBe(1);
     const shownAt = Date.now();

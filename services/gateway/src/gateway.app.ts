@@ -111,12 +111,14 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const identity = new IdentityCache(deps.services, {
     ...DEFAULT_IDENTITY_CACHE,
     sessionIdleTtlSeconds: deps.config.SESSION_IDLE_TTL_SECONDS,
+    clock: deps.clock,
   });
   // Following identity before listening to it: a revocation ends the credential's live streams.
   const live = new LiveStreamRegistry({
     perSession: deps.config.LIVE_STREAMS_PER_SESSION,
     perAgent: deps.config.LIVE_STREAMS_PER_AGENT,
     sessionExpiresInMs: async (token) => (await deps.services.send(IdentityMessages.sessionExpiry, { token })).expiresInMs,
+    clock: deps.clock,
   });
   identity.follow((change) => live.apply(change));
   await identity.start(deps.pubsub);

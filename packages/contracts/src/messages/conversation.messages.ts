@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { Actor } from '../accounts/audit';
 import { AgentConversation, AgentEvent, HeldConversations } from '../agents/agent';
 import { HumanAgent, HumanAgentRef, Uuid } from '../common';
-import { HandoffSource } from '../events/conversation.events';
+import { HandoffSource, ReplyCompletion } from '../events/conversation.events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
 import { ReplyTo, Streamed } from '../tokens';
-import { ChatMessage, FinishReason, Usage } from '../v2/completion';
+import { ChatMessage } from '../v2/completion';
 import { Contact } from '../v2/contact';
 import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMessagesQuery } from '../v2/conversation';
 import { ConversationLiveEvent } from '../v2/conversation-events';
 import { pagedList, plainList } from '../v2/list';
-import { Feedback, FeedbackResponse, Message, PageContext, ReplySource } from '../v2/message';
+import { Feedback, FeedbackResponse, Message, PageContext } from '../v2/message';
 import { MAX_RATING_COMMENT, Rating, RatingScore } from '../v2/rating';
 import { Ack, defineMessage } from './define';
 
@@ -110,20 +110,7 @@ export const ConversationMessages = {
   /** From inference: the reply is done. Idempotent for the same message. */
   completeReply: defineMessage(
     'conversation.cmd.complete-reply.v1',
-    z.object({
-      projectId: Uuid,
-      conversationId: Uuid,
-      messageId: Uuid,
-      text: z.string(),
-      finishReason: FinishReason,
-      usage: Usage,
-      /** The documents the reply drew on; absent from an inference worker that predates citations. */
-      sources: z.array(ReplySource).optional(),
-      /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
-      grounded: z.boolean().optional(),
-      /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
-      declined: z.boolean().optional(),
-    }),
+    z.object({ projectId: Uuid, conversationId: Uuid, messageId: Uuid, ...ReplyCompletion.shape }),
     Ack,
   ),
   failReply: defineMessage(

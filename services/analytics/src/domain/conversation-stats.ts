@@ -134,7 +134,6 @@ export const evolveStats = (
       }
       break;
     }
-    case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
       next = { ...stats, handoffAt: stats.handoffAt ?? occurredAt };

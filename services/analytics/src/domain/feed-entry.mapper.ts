@@ -23,7 +23,6 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | AssistantReplyFailed    | reply.failed           | messageId, error                   |
  * | MessageFeedbackGiven    | feedback.given         | messageId, feedback, previous      |
  * |   (feedback null)       | feedback.removed       | messageId, feedback: null, previous|
- * | HumanHandoffStarted     | conversation.handoff   | humanAgent                         |
  * | HumanHandoffClaimed     | conversation.handoff   | humanAgent (with its id)           |
  * | HumanHandoffRequested   | handoff.requested      | source, messageId                  |
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
@@ -79,7 +78,6 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       const { messageId, feedback, previous } = event.data;
       return { type: feedback === null ? 'feedback.removed' : 'feedback.given', data: { messageId, feedback, previous } };
     }
-    case 'HumanHandoffStarted':
     case 'HumanHandoffClaimed':
       return { type: 'conversation.handoff', data: { humanAgent: event.data.humanAgent } };
     case 'HumanHandoffRequested':

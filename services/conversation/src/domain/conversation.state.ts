@@ -149,8 +149,6 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, feedback: event.data.feedback }));
     case 'ConversationClosed':
       return { ...state, status: 'closed' };
-    case 'HumanHandoffStarted':
-      return { ...state, handoff: 'claimed', isHumanHandled: true, humanAgent: { id: null, ...event.data.humanAgent } };
     case 'HumanHandoffRequested':
       return { ...state, handoff: 'waiting', isHumanHandled: true, humanAgent: null };
     case 'HumanHandoffClaimed':

@@ -18,7 +18,6 @@ const liveTypeOf = (event: StoredConversationEvent): ConversationLiveEventType |
     case 'HumanHandoffRequested':
       return 'handoff.requested';
     case 'HumanHandoffClaimed':
-    case 'HumanHandoffStarted':
       return 'handoff.claimed';
     case 'HumanHandoffReleased':
       return 'handoff.released';

@@ -58,14 +58,6 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
       return base;
     case 'ConversationClosed':
       return { ...base, status: 'closed', closedAt: event.occurredAt, closeReason: event.data.closeReason };
-    case 'HumanHandoffStarted':
-      return {
-        ...base,
-        isHumanHandled: true,
-        humanAgent: { id: null, ...event.data.humanAgent },
-        handoffAt: event.occurredAt,
-        handoffStatus: 'claimed',
-      };
     case 'HumanHandoffRequested':
       return {
         ...base,

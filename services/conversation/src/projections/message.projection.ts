@@ -30,7 +30,6 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'ConversationStarted':
     case 'ConversationRated':
     case 'ConversationClosed':
-    case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
@@ -142,7 +141,6 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'ConversationStarted':
     case 'ConversationRated':
     case 'ConversationClosed':
-    case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':

@@ -58,8 +58,9 @@ export const ev = {
   feedback: (messageId: string, feedback: 'like' | 'dislike' | null, previous: 'like' | 'dislike' | null, t = 0) =>
     dated(at(t), { type: 'MessageFeedbackGiven', data: { messageId, feedback, previous } }),
   closed: (closeReason: string | null = null, t = 0) => dated(at(t), { type: 'ConversationClosed', data: { closeReason } }),
+  /** A claim by an agent with no id (an admin's handoff naming a person). */
   handoff: (name: string | null = 'Ada', t = 0) =>
-    dated(at(t), { type: 'HumanHandoffStarted', data: { humanAgent: { name, image: null } } }),
+    dated(at(t), { type: 'HumanHandoffClaimed', data: { humanAgent: { id: null, name, image: null } } }),
   requested: (source: 'visitor' | 'agent' | 'admin' = 'visitor', messageId: string | null = null, t = 0) =>
     dated(at(t), { type: 'HumanHandoffRequested', data: { source, messageId } }),
   claimed: (id: string | null = ADA_ID, name: string | null = 'Ada', t = 0) =>
