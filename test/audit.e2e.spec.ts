@@ -44,7 +44,6 @@ const agentCall = (credential: { token?: string; cookie?: string; projectId?: st
     ? http(`${e2e.url}/agent/v1${path}`, { method, body, token: credential.token })
     : asUser(e2e.url, credential.cookie!, `/agent/v1${path}`, { method, body, headers: { 'x-project-id': credential.projectId! } });
 
-
 describe('the audit log records changes made outside identity', () => {
   it('webhooks: created, updated, secret rotated, deleted, by the user who made them, without the secret or the URL', async () => {
     const { owner, as, entries } = await ownedProject('wendy@example.com');
@@ -141,7 +140,9 @@ describe('the audit log records changes made outside identity', () => {
   });
 
   it('sources: created, updated, crawl started, deleted, naming the host and fields, never the full address', async () => {
-    const site = await startStaticSite({ '/': { type: 'text/html', body: '<html><body><main><h1>Hi</h1><p>Open daily.</p></main></body></html>' } });
+    const site = await startStaticSite({
+      '/': { type: 'text/html', body: '<html><body><main><h1>Hi</h1><p>Open daily.</p></main></body></html>' },
+    });
     try {
       const { owner, as, entries } = await ownedProject('sol@example.com');
       const created = await as('POST', '/sources', { type: 'website', url: `${site.origin}/?token=marker-secret` });
