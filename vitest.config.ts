@@ -25,7 +25,9 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: unit } },
+      // Unit files share their workers' module graph (no isolation): importing the workspace again for
+      // each file is most of the tier's time, and a unit test keeps no state between files.
+      { extends: true, test: { name: 'unit', include: unit, isolate: false } },
       { extends: true, test: { name: 'int', include: int } },
       { extends: true, test: { name: 'e2e', include: e2e, exclude: [...configDefaults.exclude, ...browser] } },
       { extends: true, test: { name: 'browser', include: browser } },

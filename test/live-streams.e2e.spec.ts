@@ -1,3 +1,4 @@
+import { ManualClock } from '@palaver/platform';
 import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
@@ -212,12 +213,17 @@ describe('live streams follow their credential', () => {
 });
 
 describe('a live stream of a session that lapses', () => {
-  const e2e = useE2eApp({ SESSION_IDLE_TTL_SECONDS: '3' });
+  // Sessions lapse by identity's clock, which the test moves; the streams' expiry checks run on it.
+  const clock = new ManualClock(new Date());
+  const e2e = useE2eApp({ SESSION_IDLE_TTL_SECONDS: '3' }, { clock });
+  /** Resolves once the registry has set the stream's next expiry check (after opening it, or after a check). */
+  const checkSet = () => expect.poll(() => clock.pendingTimers, { message: "the stream's next expiry check is set" }).toBe(1);
 
   it('ends when the session expires, and not before when the session was used meanwhile', async () => {
     const { project, publishableKey } = await e2e.admin.createProject();
+    const post = (conversationId: string, content: string) =>
+      e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/messages`, { content });
     const { token } = await newVisitor(e2e.url, publishableKey);
-    const started = Date.now();
     const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
     await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/handoff`, {
       humanAgent: { name: 'Ada', image: null },
@@ -226,9 +232,14 @@ describe('a live stream of a session that lapses', () => {
     const idle = await SseClient.open(events, bearer(token));
     expect(idle.status).toBe(200);
     try {
+      await checkSet();
+      clock.advance(2_999);
+      // Not before the expiry: the stream still receives a message.
+      await post(conversationId, 'before expiry');
+      await idle.until((e) => e.event === 'message.created' && e.data.message.parts[0].text === 'before expiry');
+      clock.advance(1);
       await within(5_000, idle.ended, 'the stream of the idle session ended');
-      expect(Date.now() - started).toBeGreaterThanOrEqual(2_500);
-      await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/messages`, { content: 'after expiry' });
+      await post(conversationId, 'after expiry');
       expect(agentMessages(idle, 'after expiry')).toEqual([]);
       expect((await http(`${e2e.url}/v2/conversations/${conversationId}`, { token })).status).toBe(401);
     } finally {
@@ -243,14 +254,16 @@ describe('a live stream of a session that lapses', () => {
     });
     const stream = await SseClient.open(`${e2e.url}/v2/conversations/${usedConversation}/events`, bearer(used.token));
     try {
-      const opened = Date.now();
-      await new Promise((resolve) => setTimeout(resolve, 1_800));
+      await checkSet();
+      clock.advance(1_800);
       expect((await http(`${e2e.url}/v2/conversations/${usedConversation}`, { token: used.token })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1_700));
-      // Past the first expiry (3 s after opening): still live, it receives a message.
-      await e2e.admin.call('POST', `/projects/${project.id}/conversations/${usedConversation}/messages`, { content: 'still here' });
+      clock.advance(1_700);
+      // Past the first expiry (3 s after opening): the check finds the session extended; still live, it receives a message.
+      await checkSet();
+      await post(usedConversation, 'still here');
       await stream.until((e) => e.event === 'message.created' && e.data.message.parts[0].text === 'still here');
-      expect(Date.now() - opened).toBeGreaterThan(3_000);
+      expect(stream.open).toBe(true);
+      clock.advance(1_300);
       await within(4_000, stream.ended, 'the stream of the extended session ended');
     } finally {
       stream.close();

@@ -67,6 +67,16 @@ describe('retention', () => {
         profileErased: false,
       }),
     ]);
+    // Audited as a visitor erasure by the system's retention job, with the count only.
+    const audit = (await e2e.admin.call('GET', `/projects/${p}/audit?action=visitor.erased`)).data;
+    expect(audit).toEqual([
+      expect.objectContaining({
+        actor: { type: 'system', id: 'retention', email: null },
+        target: { type: 'visitor', id: old.visitorId },
+        changes: { conversations: 1, profileErased: false, by: 'retention' },
+      }),
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(marker);
     // The visitor's profile stays (only their idle conversation went).
     const exported = await e2e.admin.call('GET', `/projects/${p}/visitors/${old.visitorId}/export`);
     expect(exported).toMatchObject({ visitor: { id: old.visitorId }, conversations: [] });

@@ -1,14 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
 import { type E2eApp, http, newVisitor, startE2eApp } from '../support/e2e-app';
+import { seriousViolations } from './support/axe';
+import { adminTab, fullScreenshot, openProjectPage } from './support/dashboard';
 
 // The Insights page (figures, rates, unanswered questions answered in place) and the handoff and
 // Q&A override settings, in Chromium against the real app with its local responder.
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insights and reply settings', available), () => {
   let e2e: E2eApp;
@@ -16,22 +15,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
   let page: Page;
   let projectId = '';
 
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
-  const open = async (section: string, heading: string) => {
-    await page.goto(`${e2e.url}/dashboard/projects/${projectId}/${section}`);
-    await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
-  };
-  const seriousViolations = async (): Promise<string[]> => {
-    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-    const violations = (await page.evaluate('window.axe.run({ resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{
-      id: string;
-      impact: string | null;
-      nodes: { target: unknown[] }[];
-    }>;
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-  };
+  const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
+  const open = (section: string, heading: string) => openProjectPage(page, e2e, projectId, section, heading);
 
   beforeAll(async () => {
     e2e = await startE2eApp();
@@ -49,10 +34,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
       interval: 50,
     });
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page = await adminTab(browser, e2e, { reducedMotion: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -74,13 +56,13 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     const items = page.locator('.item-list > li');
     await expect.poll(() => items.count()).toBe(2);
     await expect.poll(() => items.first().textContent()).toContain('asked 2 times');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shot('insights');
 
     await page.getByRole('button', { name: 'Answer: do you deliver to iceland' }).click();
     await page.getByLabel('Answer', { exact: true }).fill('Yes, within six days.');
     await shot('insights-answering');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save the answer' }).click();
     await page.getByText('Added to the Q&A: “do you deliver to iceland”.').waitFor();
     await expect.poll(() => items.count()).toBe(1);
@@ -97,7 +79,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     await page.getByLabel('Trigger phrases').fill('speak to Ada\nhuman please');
     await page.getByLabel('When nobody can answer').fill('We are closed; leave your email and we will write back.');
     await page.getByLabel('Minimum similarity').fill('0.8');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
     await shot('settings-replies');

@@ -1,16 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../../services/search/src/testing/office-files';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
 import { type E2eApp, startE2eApp } from '../support/e2e-app';
 import { type StaticPage, type StaticSite, startStaticSite } from '../support/static-site';
+import { seriousViolations } from './support/axe';
+import { adminTab, fullScreenshot, openProjectPage } from './support/dashboard';
 
 // The Sources page (a website crawled while the owner watches), the PDF upload on Documents, and
 // the identity secret on Settings, in Chromium against the real app and a local "customer site".
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const html = (title: string, body: string): StaticPage => ({
   type: 'text/html; charset=utf-8',
@@ -25,22 +24,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
   let page: Page;
   let projectId = '';
 
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
-  const open = async (section: string, heading: string) => {
-    await page.goto(`${e2e.url}/dashboard/projects/${projectId}/${section}`);
-    await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
-  };
-  const seriousViolations = async (): Promise<string[]> => {
-    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-    const violations = (await page.evaluate('window.axe.run({ resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{
-      id: string;
-      impact: string | null;
-      nodes: { target: unknown[] }[];
-    }>;
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-  };
+  const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
+  const open = (section: string, heading: string) => openProjectPage(page, e2e, projectId, section, heading);
   const bar = () => page.getByRole('progressbar');
   const pageRow = (path: string) => page.getByRole('row', { name: new RegExp(`${site.origin}${path}$|${site.origin}${path}\\s`) });
 
@@ -60,15 +45,8 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CRAWL_DELAY_MS: '300' });
     projectId = (await e2e.admin.createProject({ name: 'Acme' })).project.id;
     browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 900 },
-      permissions: ['clipboard-read', 'clipboard-write'],
-      // No transitions: a screenshot shows the bar's final width.
-      reducedMotion: 'reduce',
-    });
-    await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    // Reduced motion: a screenshot shows the bar's final width.
+    page = await adminTab(browser, e2e, { clipboard: true, reducedMotion: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -136,7 +114,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await open('sources', 'Sources');
     const row = page.getByRole('row', { name: new RegExp(site.origin) });
     expect(await row.textContent()).toContain('Ready');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shot('sources');
   });
 
@@ -148,7 +126,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Every day', { exact: true }).waitFor();
     await page.getByText('/faq', { exact: true }).waitFor();
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
 
     expect((await e2e.admin.call('GET', `/projects/${projectId}/documents`)).total).toBe(5);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -183,7 +161,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await page.getByRole('button', { name: 'Upload file' }).click();
     await expect.poll(() => alert.textContent()).toContain('is not a PDF or DOCX file');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('creates the identity secret, shows it once, rotates it, and requires verified visitors', async () => {
@@ -219,7 +197,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await required.check();
     await expect.poll(async () => (await e2e.admin.call('GET', `/projects/${projectId}`)).identityVerification.required).toBe(true);
     expect(await required.getAttribute('aria-checked')).toBe('true');
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await shot('settings-identity');
 
     await page.reload();

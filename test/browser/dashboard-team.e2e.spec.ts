@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
 import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { collectCspViolations, fullScreenshot } from './support/dashboard';
 
 const available = chromiumAvailable();
 const OWNER_PASSWORD = 'violet-kettle-92-harbour';
@@ -17,7 +18,7 @@ describe.skipIf(!available)(browserSuiteTitle('a team in the dashboard, in Chrom
   let invitationUrl = '';
   const cspViolations: string[] = [];
 
-  const shot = async (page: Page, name: string) => page.screenshot({ path: await artifactPath(`team-${name}.png`), fullPage: true });
+  const shot = (page: Page, name: string) => fullScreenshot(page, `team-${name}.png`);
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Project' });
 
   beforeAll(async () => {
@@ -32,9 +33,7 @@ describe.skipIf(!available)(browserSuiteTitle('a team in the dashboard, in Chrom
     colleague = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
     for (const page of [owner, colleague]) {
       page.setDefaultTimeout(10_000);
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-      });
+      collectCspViolations(page, cspViolations);
     }
   });
   afterAll(async () => {

@@ -1,50 +1,27 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
 import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { seriousViolations as axeViolations } from './support/axe';
+import { adminTab, followSidebar, fullScreenshot, openProjectPage } from './support/dashboard';
 
 // The findings of a trial of the dashboard in Chromium: keys, accessibility, forms, links.
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the trial’s findings', available), () => {
   let e2e: E2eApp;
   let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let projectId = '';
   let publishableKey = '';
   let legacyKeyHint = '';
   let documentId = '';
 
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-trial-${name}.png`), fullPage: true });
-  const open = async (section: string, heading: string) => {
-    await page.goto(`${e2e.url}/dashboard/projects/${projectId}/${section}`);
-    await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
-  };
-  const go = (section: string) =>
-    page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: section, exact: true }).click();
-
-  /** The serious and critical findings of axe-core on the page as it is now. */
-  const seriousViolations = async (): Promise<string[]> => {
-    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-    // The real widget in the preview is the widget's own (its spec checks it); the preview's box is the dashboard's.
-    const violations = (await page.evaluate(
-      'window.axe.run({ exclude: [["palaver-widget"]] }, { resultTypes: ["violations"] }).then((r) => r.violations)',
-    )) as AxeViolation[];
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}): ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`));
-  };
+  const shot = (name: string) => fullScreenshot(page, `dashboard-trial-${name}.png`);
+  const open = (section: string, heading: string) => openProjectPage(page, e2e, projectId, section, heading);
+  const go = (section: string) => followSidebar(page, section);
+  // The real widget in the preview is the widget's own (its spec checks it); the preview's box is the dashboard's.
+  const seriousViolations = () => axeViolations(page, { exclude: [['palaver-widget']] });
 
   beforeAll(async () => {
     e2e = await startE2eApp();
@@ -75,10 +52,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the tr
     documentId = document.id;
 
     browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page = await adminTab(browser, e2e, { clipboard: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -179,7 +153,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the tr
     await page.getByRole('heading', { name: 'Keys', exact: true }).waitFor();
 
     // Closing or reloading the tab: the browser's own beforeunload question.
-    const tab = await context.newPage();
+    const tab = await page.context().newPage();
     await tab.goto(`${e2e.url}/dashboard/projects/${projectId}/widget`);
     // Typed with real key events: Chromium asks on unload only after the visitor interacted with the page.
     await tab.locator('input[name="displayName"]').click();

@@ -1,15 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
+import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
 import { type E2eApp, startE2eApp } from '../support/e2e-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { seriousViolations } from './support/axe';
+import { adminTab, fullScreenshot, openProjectPage } from './support/dashboard';
 
 // The Webhooks page in Chromium: an endpoint added (its secret shown once), a test event sent and
 // seen retried then delivered, the endpoint edited and deleted.
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhooks', available), () => {
   let e2e: E2eApp;
@@ -18,28 +17,14 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhoo
   let page: Page;
   let projectId = '';
 
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
-  const seriousViolations = async (): Promise<string[]> => {
-    if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-    const violations = (await page.evaluate('window.axe.run({ resultTypes: ["violations"] }).then((r) => r.violations)')) as Array<{
-      id: string;
-      impact: string | null;
-      nodes: { target: unknown[] }[];
-    }>;
-    return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-  };
+  const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver((_hook, hit) => (hit === 1 ? 500 : 200));
     e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS_MS: '1500' });
     projectId = (await e2e.admin.createProject({ name: 'Acme' })).project.id;
     browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
-    page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page = await adminTab(browser, e2e, { reducedMotion: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -48,8 +33,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhoo
   });
 
   it('adds an endpoint and shows its secret once; refuses a metadata address with the reason', async () => {
-    await page.goto(`${e2e.url}/dashboard/projects/${projectId}/webhooks`);
-    await page.getByRole('heading', { name: 'Webhooks', exact: true, level: 1 }).waitFor();
+    await openProjectPage(page, e2e, projectId, 'webhooks', 'Webhooks');
     await page.getByText('No endpoints yet').waitFor();
 
     await page.getByRole('button', { name: 'Add an endpoint' }).click();
@@ -88,7 +72,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhoo
     await expect.poll(async () => row.textContent(), { timeout: 15_000, interval: 100 }).toMatch(/succeeded.*2.*200/);
     await shot('webhooks-delivered');
     expect(receiver.received.map((h) => h.status)).toEqual([500, 200]);
-    expect(await seriousViolations()).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('edits the endpoint, rotates its secret and deletes it', async () => {

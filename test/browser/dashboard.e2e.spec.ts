@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
 import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { collectCspViolations, followSidebar, fullScreenshot } from './support/dashboard';
 
 const available = chromiumAvailable();
 const SHOP = 'https://shop.example';
@@ -32,18 +33,15 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
   /** What Chromium refused under the dashboard's Content-Security-Policy, over the whole suite. */
   const cspViolations: string[] = [];
 
-  const shot = async (name: string) => page.screenshot({ path: await artifactPath(`dashboard-${name}.png`), fullPage: true });
-  const go = (section: string) =>
-    page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: section, exact: true }).click();
+  const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
+  const go = (section: string) => followSidebar(page, section);
 
   beforeAll(async () => {
     e2e = await startE2eApp();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.setDefaultTimeout(10_000);
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
-    });
+    collectCspViolations(page, cspViolations);
   });
   afterAll(async () => {
     await browser?.close();

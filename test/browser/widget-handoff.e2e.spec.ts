@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { type E2eApp, http } from '../support/e2e-app';
+import type { StaticSite } from '../support/static-site';
+import { startWidgetShop, type WidgetShop } from './support/widget-shop';
 
 // A visitor asks for a person: the widget waits for one, names the agent who claims, counts what
 // the agent writes while the panel is closed, and asks for a rating once the agent hands back.
@@ -27,6 +28,7 @@ const seriousViolations = async (page: Page): Promise<string[]> => {
 };
 
 describe.runIf(available)(browserSuiteTitle('the widget with a person answering, in Chromium', available), { timeout: 90_000 }, () => {
+  let shop: WidgetShop;
   let e2e: E2eApp;
   let site: StaticSite;
   let browser: Browser;
@@ -35,25 +37,19 @@ describe.runIf(available)(browserSuiteTitle('the widget with a person answering,
   const agent = (method: string, path: string, body?: unknown) => http(`${e2e.url}/agent/v1${path}`, { method, body, token: agentToken });
 
   beforeAll(async () => {
-    site = await startStaticSite(pages);
-    e2e = await startE2eApp();
-    const keys = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Bike shop' });
-    const projectId = keys.project.id;
+    shop = await startWidgetShop({ name: 'Bike shop', pages });
+    ({ e2e, site, browser } = shop);
+    const projectId = shop.keys.project.id;
     await e2e.admin.call('PATCH', `/projects/${projectId}`, {
       handoff: { enabled: true },
       chatWidgetConfig: { displayName: 'Bike helper', brandColor: '#0f766e' },
     });
     agentToken = (await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Ada', image: `${site.origin}/ada.svg` })).token;
     await agent('PUT', '/presence', { status: 'online' });
-    pages['/'] = { type: 'text/html', body: hostPage(e2e.url, keys.publishableKey) };
-    browser = await launchChromium();
+    pages['/'] = { type: 'text/html', body: hostPage(e2e.url, shop.keys.publishableKey) };
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await e2e?.stop();
-  });
+  afterAll(() => shop?.close());
 
   it('waits for a person, names the agent who joins, badges their messages, and asks for a rating after the release', async () => {
     const page = await (await browser.newContext({ viewport: { width: 900, height: 760 } })).newPage();

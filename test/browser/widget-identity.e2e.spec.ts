@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { type E2eApp, http } from '../support/e2e-app';
 import { RecordingChatModel } from '../support/recording-chat-model';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import type { StaticSite } from '../support/static-site';
 import { epochSeconds, signUserToken } from '../support/user-token';
+import { startWidgetShop, type WidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -20,6 +21,7 @@ const nextInit = (page: Page) =>
     .then(async (response) => ({ status: response.status(), body: await response.json() }));
 
 describe.runIf(available)(browserSuiteTitle('the widget with a user token, in Chromium', available), { timeout: 60_000 }, () => {
+  let shop: WidgetShop;
   let e2e: E2eApp;
   let site: StaticSite;
   let browser: Browser;
@@ -29,9 +31,9 @@ describe.runIf(available)(browserSuiteTitle('the widget with a user token, in Ch
   let privateKey: string;
 
   beforeAll(async () => {
-    site = await startStaticSite(pages);
-    e2e = await startE2eApp({}, { chatModel: new RecordingChatModel() });
-    const keys = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Signed-in shop' });
+    shop = await startWidgetShop({ name: 'Signed-in shop', pages, chatModel: new RecordingChatModel() });
+    ({ e2e, site, browser } = shop);
+    const { keys } = shop;
     privateKey = keys.privateKey;
     await e2e.admin.call('PATCH', `/projects/${keys.project.id}`, {
       quickPrompts: [{ title: 'Where is my parcel?', prompt: 'Where is my parcel?' }],
@@ -49,14 +51,9 @@ describe.runIf(available)(browserSuiteTitle('the widget with a user token, in Ch
     token = signUserToken({ sub: 'user-42', name: 'Ann', exp: epochSeconds(3600) }, secret);
     pages['/signed-in'] = { type: 'text/html', body: hostPage(e2e.url, keys.publishableKey, token) };
     pages['/anonymous'] = { type: 'text/html', body: hostPage(e2e.url, keys.publishableKey) };
-    browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await e2e?.stop();
-  });
+  afterAll(() => shop?.close());
 
   it("data-user-token: the widget's session is surface B's customer, whose chats gain the new one", async () => {
     const page = await (await browser.newContext()).newPage();

@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext, ConsoleMessage, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, startE2eApp } from '../support/e2e-app';
+import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import type { E2eApp } from '../support/e2e-app';
 import { GatedChatModel } from '../support/gated-chat-model';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import type { StaticSite } from '../support/static-site';
+import { startWidgetShop, type WidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -33,6 +34,7 @@ describe.runIf(available)(
   browserSuiteTitle('the widget on a slow network, and on a site its key does not allow', available),
   { timeout: 60_000 },
   () => {
+    let shop: WidgetShop;
     let e2e: E2eApp;
     let site: StaticSite;
     let browser: Browser;
@@ -43,9 +45,9 @@ describe.runIf(available)(
     let revokedKeyId: string;
 
     beforeAll(async () => {
-      site = await startStaticSite(pages);
-      e2e = await startE2eApp({}, { chatModel: gate });
-      const { project, publishableKey } = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Slow shop' });
+      shop = await startWidgetShop({ name: 'Slow shop', pages, chatModel: gate });
+      ({ e2e, site, browser } = shop);
+      const { project, publishableKey } = shop.keys;
       projectId = project.id;
       await e2e.admin.call('PATCH', `/projects/${projectId}`, { chatWidgetConfig: { displayName: 'Slow helper', welcomeMessage: 'Hi!' } });
       const elsewhere = await e2e.admin.call('POST', `/projects/${projectId}/keys`, {
@@ -64,14 +66,9 @@ describe.runIf(available)(
       pages['/shop'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey) };
       pages['/blocked'] = { type: 'text/html', body: hostPage(e2e.url, elsewhere.key) };
       pages['/revoked'] = { type: 'text/html', body: hostPage(e2e.url, revoked.key) };
-      browser = await launchChromium();
     }, 60_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      await site?.close();
-      await e2e?.stop();
-    });
+    afterAll(() => shop?.close());
 
     const freshPage = async () => {
       await context?.close();

@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, startE2eApp } from '../support/e2e-app';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import type { E2eApp } from '../support/e2e-app';
+import type { StaticSite } from '../support/static-site';
 import { SteppedChatModel } from '../support/stepped-chat-model';
+import { startWidgetShop, type WidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -12,6 +13,7 @@ const panel = (page: Page) => widget(page).getByRole('dialog');
 const lastReply = (page: Page) => panel(page).locator('.palaver-message--assistant[data-message-id]').last();
 
 describe.runIf(available)(browserSuiteTitle('the widget resumes and stops a reply, in Chromium', available), { timeout: 60_000 }, () => {
+  let shop: WidgetShop;
   let e2e: E2eApp;
   let site: StaticSite;
   let browser: Browser;
@@ -19,22 +21,16 @@ describe.runIf(available)(browserSuiteTitle('the widget resumes and stops a repl
 
   beforeAll(async () => {
     const pages: Record<string, { type: string; body: string }> = {};
-    site = await startStaticSite(pages);
-    e2e = await startE2eApp({}, { chatModel: model });
-    const { publishableKey } = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Resume shop' });
+    shop = await startWidgetShop({ name: 'Resume shop', pages, chatModel: model });
+    ({ e2e, site, browser } = shop);
     pages['/shop'] = {
       type: 'text/html',
       body: `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Shop</h1>
-<script src="${e2e.url}/widget.js" data-key="${publishableKey}" async></script></body></html>`,
+<script src="${e2e.url}/widget.js" data-key="${shop.keys.publishableKey}" async></script></body></html>`,
     };
-    browser = await launchChromium();
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await e2e?.stop();
-  });
+  afterAll(() => shop?.close());
 
   it('shows the reply again after a reload and follows it to its end; the stop button ends a reply, which keeps its text', async () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 700 } });

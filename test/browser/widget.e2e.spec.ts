@@ -1,9 +1,10 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { type E2eApp, http } from '../support/e2e-app';
 import { GatedChatModel } from '../support/gated-chat-model';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import type { StaticSite } from '../support/static-site';
+import { startWidgetShop, type WidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -36,6 +37,7 @@ const launcher = (page: Page) => widget(page).locator('.palaver-launcher');
 const panel = (page: Page) => widget(page).getByRole('dialog');
 
 describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page of another origin', available), { timeout: 60_000 }, () => {
+  let shop: WidgetShop;
   let e2e: E2eApp;
   let site: StaticSite;
   let browser: Browser;
@@ -46,9 +48,9 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
   let projectId: string;
 
   beforeAll(async () => {
-    site = await startStaticSite(pages);
-    e2e = await startE2eApp({}, { chatModel: gate });
-    const { project, publishableKey } = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Browser shop' });
+    shop = await startWidgetShop({ name: 'Browser shop', pages, chatModel: gate });
+    ({ e2e, site, browser } = shop);
+    const { project, publishableKey } = shop.keys;
     projectId = project.id;
     await e2e.admin.call('PATCH', `/projects/${projectId}`, {
       chatWidgetConfig: WIDGET_CONFIG,
@@ -68,15 +70,10 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
       limits: { messagesPerMinute: 1 },
     });
     pages['/limited'] = { type: 'text/html', body: hostPage(e2e.url, limited.publishableKey) };
-    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await e2e?.stop();
-  });
+  afterAll(() => shop?.close());
 
   it('serves widget.js with caching headers, gzip and 304 on a matching ETag', async () => {
     const first = await fetch(`${e2e.url}/widget.js`, { headers: { 'accept-encoding': 'gzip' } });

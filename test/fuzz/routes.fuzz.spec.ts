@@ -49,6 +49,11 @@ describe('fuzz: every route, generated requests', () => {
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hello' }, token });
     const reply = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data[0];
     const agent = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Fuzz agent' });
+    const cannedReply = await e2e.admin.call('POST', `/projects/${project.id}/canned-replies`, {
+      shortcut: 'fuzz',
+      title: 'Fuzz',
+      content: 'Hi',
+    });
     const apiToken = await personalToken(e2e);
     Object.assign(credentials, {
       publishableKey,
@@ -66,6 +71,7 @@ describe('fuzz: every route, generated requests', () => {
       messageId: reply.id,
       assistantId: project.defaultAssistantId,
       appUserId: 'fuzz-user',
+      cannedReplyId: cannedReply.id,
     });
 
     const document = (await http(`${e2e.url}/openapi.json`)).body;

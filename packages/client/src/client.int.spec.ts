@@ -146,6 +146,43 @@ describe('PalaverClient and palaverTransport against the running app', () => {
     controller.abort();
   });
 
+  it('sends typing to the agent holding the conversation and yields the agent’s typing, without an id', async () => {
+    await e2e.admin.call('PATCH', `/projects/${projectId}`, { handoff: { enabled: true } });
+    const ada = await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Ada' });
+    const agent = (method: string, path: string) =>
+      fetch(`${e2e.url}/agent/v1${path}`, { method, headers: { authorization: `Bearer ${ada.token}` } });
+    const client = new PalaverClient({ baseUrl: e2e.url, apiKey, deviceId: 'client-device-typing' });
+    const { id } = await client.createConversation();
+    await client.sendMessage(id, { content: 'Can I talk to a human please?' });
+    expect((await agent('POST', `/conversations/${id}/handoff`)).status).toBe(200);
+    const feedController = new AbortController();
+    const feed = await fetch(`${e2e.url}/agent/v1/events`, {
+      headers: { authorization: `Bearer ${ada.token}` },
+      signal: feedController.signal,
+    });
+    const controller = new AbortController();
+    const events = (await client.conversationEvents(id, { signal: controller.signal })).getReader();
+    try {
+      await client.sendTyping(id);
+      // The agent's feed shows it (a raw SSE read: `event: typing` with the visitor's side).
+      const reader = feed.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = '';
+      while (!/event: typing\ndata: .*"by":"visitor"/.test(text)) text += (await reader.read()).value ?? '';
+      expect(text).toContain(id);
+      expect((await agent('POST', `/conversations/${id}/typing`)).status).toBe(204);
+      for (;;) {
+        const { value } = await events.read();
+        if (value?.type !== 'typing') continue;
+        expect(value).toMatchObject({ type: 'typing', by: 'agent', conversationId: id, humanAgent: { id: ada.id, name: 'Ada' } });
+        expect('id' in value).toBe(false);
+        break;
+      }
+    } finally {
+      controller.abort();
+      feedController.abort();
+    }
+  });
+
   it('gives useChat a stream whose assistant message carries the stored message id', async () => {
     const seen: Array<[string, string]> = [];
     const transport = palaverTransport({

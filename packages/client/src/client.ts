@@ -15,11 +15,17 @@ import type {
   RatingBody,
   SearchResponse,
   StopReplyResponse,
+  TypingEvent,
   Visitor,
 } from '@palaver/contracts';
 import { errorFromResponse, PalaverApiError, PalaverNetworkError } from './errors';
 import { newIdempotencyKey, withSafeRetries } from './safe-retry';
 import { type PalaverUiChunk, readJsonEventStream, readUiMessageStream } from './ui-stream';
+
+/** An agent typing in the conversation (SSE event `typing`, never stored, no id): show it for TYPING_TTL_MS or until their message. */
+export type AgentTypingEvent = Extract<TypingEvent, { by: 'agent' }>;
+/** What `conversationEvents` yields: the stored events (with an id to resume from) and typing signals (without). */
+export type ConversationStreamEvent = ConversationLiveEvent | AgentTypingEvent;
 
 export interface PalaverClientOptions {
   /** The gateway's address, e.g. `https://chat.example.com` (a trailing `/v2` is accepted). */
@@ -190,18 +196,27 @@ export class PalaverClient {
   /**
    * The conversation's live events (an extension, docs/api.md): new agent and visitor messages,
    * completed replies, handoff, release, close. Read with fetch, since EventSource cannot send
-   * the session token. `after` (an event id) resumes; without it the history comes first.
+   * the session token. `after` (an event id) resumes; without it the history comes first. An
+   * agent's typing comes as `{ type: 'typing', by: 'agent', … }`, which has no id to resume from.
    */
   async conversationEvents(
     conversationId: string,
     options: { after?: string | null; signal?: AbortSignal } = {},
-  ): Promise<ReadableStream<ConversationLiveEvent>> {
+  ): Promise<ReadableStream<ConversationStreamEvent>> {
     const response = await this.sessionFetch('GET', `/v2/conversations/${encodeURIComponent(conversationId)}/events`, {
       query: { after: options.after },
       signal: options.signal,
     });
     if (!response.body) throw new PalaverNetworkError('the event stream has no body');
-    return readJsonEventStream<ConversationLiveEvent>(response.body);
+    return readJsonEventStream<ConversationStreamEvent>(response.body);
+  }
+
+  /**
+   * Tells the agent holding the conversation that the visitor is typing (for TYPING_TTL_MS).
+   * Send at most one per TYPING_MIN_INTERVAL_MS: the server drops extras (still a success).
+   */
+  async sendTyping(conversationId: string): Promise<void> {
+    await this.sessionFetch('POST', `/v2/conversations/${encodeURIComponent(conversationId)}/typing`, {});
   }
 
   closeConversation(conversationId: string, closeReason?: string): Promise<CloseConversationResponse> {

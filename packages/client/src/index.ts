@@ -1,5 +1,7 @@
-export type { Conversation, Feedback, Message, PageContext, Project, Visitor } from '@palaver/contracts';
+export type { Conversation, ConversationLiveEvent, Feedback, Message, PageContext, Project, Visitor } from '@palaver/contracts';
 export {
+  type AgentTypingEvent,
+  type ConversationStreamEvent,
   type JsonReply,
   type List,
   PalaverClient,
@@ -12,4 +14,5 @@ export { storedDeviceId } from './device-id';
 export { PalaverApiError, PalaverNetworkError } from './errors';
 export { newIdempotencyKey } from './safe-retry';
 export { type PalaverTransport, type PalaverTransportOptions, palaverTransport } from './transport';
+export { TYPING_MIN_INTERVAL_MS, TYPING_TTL_MS } from './typing';
 export { type PalaverProviderMetadata, type PalaverSource, type PalaverUiChunk, readUiMessageStream, storedMessageId } from './ui-stream';

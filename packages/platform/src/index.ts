@@ -1,4 +1,4 @@
-export * from './audit/audit-trail';
+export * from './audit/audit-outbox';
 export * from './chat-model/chat-model.port';
 export * from './chat-model/last-user-message';
 export * from './chat-model/local.chat-model';
@@ -41,6 +41,7 @@ export * from './service-bootstrap';
 export * from './standalone-process';
 export * from './storage/coalesced-sync';
 export * from './storage/data-dir.lock';
+export * from './storage/drain-loop';
 export * from './storage/serial-queue';
 export * from './tokens';
 export * from './tracing/spans';

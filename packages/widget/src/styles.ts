@@ -151,6 +151,10 @@ export const widgetCss = (config: ChatWidgetConfig, inline: boolean): string => 
 .palaver-typing span { width: 7px; height: 7px; border-radius: 50%; background: var(--palaver-muted); animation: palaver-blink 1.2s infinite ease-in-out; }
 .palaver-typing span:nth-child(2) { animation-delay: .2s; } .palaver-typing span:nth-child(3) { animation-delay: .4s; }
 @keyframes palaver-blink { 0%, 80%, 100% { opacity: .25; } 40% { opacity: 1; } }
+.palaver-agent-typing { display: flex; align-items: center; gap: 6px; padding: 2px 14px 8px; font-size: .8em; color: var(--palaver-muted); }
+.palaver-agent-typing:empty { padding: 0; }
+.palaver-agent-typing-avatar { width: 18px; height: 18px; border-radius: 50%; object-fit: cover; flex: none; background: rgba(127,127,127,.25); display: grid; place-items: center; font-size: .8em; font-weight: 600; }
+.palaver-agent-typing .palaver-typing span { width: 5px; height: 5px; }
 .palaver-prompts { display: flex; flex-wrap: wrap; gap: 6px; }
 .palaver-prompt { border: 1px solid var(--palaver-accent); color: var(--palaver-accent); background: transparent; border-radius: 999px; padding: 5px 12px; cursor: pointer; }
 .palaver-prompt:hover { background: var(--palaver-brand); color: var(--palaver-on-brand); }

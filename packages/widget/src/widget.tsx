@@ -1,9 +1,11 @@
 /** @jsxImportSource preact */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { AgentTyping } from './agent-typing';
 import type { ChatSession } from './chat-session';
 import { CloseDialog } from './close-dialog';
 import { ContactForm } from './contact-form';
 import { noticeText } from './error-notice';
+import { trapFocus } from './focus-trap';
 import { ChatIcon, CloseIcon, EndIcon, MinimizeIcon, PlusIcon, SendIcon, StopIcon } from './icons';
 import { MessageList } from './message-list';
 import { RatingPrompt } from './rating-prompt';
@@ -16,28 +18,6 @@ export interface WidgetProps {
   /** Set by the handle's open()/close(). */
   openSignal: { subscribe(listener: (open: boolean) => void): () => void };
 }
-
-const FOCUSABLE = 'button:not([disabled]), textarea:not([disabled]), input:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
-
-/** Keeps Tab inside the open panel (the panel is a modal dialog). */
-const trapFocus = (event: KeyboardEvent, container: HTMLElement) => {
-  if (event.key !== 'Tab') return;
-  const items = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
-    (item) => item.offsetParent !== null || item === document.activeElement,
-  );
-  if (items.length === 0) return;
-  const root = container.getRootNode() as ShadowRoot;
-  const active = root.activeElement;
-  const first = items[0]!;
-  const last = items[items.length - 1]!;
-  if (event.shiftKey && (active === first || !container.contains(active))) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && (active === last || !container.contains(active))) {
-    event.preventDefault();
-    first.focus();
-  }
-};
 
 const DISMISSED = 'palaver.dismissed';
 const dismissedThisSession = (): boolean => {
@@ -232,6 +212,7 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
               <RatingPrompt key={state.conversationId} rating={state.rating} onRate={(score, comment) => session.rate(score, comment)} />
             )}
           </MessageList>
+          <AgentTyping agent={state.agentTyping} />
           {session.offersContact && <ContactForm onSubmit={(email, name) => session.leaveContact(email, name)} />}
           {state.notice && (
             <div class={`palaver-notice${state.notice.info ? ' palaver-notice--info' : ''}`} role={state.notice.info ? 'status' : 'alert'}>
@@ -259,7 +240,10 @@ export const Widget = ({ session, initiallyOpen, openSignal }: WidgetProps) => {
               placeholder={config.inputPlaceholder}
               value={draft}
               disabled={state.phase !== 'ready' || !!state.notice?.fatal}
-              onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
+              onInput={(event) => {
+                setDraft((event.target as HTMLTextAreaElement).value);
+                session.typed();
+              }}
               onKeyDown={(event) => {
                 if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
                   event.preventDefault();

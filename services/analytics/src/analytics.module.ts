@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Infrastructure, portProviders } from '@palaver/platform';
+import { AuditOutbox, type Infrastructure, portProviders } from '@palaver/platform';
 import { FeedbackConsumer } from './consumers/feedback.consumer';
 import { WebhookConsumer } from './consumers/webhook.consumer';
 import { WebhookDeliveryWorker } from './consumers/webhook-delivery.worker';
@@ -52,6 +52,7 @@ export class AnalyticsModule {
         InsightsProjection,
         InsightsSummaryService,
         UnansweredService,
+        AuditOutbox,
       ],
     };
   }

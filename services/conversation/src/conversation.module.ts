@@ -1,8 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Infrastructure, portProviders } from '@palaver/platform';
+import { AuditOutbox, type Infrastructure, portProviders } from '@palaver/platform';
 import { RetentionQueueConsumer } from './consumers/retention-queue.consumer';
 import { ConversationHandler } from './handlers/conversation.handler';
 import { ConversationAdminHandler } from './handlers/conversation-admin.handler';
+import { InboxHandler } from './handlers/inbox.handler';
 import { PrivacyHandler } from './handlers/privacy.handler';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { ConversationProjection } from './projections/conversation.projection';
@@ -19,15 +20,18 @@ import { MessageReadRepository } from './repositories/message-read.repository';
 import { ReadModel } from './repositories/read-model';
 import { ReplyKnowledge } from './repositories/reply-knowledge';
 import { RetentionRunRepository } from './repositories/retention-run.repository';
+import { AgentNoteService } from './services/agent-note.service';
 import { ConversationExecutor } from './services/conversation.executor';
 import { ConversationAdminQueryService } from './services/conversation-admin-query.service';
 import { ConversationCommandService } from './services/conversation-command.service';
 import { ConversationErasureService } from './services/conversation-erasure.service';
 import { ConversationQueryService } from './services/conversation-query.service';
+import { HandoffAudit } from './services/handoff-audit';
 import { HandoffCommandService } from './services/handoff-command.service';
 import { HandoffQueryService } from './services/handoff-query.service';
 import { RetentionService } from './services/retention.service';
 import { StaleReplySweeper } from './services/stale-reply.sweeper';
+import { VisitorContextService } from './services/visitor-context.service';
 import { VisitorExportService } from './services/visitor-export.service';
 
 @Module({})
@@ -35,7 +39,7 @@ export class ConversationModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: ConversationModule,
-      controllers: [ConversationHandler, ConversationAdminHandler, PrivacyHandler],
+      controllers: [ConversationHandler, ConversationAdminHandler, PrivacyHandler, InboxHandler],
       providers: [
         ...portProviders(infra, 'documents', 'eventStore', 'eventStream', 'jobs', 'pubsub', 'keys', 'clock', 'config', 'services'),
         ConversationCipher,
@@ -62,7 +66,11 @@ export class ConversationModule {
         ConversationQueryService,
         ConversationAdminQueryService,
         HandoffQueryService,
+        AgentNoteService,
+        VisitorContextService,
         HandoffCommandService,
+        HandoffAudit,
+        AuditOutbox,
         StaleReplySweeper,
       ],
     };

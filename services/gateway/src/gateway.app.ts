@@ -32,6 +32,7 @@ import { auditAdminRoutes } from './routes/admin/audit.admin.routes';
 import { conversationAdminRoutes } from './routes/admin/conversations.admin.routes';
 import { conversationBrowseAdminRoutes } from './routes/admin/conversations-browse.admin.routes';
 import { documentUploadAdminRoutes } from './routes/admin/document-upload.admin.routes';
+import { inboxAdminRoutes } from './routes/admin/inbox.admin.routes';
 import { insightsAdminRoutes } from './routes/admin/insights.admin.routes';
 import { knowledgeAdminRoutes } from './routes/admin/knowledge.admin.routes';
 import { memberAdminRoutes } from './routes/admin/members.admin.routes';
@@ -41,6 +42,7 @@ import { sourcesAdminRoutes } from './routes/admin/sources.admin.routes';
 import { userAdminRoutes } from './routes/admin/users.admin.routes';
 import { webhooksAdminRoutes } from './routes/admin/webhooks.admin.routes';
 import { agentRoutes } from './routes/agent/agents.routes';
+import { agentInboxRoutes } from './routes/agent/inbox.routes';
 import { presenceRoutes } from './routes/agent/presence.routes';
 import { authRoutes } from './routes/auth/auth.routes';
 import { ssoRoutes } from './routes/auth/sso.routes';
@@ -57,7 +59,9 @@ import { identityRoutes } from './routes/v2/identity.routes';
 import { projectRoutes } from './routes/v2/projects.routes';
 import { replyStreamRoutes } from './routes/v2/reply-stream.routes';
 import { searchRoutes } from './routes/v2/search.routes';
+import { typingRoutes } from './routes/v2/typing.routes';
 import { widgetRoutes } from './routes/widget.routes';
+import { TypingHub } from './typing/typing-hub';
 
 /** v2 bodies are small (content ≤ 10,000 chars); admin bodies carry whole documents. */
 const V2_BODY_LIMIT = 256 * 1024;
@@ -107,12 +111,14 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const identity = new IdentityCache(deps.services, {
     ...DEFAULT_IDENTITY_CACHE,
     sessionIdleTtlSeconds: deps.config.SESSION_IDLE_TTL_SECONDS,
+    clock: deps.clock,
   });
   // Following identity before listening to it: a revocation ends the credential's live streams.
   const live = new LiveStreamRegistry({
     perSession: deps.config.LIVE_STREAMS_PER_SESSION,
     perAgent: deps.config.LIVE_STREAMS_PER_AGENT,
     sessionExpiresInMs: async (token) => (await deps.services.send(IdentityMessages.sessionExpiry, { token })).expiresInMs,
+    clock: deps.clock,
   });
   identity.follow((change) => live.apply(change));
   await identity.start(deps.pubsub);
@@ -131,6 +137,9 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   const replies = new ReplyHub();
   await replies.start(deps.pubsub);
   app.addHook('onClose', () => replies.stop());
+  const typing = new TypingHub(deps.pubsub, deps.clock);
+  await typing.start();
+  app.addHook('onClose', () => typing.stop());
 
   const docs = new ApiDocs();
   const idempotency = new IdempotentRequests(new IdempotencyStore(deps.kv, idempotencyClaimTtlSeconds(deps.config)), deps);
@@ -148,8 +157,10 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
   completionRoutes(routes, deps, identity, replyRequests);
   replyStreamRoutes(routes, deps, visitorReads);
   conversationRatingRoutes(routes, deps, visitorReads);
-  conversationEventRoutes(routes, deps, changes.visitors, live);
-  agentRoutes(routes, deps, changes.agentFeeds, live, presence);
+  conversationEventRoutes(routes, deps, changes.visitors, live, typing);
+  typingRoutes(routes, deps, typing);
+  agentRoutes(routes, deps, changes.agentFeeds, live, presence, typing);
+  agentInboxRoutes(routes, deps, typing);
   presenceRoutes(routes, presence);
   surfaceBRoutes(routes, deps, identity, replyRequests, idempotency);
   customerErasureRoutes(routes, deps, identity);
@@ -179,6 +190,7 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
     webhooksAdminRoutes(adminRoutes, deps);
     insightsAdminRoutes(adminRoutes, deps);
     agentAdminRoutes(adminRoutes, deps, identity);
+    inboxAdminRoutes(adminRoutes, deps);
     userAdminRoutes(adminRoutes, deps);
     memberAdminRoutes(adminRoutes, deps);
     auditAdminRoutes(adminRoutes, deps);

@@ -1,35 +1,12 @@
-import { AccountMessages as A, AppError, IdentityMessages as M, type RequestOf, type ServiceMessage } from '@palaver/contracts';
-import { ManualClock, type RunningService } from '@palaver/platform';
-import { createTestInfrastructure } from '@palaver/platform/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccountMessages as A, IdentityMessages as M, type RequestOf, type ServiceMessage } from '@palaver/contracts';
+import { rejection, useServiceUnderTest } from '@palaver/platform/testing';
+import { describe, expect, it } from 'vitest';
 import { startIdentityService } from './index';
 
 const INVITATION_TTL_SECONDS = 3600;
-let infra: Awaited<ReturnType<typeof createTestInfrastructure>>;
-let service: RunningService;
-let clock: ManualClock;
+const identity = useServiceUnderTest(startIdentityService, { INVITATION_TTL_SECONDS });
 
-beforeEach(async () => {
-  clock = new ManualClock();
-  infra = await createTestInfrastructure({ clock, config: { INVITATION_TTL_SECONDS } });
-  service = await startIdentityService(infra);
-});
-
-afterEach(async () => {
-  await service.close();
-  await infra.cleanup();
-});
-
-const send = <Msg extends ServiceMessage>(message: Msg, request: RequestOf<Msg>) => infra.services.send(message, request);
-const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-};
+const send = <Msg extends ServiceMessage>(message: Msg, request: RequestOf<Msg>) => identity.infra.services.send(message, request);
 const PASSWORD = 'violet-kettle-92-harbour';
 const owner = { type: 'user', id: '00000000-0000-4000-8000-000000000001', email: 'o@example.com' } as const;
 
@@ -57,7 +34,7 @@ describe('identity: users and invitations', () => {
     expect((await rejection(send(A.acceptInvite, { token, password: PASSWORD }))).code).toBe('UNAUTHORIZED');
 
     const late = await send(A.createUser, { body: { email: 'cy@example.com', name: 'Cy' } });
-    clock.advance(INVITATION_TTL_SECONDS * 1000);
+    identity.clock.advance(INVITATION_TTL_SECONDS * 1000);
     expect((await rejection(send(A.acceptInvite, { token: late.invitation!.token, password: PASSWORD }))).code).toBe('UNAUTHORIZED');
   });
 });

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  AppError,
   ConversationMessages,
   IDENTITY_CHANGES_CHANNEL,
   IdentityMessages as M,
@@ -8,46 +7,21 @@ import {
   type RequestOf,
   type ServiceMessage,
 } from '@palaver/contracts';
-import { ManualClock, type RunningService } from '@palaver/platform';
-import { createTestInfrastructure } from '@palaver/platform/testing';
+import { rejection, useServiceUnderTest } from '@palaver/platform/testing';
 import { SignJWT } from 'jose';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startIdentityService } from './index';
-import type { VisitorDocument } from './repositories/visitor.repository';
 
 const IDLE_TTL_SECONDS = 60;
 
-let infra: Awaited<ReturnType<typeof createTestInfrastructure>>;
-let service: RunningService;
-let clock: ManualClock;
+const identity = useServiceUnderTest(startIdentityService, { SESSION_IDLE_TTL_SECONDS: IDLE_TTL_SECONDS });
 
-beforeEach(async () => {
-  clock = new ManualClock();
-  infra = await createTestInfrastructure({ clock, config: { SESSION_IDLE_TTL_SECONDS: IDLE_TTL_SECONDS } });
-  service = await startIdentityService(infra);
-});
-
-afterEach(async () => {
-  await service.close();
-  await infra.cleanup();
-});
-
-const send = <Msg extends ServiceMessage>(message: Msg, request: RequestOf<Msg>) => infra.services.send(message, request);
+const send = <Msg extends ServiceMessage>(message: Msg, request: RequestOf<Msg>) => identity.infra.services.send(message, request);
 
 /** What the gateway does on `POST /v2/identity/init`: resolve the publishable key, then init with it. */
 const initVisitor = async (apiKey: string, saVid: string, origin: string | null) => {
   const key = await send(M.resolveKey, { key: apiKey, origin, type: 'publishable' });
   return send(M.initVisitor, { key: { ...key, type: 'publishable' }, saVid });
-};
-
-const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
 };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -110,7 +84,7 @@ describe('identity service: projects', () => {
       chatWidgetConfig: { displayName: 'Helper' },
       quickPrompts: [{ title: 'a', prompt: 'a' }],
     });
-    clock.advance(5_000);
+    identity.clock.advance(5_000);
     const updated = await send(M.updateProject, {
       projectId: created.id,
       patch: {
@@ -135,7 +109,7 @@ describe('identity service: projects', () => {
 
   it('lists projects and answers PROJECT_NOT_FOUND with the id', async () => {
     const a = await newProject('A');
-    clock.advance(1);
+    identity.clock.advance(1);
     const b = await newProject('B');
     expect((await send(M.listProjects, {})).data.map((p) => p.id)).toEqual([a.id, b.id]);
     const missing = '00000000-0000-4000-8000-000000000000';
@@ -157,7 +131,7 @@ describe('identity service: assistants', () => {
   it('creates, lists and gets assistants within their project only', async () => {
     const project = await newProject();
     const other = await newProject('Other');
-    clock.advance(1);
+    identity.clock.advance(1);
     const sales = await send(M.createAssistant, {
       projectId: project.id,
       body: { name: 'Sales', instructions: 'Sell.', model: 'gpt-4o-mini' },
@@ -175,14 +149,14 @@ describe('identity service: keys', () => {
   it('returns a private key once and stores only its hash; keeps and lists a publishable key whole', async () => {
     const project = await newProject();
     const pk = await publishableKey(project, ['https://shop.example.com']);
-    clock.advance(1);
+    identity.clock.advance(1);
     const sk = await privateKey(project);
     expect(pk.key).toMatch(/^pk_[0-9A-Za-z]{43}$/);
     expect(sk.key).toMatch(/^sk_[0-9A-Za-z]{43}$/);
     expect(pk).toMatchObject({ type: 'publishable', assistantId: project.defaultAssistantId, hint: pk.key.slice(-4) });
     expect(sk).toMatchObject({ type: 'private', assistantId: null, allowedOrigins: [], revokedAt: null });
 
-    const raw = await infra.documents.collection<{ _id: string; hash: string }>('keys').find({});
+    const raw = await identity.infra.documents.collection<{ _id: string; hash: string }>('keys').find({});
     expect(raw.map((d) => d.hash).sort()).toEqual([sha256(pk.key), sha256(sk.key)].sort());
     const atRest = JSON.stringify(raw);
     expect(atRest).not.toContain(sk.key);
@@ -216,10 +190,10 @@ describe('identity service: keys', () => {
     const sk = await privateKey(project);
     const notHere = await rejection(send(M.revokeKey, { projectId: other.id, keyId: sk.id }));
     expect(notHere.code).toBe('KEY_NOT_FOUND');
-    clock.advance(1_000);
+    identity.clock.advance(1_000);
     const revoked = await send(M.revokeKey, { projectId: project.id, keyId: sk.id });
     expect(revoked.revokedAt).toBe('2026-01-01T00:00:01.000Z');
-    clock.advance(1_000);
+    identity.clock.advance(1_000);
     expect(await send(M.revokeKey, { projectId: project.id, keyId: sk.id })).toEqual(revoked);
     expect((await send(M.listKeys, { projectId: project.id })).data[0]!.revokedAt).toBe(revoked.revokedAt);
     expect((await send(M.listKeys, { projectId: other.id })).data).toEqual([]);
@@ -327,7 +301,7 @@ describe('identity service: visitors and sessions', () => {
     }
     expect(await send(M.getVisitor, { projectId: project.id, visitorId: first.visitor.id })).toEqual(first.visitor);
     // The session is kept under the token's hash.
-    expect(await infra.kv.get(`identity:session:${sha256(first.sessionToken)}`)).not.toBeNull();
+    expect(await identity.infra.kv.get(`identity:session:${sha256(first.sessionToken)}`)).not.toBeNull();
   });
 
   it('creates a device’s visitor once under concurrent first visits', async () => {
@@ -371,15 +345,15 @@ describe('identity service: visitors and sessions', () => {
     const { sessionToken: token } = await initVisitor(pk.key, 'd', null);
     const resolve = () => send(M.resolveSession, { token, origin: null });
 
-    clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
+    identity.clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
     await resolve();
-    clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
+    identity.clock.advance((IDLE_TTL_SECONDS - 1) * 1000);
     await resolve(); // alive well past one TTL since init, because it was used
-    clock.advance(IDLE_TTL_SECONDS * 1000);
+    identity.clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(resolve())).code).toBe('UNAUTHORIZED');
 
     const { sessionToken: idle } = await initVisitor(pk.key, 'd', null);
-    clock.advance(IDLE_TTL_SECONDS * 1000);
+    identity.clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(send(M.resolveSession, { token: idle, origin: null }))).code).toBe('UNAUTHORIZED');
   });
 
@@ -388,20 +362,20 @@ describe('identity service: visitors and sessions', () => {
     const pk = await publishableKey(project);
     const { sessionToken: token } = await initVisitor(pk.key, 'd', null);
     const resolve = () => send(M.resolveSession, { token, origin: null });
-    const sessionWrites = vi.spyOn(infra.kv, 'set');
+    const sessionWrites = vi.spyOn(identity.infra.kv, 'set');
 
     for (let i = 0; i < 5; i++) {
-      clock.advance(1_000);
+      identity.clock.advance(1_000);
       await resolve();
     }
     expect(sessionWrites).not.toHaveBeenCalled();
-    clock.advance(IDLE_TTL_SECONDS * 100); // now past a tenth of the TTL since init
+    identity.clock.advance(IDLE_TTL_SECONDS * 100); // now past a tenth of the TTL since init
     await resolve();
     expect(sessionWrites).toHaveBeenCalledTimes(1);
     // Lapses a full TTL after that extension.
-    clock.advance(IDLE_TTL_SECONDS * 1000 - 1);
+    identity.clock.advance(IDLE_TTL_SECONDS * 1000 - 1);
     await resolve();
-    clock.advance(IDLE_TTL_SECONDS * 1000);
+    identity.clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(resolve())).code).toBe('UNAUTHORIZED');
   });
 
@@ -411,13 +385,13 @@ describe('identity service: visitors and sessions', () => {
     const { sessionToken: token } = await initVisitor(pk.key, 'd', null);
     const expiry = () => send(M.sessionExpiry, { token });
 
-    clock.advance(IDLE_TTL_SECONDS * 500);
+    identity.clock.advance(IDLE_TTL_SECONDS * 500);
     expect(await expiry()).toEqual({ expiresInMs: IDLE_TTL_SECONDS * 500 });
-    clock.advance(IDLE_TTL_SECONDS * 400);
+    identity.clock.advance(IDLE_TTL_SECONDS * 400);
     expect(await expiry()).toEqual({ expiresInMs: IDLE_TTL_SECONDS * 100 }); // asking did not extend it
     await send(M.resolveSession, { token, origin: null }); // a use does
     expect(await expiry()).toEqual({ expiresInMs: IDLE_TTL_SECONDS * 1000 });
-    clock.advance(IDLE_TTL_SECONDS * 1000);
+    identity.clock.advance(IDLE_TTL_SECONDS * 1000);
     expect((await rejection(expiry())).code).toBe('UNAUTHORIZED');
 
     const { sessionToken: revoked } = await initVisitor(pk.key, 'other', null);
@@ -463,7 +437,7 @@ describe('identity service: identified visitors are apart from devices', () => {
   const token = (secret: string, claims: Record<string, unknown>) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256' })
-      .setExpirationTime(Math.floor(clock.now().getTime() / 1000) + 600)
+      .setExpirationTime(Math.floor(identity.clock.now().getTime() / 1000) + 600)
       .sign(new TextEncoder().encode(secret));
   const initWithToken = async (apiKey: string, saVid: string, userToken: string) => {
     const key = await send(M.resolveKey, { key: apiKey, origin: null, type: 'publishable' });
@@ -488,30 +462,6 @@ describe('identity service: identified visitors are apart from devices', () => {
     const customer = await send(M.upsertCustomer, { projectId: project.id, appUserId: 'user-9', body: {} });
     expect(customer.id).not.toBe(device.visitor.id);
     expect((await initVisitor(pk.key, 'user-9', null)).visitor).toMatchObject({ id: device.visitor.id, type: 'anonymous' });
-  });
-
-  it('keeps reading customers stored before verification (their device id was the appUserId)', async () => {
-    const project = await newProject();
-    const pk = await publishableKey(project);
-    const legacyId = '99999999-9999-4999-8999-999999999999';
-    await infra.documents.collection<VisitorDocument>('visitors').insertOne({
-      _id: legacyId,
-      projectId: project.id,
-      saVid: 'user-1',
-      type: 'identified',
-      externalId: 'user-1',
-      name: 'Old',
-      avatarUrl: null,
-      createdAt: clock.now().toISOString(),
-      email: null,
-      attributes: {},
-    });
-    expect((await send(M.getCustomer, { projectId: project.id, appUserId: 'user-1' })).id).toBe(legacyId);
-    const device = await initVisitor(pk.key, 'user-1', null);
-    expect(device.created).toBe(true);
-    expect(device.visitor).toMatchObject({ type: 'anonymous' });
-    const { secret } = await send(M.rotateIdentitySecret, { projectId: project.id });
-    expect((await initWithToken(pk.key, 'any', await token(secret, { sub: 'user-1' }))).visitor.id).toBe(legacyId);
   });
 
   it('concurrent first inits with tokens for one user make one identified visitor, updated from the token', async () => {
@@ -550,9 +500,9 @@ describe('identity service: identified visitors are apart from devices', () => {
 describe('identity service: agents', () => {
   /** What the conversation service is asked to release, answered as it would when nothing is held. */
   const releases = () => {
-    const send = infra.services.send.bind(infra.services);
+    const send = identity.infra.services.send.bind(identity.infra.services);
     const asked: unknown[] = [];
-    vi.spyOn(infra.services, 'send').mockImplementation(((message: ServiceMessage, request: unknown) => {
+    vi.spyOn(identity.infra.services, 'send').mockImplementation(((message: ServiceMessage, request: unknown) => {
       if (message !== ConversationMessages.releaseHeld) return send(message as never, request as never);
       asked.push(request);
       return Promise.resolve({ released: [] });
@@ -564,7 +514,7 @@ describe('identity service: agents', () => {
     const project = await newProject();
     const ada = await send(M.createAgent, { projectId: project.id, body: { name: 'Ada' } });
     const announced: unknown[] = [];
-    await infra.pubsub.subscribe(IDENTITY_CHANGES_CHANNEL, (change) => announced.push(change));
+    await identity.infra.pubsub.subscribe(IDENTITY_CHANGES_CHANNEL, (change) => announced.push(change));
     const asked = releases();
 
     const revoked = await send(M.revokeAgent, { projectId: project.id, agentId: ada.id });

@@ -2,12 +2,14 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type Infrastructure, portProviders } from '@palaver/platform';
 import { AccountsHandler } from './handlers/accounts.handler';
 import { IdentityHandler } from './handlers/identity.handler';
+import { InboxHandler } from './handlers/inbox.handler';
 import { PrivacyHandler } from './handlers/privacy.handler';
 import { IdentityChangesPublisher } from './publishers/identity-changes.publisher';
 import { AgentRepository } from './repositories/agent.repository';
 import { ApiTokenRepository } from './repositories/api-token.repository';
 import { AssistantRepository } from './repositories/assistant.repository';
 import { AuditRepository } from './repositories/audit.repository';
+import { CannedReplyRepository } from './repositories/canned-reply.repository';
 import { InvitationRepository } from './repositories/invitation.repository';
 import { KeyRepository } from './repositories/key.repository';
 import { MembershipRepository } from './repositories/membership.repository';
@@ -20,7 +22,9 @@ import { AgentService } from './services/agent.service';
 import { ApiTokenService } from './services/api-token.service';
 import { AssistantService } from './services/assistant.service';
 import { AuditService } from './services/audit.service';
+import { CannedReplyService } from './services/canned-reply.service';
 import { CustomerService } from './services/customer.service';
+import { HeldConversations } from './services/held-conversations';
 import { KeyService } from './services/key.service';
 import { MembershipService } from './services/membership.service';
 import { PasswordHasher } from './services/password.hasher';
@@ -37,7 +41,7 @@ export class IdentityModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: IdentityModule,
-      controllers: [IdentityHandler, PrivacyHandler, AccountsHandler],
+      controllers: [IdentityHandler, PrivacyHandler, AccountsHandler, InboxHandler],
       providers: [
         ...portProviders(infra, 'documents', 'kv', 'pubsub', 'clock', 'config', 'services'),
         IdentityChangesPublisher,
@@ -53,6 +57,8 @@ export class IdentityModule {
         VisitorService,
         AgentRepository,
         AgentService,
+        CannedReplyRepository,
+        CannedReplyService,
         CustomerService,
         VisitorErasureService,
         PasswordHasher,
@@ -67,6 +73,7 @@ export class IdentityModule {
         UserSessionService,
         SignInService,
         MembershipService,
+        HeldConversations,
         ApiTokenService,
       ],
     };

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { type Infrastructure, portProviders } from '@palaver/platform';
+import { AuditOutbox, type Infrastructure, portProviders } from '@palaver/platform';
 import { CrawlQueueConsumer } from './consumers/crawl-queue.consumer';
 import { SearchHandler } from './handlers/search.handler';
 import { SourceHandler } from './handlers/source.handler';
@@ -45,6 +45,7 @@ export class SearchModule {
         SourceCrawler,
         CrawlQueueConsumer,
         UploadService,
+        AuditOutbox,
       ],
     };
   }

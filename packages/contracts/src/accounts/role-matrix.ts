@@ -21,6 +21,9 @@ export const PROJECT_PERMISSIONS = [
   'conversations.act',
   'analytics.read',
   'agents.manage',
+  /** The inbox's team-only data: canned replies and internal notes (owner, admin, agent). */
+  'inbox.read',
+  'cannedReplies.manage',
   'members.read',
   'members.manage',
   'audit.read',
@@ -45,7 +48,7 @@ export type Permission = ProjectPermission | (typeof GLOBAL_PERMISSIONS)[number]
 export const ROLE_PERMISSIONS: Record<Role, readonly ProjectPermission[]> = {
   owner: PROJECT_PERMISSIONS,
   admin: PROJECT_PERMISSIONS.filter((p) => p !== 'members.manage' && p !== 'project.delete'),
-  agent: ['project.read', 'conversations.read', 'conversations.act'],
+  agent: ['project.read', 'conversations.read', 'conversations.act', 'inbox.read'],
   analyst: ['project.read', 'conversations.read', 'analytics.read'],
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { QueryOffset, queryInt, Timestamp, Uuid } from '../common';
+import { AgentNote } from '../inbox/agent-note';
 import { AdminConversation } from './conversation.admin';
 
 /** Everything identity holds about a visitor (the export's `visitor`). */
@@ -27,6 +28,12 @@ export const VisitorExport = z.object({
   /** null when identity no longer holds a profile (its conversations may still be listed). */
   visitor: VisitorProfile.nullable(),
   conversations: z.array(AdminConversation),
+  /**
+   * What the team's inbox holds about each of those conversations, which the visitor never saw:
+   * the browser's User-Agent and the agents' internal notes (oldest first). Personal data too, so
+   * in the export; the admin decides what of it to hand over (docs/privacy.md).
+   */
+  inbox: z.array(z.object({ conversationId: Uuid, userAgent: z.string().nullable(), notes: z.array(AgentNote) })),
 });
 export type VisitorExport = z.infer<typeof VisitorExport>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
+import { AgentNote } from '../inbox/agent-note';
 import { Contact } from '../v2/contact';
 import { ConversationStatus } from '../v2/conversation';
 import { Message } from '../v2/message';
@@ -40,7 +41,14 @@ export const CreatedAgent = AgentRecord.extend({ token: z.string() });
 export type CreatedAgent = z.infer<typeof CreatedAgent>;
 
 /** Who calls the agents' API: resolved from the bearer token on every request. */
-export const AgentInfo = z.object({ agentId: Uuid, projectId: Uuid, name: z.string(), image: z.string().nullable() });
+export const AgentInfo = z.object({
+  agentId: Uuid,
+  projectId: Uuid,
+  name: z.string(),
+  image: z.string().nullable(),
+  /** Set when a signed-in person works the inbox as themself (then `agentId` is their user id); absent for an agent token. */
+  email: z.string().optional(),
+});
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
 export const HandoffStatus = z.enum(['none', 'waiting', 'claimed']);
@@ -78,6 +86,7 @@ export const AgentEventType = z.enum([
   'conversation.closed',
   'message.visitor',
   'message.agent',
+  'note.added',
 ]);
 export type AgentEventType = z.infer<typeof AgentEventType>;
 
@@ -91,6 +100,8 @@ export const AgentEvent = z.object({
   conversation: AgentConversation,
   /** The message of `message.*` events. */
   message: Message.nullable(),
+  /** The internal note of `note.added` events (absent or null for the others). */
+  note: AgentNote.nullable().optional(),
 });
 export type AgentEvent = z.infer<typeof AgentEvent>;
 

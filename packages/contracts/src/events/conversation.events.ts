@@ -7,12 +7,27 @@ import { Feedback, PageContext, ReplySource } from '../v2/message';
 export const HandoffSource = z.enum(['visitor', 'agent', 'admin']);
 export type HandoffSource = z.infer<typeof HandoffSource>;
 
+/** How a reply ended, as inference (or a stop) reports it and its event records it. */
+export const ReplyCompletion = z.object({
+  text: z.string(),
+  finishReason: FinishReason,
+  usage: Usage,
+  /** The documents the reply drew on. */
+  sources: z.array(ReplySource).optional(),
+  /** Whether any knowledge (Q&A entry or document) was found for the question; absent on a stopped reply and on the handoff notice. */
+  grounded: z.boolean().optional(),
+  /** Whether the reply says it cannot answer (decided by inference on the clear text); absent on a stopped reply. */
+  declined: z.boolean().optional(),
+});
+
 /** Data of each conversation event. Every event also has the envelope fields of `StoredEvent`. */
 export const ConversationEventData = {
   ConversationStarted: z.object({
     projectId: Uuid,
     visitorId: Uuid,
     pageUrl: z.string().nullable(),
+    /** The User-Agent of the request that created it (v2 only; absent from earlier events). */
+    userAgent: z.string().nullable().optional(),
   }),
   UserMessagePosted: z.object({
     messageId: Uuid,
@@ -20,18 +35,7 @@ export const ConversationEventData = {
     pageContext: PageContext.nullable(),
   }),
   AssistantReplyStarted: z.object({ messageId: Uuid, assistantId: Uuid.nullable() }),
-  AssistantReplyCompleted: z.object({
-    messageId: Uuid,
-    text: z.string(),
-    finishReason: FinishReason,
-    usage: Usage,
-    /** Absent in events recorded before citations. */
-    sources: z.array(ReplySource).optional(),
-    /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
-    grounded: z.boolean().optional(),
-    /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
-    declined: z.boolean().optional(),
-  }),
+  AssistantReplyCompleted: z.object({ messageId: Uuid, ...ReplyCompletion.shape }),
   AssistantReplyFailed: z.object({ messageId: Uuid, error: z.string(), partialText: z.string() }),
   MessageFeedbackGiven: z.object({
     messageId: Uuid,
@@ -39,8 +43,6 @@ export const ConversationEventData = {
     previous: Feedback.nullable(),
   }),
   ConversationClosed: z.object({ closeReason: z.string().nullable() }),
-  /** Written by earlier versions (an admin handoff naming no agent); read as a claim with no agent id. */
-  HumanHandoffStarted: z.object({ humanAgent: HumanAgent }),
   /** The conversation waits in the project's queue for an agent; the AI stops answering. */
   HumanHandoffRequested: z.object({ source: HandoffSource, messageId: Uuid.nullable() }),
   /** An agent holds the conversation (from the queue, or taken directly). */
@@ -69,6 +71,8 @@ export const ConversationEventData = {
   ConversationErased: z.object({ reason: z.enum(['request', 'retention']) }),
   /** The visitor left a way to be reached (when nobody could answer); the latest one wins. */
   ContactCaptured: z.object({ email: z.string(), name: z.string().nullable() }),
+  /** An agent wrote an internal note: for the team only, never shown to the visitor or sent to analytics. */
+  AgentNoteAdded: z.object({ noteId: Uuid, content: z.string(), agent: HumanAgentRef }),
 } as const;
 
 export type ConversationEventType = keyof typeof ConversationEventData;
@@ -81,13 +85,14 @@ export type ConversationEventType = keyof typeof ConversationEventData;
 export const PERSONAL_EVENT_FIELDS: {
   readonly [T in ConversationEventType]?: { readonly [F in keyof z.infer<(typeof ConversationEventData)[T]>]?: unknown };
 } = {
-  ConversationStarted: { pageUrl: null },
+  ConversationStarted: { pageUrl: null, userAgent: null },
   UserMessagePosted: { content: '', pageContext: null },
   AssistantReplyCompleted: { text: '' },
   AssistantReplyFailed: { partialText: '' },
   HumanAgentMessagePosted: { content: '' },
   ConversationRated: { comment: null },
   ContactCaptured: { email: '', name: null },
+  AgentNoteAdded: { content: '' },
 };
 export const CONVERSATION_EVENT_TYPES = Object.keys(ConversationEventData) as ConversationEventType[];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Actor, ADMIN_TOKEN_ACTOR, AuditEntry, AuditPage, AuditQuery, NewAuditEntry } from '../accounts/audit';
+import { Actor, ADMIN_TOKEN_ACTOR, AuditEntry, AuditPage, AuditQuery, RelayedAuditEntry } from '../accounts/audit';
 import {
   AcceptInviteBody,
   ApiTokenRecord,
@@ -73,7 +73,10 @@ export const AccountMessages = {
   ),
   listMembers: defineMessage('identity.qry.list-members.v1', z.object({ projectId: Uuid }), z.object({ data: z.array(Member) })),
   removeMember: defineMessage('identity.cmd.remove-member.v1', z.object({ actor: ActorField, projectId: Uuid, userId: Uuid }), Membership),
-  /** The reusable way for any service to append to the audit log (webhooks, erasure, knowledge). */
-  appendAudit: defineMessage('identity.cmd.append-audit.v1', NewAuditEntry, AuditEntry),
+  /**
+   * The reusable way for any service to append to the audit log (its audit outbox relays here).
+   * Idempotent by `id`: an id already in the log answers the stored entry and appends nothing.
+   */
+  appendAudit: defineMessage('identity.cmd.append-audit.v1', RelayedAuditEntry, AuditEntry),
   listAudit: defineMessage('identity.qry.list-audit.v1', z.object({ projectId: Uuid, query: AuditQuery }), AuditPage),
 } as const;

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { Actor } from '../accounts/audit';
 import { AgentConversation, AgentEvent, HeldConversations } from '../agents/agent';
 import { HumanAgent, HumanAgentRef, Uuid } from '../common';
-import { HandoffSource } from '../events/conversation.events';
+import { HandoffSource, ReplyCompletion } from '../events/conversation.events';
 import { Chat, ChatSummary, surfaceBPage } from '../surface-b/surface-b';
 import { ReplyTo, Streamed } from '../tokens';
-import { ChatMessage, FinishReason, Usage } from '../v2/completion';
+import { ChatMessage } from '../v2/completion';
 import { Contact } from '../v2/contact';
 import { CloseConversationResponse, Conversation, ListConversationsQuery, ListMessagesQuery } from '../v2/conversation';
 import { ConversationLiveEvent } from '../v2/conversation-events';
 import { pagedList, plainList } from '../v2/list';
-import { Feedback, FeedbackResponse, Message, PageContext, ReplySource } from '../v2/message';
+import { Feedback, FeedbackResponse, Message, PageContext } from '../v2/message';
 import { MAX_RATING_COMMENT, Rating, RatingScore } from '../v2/rating';
 import { Ack, defineMessage } from './define';
 
@@ -30,7 +31,11 @@ export const ConversationMessages = {
   create: defineMessage(
     'conversation.cmd.create.v1',
     /** With `conversationId` (surface B's chat ids): the visitor's own existing conversation is returned as is. */
-    VisitorScope.extend({ pageUrl: z.string().nullable(), conversationId: Uuid.optional() }),
+    VisitorScope.extend({
+      pageUrl: z.string().nullable(),
+      conversationId: Uuid.optional(),
+      userAgent: z.string().max(500).nullable().optional(),
+    }),
     Conversation,
   ),
   list: defineMessage('conversation.qry.list.v1', VisitorScope.extend({ query: ListConversationsQuery }), pagedList(Conversation)),
@@ -105,20 +110,7 @@ export const ConversationMessages = {
   /** From inference: the reply is done. Idempotent for the same message. */
   completeReply: defineMessage(
     'conversation.cmd.complete-reply.v1',
-    z.object({
-      projectId: Uuid,
-      conversationId: Uuid,
-      messageId: Uuid,
-      text: z.string(),
-      finishReason: FinishReason,
-      usage: Usage,
-      /** The documents the reply drew on; absent from an inference worker that predates citations. */
-      sources: z.array(ReplySource).optional(),
-      /** Whether any knowledge (Q&A entry or document) was found for the question; absent from older workers. */
-      grounded: z.boolean().optional(),
-      /** Whether the reply says it cannot answer (decided by inference on the clear text); absent from older workers. */
-      declined: z.boolean().optional(),
-    }),
+    z.object({ projectId: Uuid, conversationId: Uuid, messageId: Uuid, ...ReplyCompletion.shape }),
     Ack,
   ),
   failReply: defineMessage(
@@ -135,37 +127,49 @@ export const ConversationMessages = {
   /** Admin call: an agent named only by name and image takes the conversation (no agent identity). */
   handoff: defineMessage(
     'conversation.cmd.handoff.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgent }),
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgent, actor: Actor.optional() }),
     Conversation,
   ),
   /** Queues the conversation for an agent (idempotent while it is human-handled). */
   requestHandoff: defineMessage(
     'conversation.cmd.request-handoff.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, source: HandoffSource }),
+    z.object({ projectId: Uuid, conversationId: Uuid, source: HandoffSource, actor: Actor.optional() }),
     AgentConversation,
   ),
   /** An agent takes the conversation: `queue` only if it waits, `take` unless another agent holds it. */
   claim: defineMessage(
     'conversation.cmd.claim.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgent: HumanAgentRef, mode: z.enum(['queue', 'take']) }),
+    z.object({
+      projectId: Uuid,
+      conversationId: Uuid,
+      humanAgent: HumanAgentRef,
+      mode: z.enum(['queue', 'take']),
+      actor: Actor.optional(),
+    }),
     AgentConversation,
   ),
   /** Atomically assigns the oldest waiting conversation; null when the queue is empty. */
   claimNext: defineMessage(
     'conversation.cmd.claim-next.v1',
-    z.object({ projectId: Uuid, humanAgent: HumanAgentRef }),
+    z.object({ projectId: Uuid, humanAgent: HumanAgentRef, actor: Actor.optional() }),
     z.object({ conversation: AgentConversation.nullable() }),
   ),
-  /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
   /** The agent who holds the conversation closes it (a null agent id: an admin call, whoever holds it). */
   agentClose: defineMessage(
     'conversation.cmd.agent-close.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable(), closeReason: z.string().max(1000).nullable() }),
+    z.object({
+      projectId: Uuid,
+      conversationId: Uuid,
+      humanAgentId: Uuid.nullable(),
+      closeReason: z.string().max(1000).nullable(),
+      actor: Actor.optional(),
+    }),
     AgentConversation,
   ),
+  /** Hands the conversation back to the assistant; humanAgentId null (admin) releases whoever holds it. */
   release: defineMessage(
     'conversation.cmd.release.v1',
-    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable() }),
+    z.object({ projectId: Uuid, conversationId: Uuid, humanAgentId: Uuid.nullable(), actor: Actor.optional() }),
     AgentConversation,
   ),
   /**
@@ -176,6 +180,16 @@ export const ConversationMessages = {
     'conversation.cmd.release-held.v1',
     z.object({ projectId: Uuid, humanAgentId: Uuid }),
     z.object({ released: z.array(Uuid) }),
+  ),
+  /**
+   * Puts back in the waiting queue every open conversation the person holds (they left the
+   * project or were deleted): each is released, then waits for another agent. Audited under
+   * `actor`, who removed them. One taken by someone else meanwhile is left alone.
+   */
+  requeueHeld: defineMessage(
+    'conversation.cmd.requeue-held.v1',
+    z.object({ projectId: Uuid, humanAgentId: Uuid, actor: Actor }),
+    z.object({ requeued: z.array(Uuid) }),
   ),
   /** humanAgentId null (admin): posts as whoever holds it. */
   postAgentMessage: defineMessage(

@@ -6,6 +6,7 @@ import { QueryOffset, queryInt, Uuid } from '../common';
 import { pagedList } from '../v2/list';
 import { ListQnasQuery, Qna } from '../v2/qna';
 import { SearchResult } from '../v2/search';
+import { ActorField } from './accounts.messages';
 import { Ack, defineMessage } from './define';
 
 export const RetrievedQna = z.object({ id: Uuid, question: z.string(), answer: z.string(), score: z.number() });
@@ -50,31 +51,39 @@ export const SearchMessages = {
   createQna: defineMessage('search.cmd.create-qna.v1', ProjectScope.extend({ actor: Actor, body: QnaBody }), Qna),
   updateQna: defineMessage('search.cmd.update-qna.v1', ProjectScope.extend({ actor: Actor, qnaId: Uuid, patch: UpdateQnaBody }), Qna),
   deleteQna: defineMessage('search.cmd.delete-qna.v1', ProjectScope.extend({ actor: Actor, qnaId: Uuid }), Ack),
-  createDocument: defineMessage('search.cmd.create-document.v1', ProjectScope.extend({ body: DocumentBody }), DocumentRecord),
-  updateDocument: defineMessage(
-    'search.cmd.update-document.v1',
-    ProjectScope.extend({ documentId: Uuid, patch: UpdateDocumentBody }),
+  createDocument: defineMessage(
+    'search.cmd.create-document.v1',
+    ProjectScope.extend({ actor: ActorField, body: DocumentBody }),
     DocumentRecord,
   ),
-  deleteDocument: defineMessage('search.cmd.delete-document.v1', ProjectScope.extend({ documentId: Uuid }), Ack),
+  updateDocument: defineMessage(
+    'search.cmd.update-document.v1',
+    ProjectScope.extend({ actor: ActorField, documentId: Uuid, patch: UpdateDocumentBody }),
+    DocumentRecord,
+  ),
+  deleteDocument: defineMessage('search.cmd.delete-document.v1', ProjectScope.extend({ actor: ActorField, documentId: Uuid }), Ack),
   getDocument: defineMessage('search.qry.get-document.v1', ProjectScope.extend({ documentId: Uuid }), DocumentRecord),
   listDocuments: defineMessage(
     'search.qry.list-documents.v1',
     ProjectScope.extend({ limit: queryInt(1, 100).default(20), offset: QueryOffset }),
     pagedList(DocumentRecord),
   ),
-  createSource: defineMessage('search.cmd.create-source.v1', ProjectScope.extend({ body: SourceBody }), Source),
+  createSource: defineMessage('search.cmd.create-source.v1', ProjectScope.extend({ actor: ActorField, body: SourceBody }), Source),
   listSources: defineMessage(
     'search.qry.list-sources.v1',
     ProjectScope.extend({ limit: queryInt(1, 100).default(20), offset: QueryOffset }),
     pagedList(Source),
   ),
   getSource: defineMessage('search.qry.get-source.v1', ProjectScope.extend({ sourceId: Uuid }), Source),
-  updateSource: defineMessage('search.cmd.update-source.v1', ProjectScope.extend({ sourceId: Uuid, patch: UpdateSourceBody }), Source),
+  updateSource: defineMessage(
+    'search.cmd.update-source.v1',
+    ProjectScope.extend({ actor: ActorField, sourceId: Uuid, patch: UpdateSourceBody }),
+    Source,
+  ),
   /** Removes the source and every document it made. */
-  deleteSource: defineMessage('search.cmd.delete-source.v1', ProjectScope.extend({ sourceId: Uuid }), Ack),
+  deleteSource: defineMessage('search.cmd.delete-source.v1', ProjectScope.extend({ actor: ActorField, sourceId: Uuid }), Ack),
   /** Crawls again now (a crawl already queued or running is not doubled). */
-  syncSource: defineMessage('search.cmd.sync-source.v1', ProjectScope.extend({ sourceId: Uuid }), Source),
+  syncSource: defineMessage('search.cmd.sync-source.v1', ProjectScope.extend({ actor: ActorField, sourceId: Uuid }), Source),
   listSourcePages: defineMessage(
     'search.qry.list-source-pages.v1',
     ProjectScope.extend({
@@ -86,7 +95,11 @@ export const SearchMessages = {
     pagedList(SourcePage),
   ),
   /** A PDF or DOCX file made a document: its text extracted, then as createDocument. */
-  uploadDocument: defineMessage('search.cmd.upload-document.v1', ProjectScope.extend({ body: UploadDocumentBody }), DocumentRecord),
+  uploadDocument: defineMessage(
+    'search.cmd.upload-document.v1',
+    ProjectScope.extend({ actor: ActorField, body: UploadDocumentBody }),
+    DocumentRecord,
+  ),
   /** Query embeddings of short texts with the project's embedder (analytics groups questions with them). */
   embed: defineMessage(
     'search.qry.embed.v1',

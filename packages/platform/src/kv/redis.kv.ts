@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterRedis } from 'rate-limiter-flexible';
 import { registerDependency } from '../health/dependencies';
 import { logger } from '../logger/logger';
-import { FAIL_FAST_REDIS_OPTIONS, redisFailure, redisReadiness } from '../redis/redis-availability';
+import { FAIL_FAST_REDIS_OPTIONS, redisFailure, redisReadiness, runFailFast } from '../redis/redis-availability';
 import { coalesceRedisWrites } from '../redis/redis-write-coalescing';
 import type { KeyValueStore } from './kv.port';
 
@@ -76,14 +76,8 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   /** Refused at once unless the connection is ready; a lost connection's error becomes SERVICE_UNAVAILABLE. */
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    const waiting = this.ready();
-    if (waiting) await waiting;
-    try {
-      return await command();
-    } catch (err) {
-      throw redisFailure(err);
-    }
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return runFailFast(this.ready, command);
   }
 
   async close(): Promise<void> {

@@ -26,51 +26,23 @@ export class ServiceMetrics {
     this.exemplars = exemplars;
     this.registry = registryOf(exemplars ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE);
     const registers = [this.registry];
-    const enableExemplars = exemplars;
-    this.requests = new Counter({
-      name: 'palaver_service_requests_total',
-      help: 'Messages handled by a service, by service, operation and outcome (ok or the error code)',
-      labelNames: ['service', 'operation', 'outcome'],
-      registers,
-      enableExemplars,
-    });
-    this.requestSeconds = new Histogram({
-      name: 'palaver_service_request_duration_seconds',
-      help: 'Time to handle a message, by service and operation',
-      labelNames: ['service', 'operation'],
-      buckets: SECONDS_BUCKETS,
-      registers,
-      enableExemplars,
-    });
-    this.jobs = new Counter({
-      name: 'palaver_jobs_total',
-      help: 'Job runs, by queue, job name and outcome (ok or failed)',
-      labelNames: ['queue', 'job', 'outcome'],
-      registers,
-      enableExemplars,
-    });
-    this.jobSeconds = new Histogram({
-      name: 'palaver_job_duration_seconds',
-      help: 'Time to run a job, by queue and job name',
-      labelNames: ['queue', 'job'],
-      buckets: SECONDS_BUCKETS,
-      registers,
-      enableExemplars,
-    });
-    this.deliveries = new Counter({
-      name: 'palaver_webhook_deliveries_total',
-      help: 'Webhook delivery attempts, by outcome (succeeded, failed)',
-      labelNames: ['outcome'],
-      registers,
-      enableExemplars,
-    });
-    this.deliverySeconds = new Histogram({
-      name: 'palaver_webhook_delivery_duration_seconds',
-      help: 'Time of a webhook delivery attempt',
-      buckets: SECONDS_BUCKETS,
-      registers,
-      enableExemplars,
-    });
+    const counter = (name: string, help: string, labelNames: string[]) =>
+      new Counter({ name, help, labelNames, registers, enableExemplars: exemplars });
+    const seconds = (name: string, help: string, labelNames: string[]) =>
+      new Histogram({ name, help, labelNames, buckets: SECONDS_BUCKETS, registers, enableExemplars: exemplars });
+    this.requests = counter(
+      'palaver_service_requests_total',
+      'Messages handled by a service, by service, operation and outcome (ok or the error code)',
+      ['service', 'operation', 'outcome'],
+    );
+    this.requestSeconds = seconds('palaver_service_request_duration_seconds', 'Time to handle a message, by service and operation', [
+      'service',
+      'operation',
+    ]);
+    this.jobs = counter('palaver_jobs_total', 'Job runs, by queue, job name and outcome (ok or failed)', ['queue', 'job', 'outcome']);
+    this.jobSeconds = seconds('palaver_job_duration_seconds', 'Time to run a job, by queue and job name', ['queue', 'job']);
+    this.deliveries = counter('palaver_webhook_deliveries_total', 'Webhook delivery attempts, by outcome (succeeded, failed)', ['outcome']);
+    this.deliverySeconds = seconds('palaver_webhook_delivery_duration_seconds', 'Time of a webhook delivery attempt', []);
   }
 
   request(subject: string, outcome: string, seconds: number): void {

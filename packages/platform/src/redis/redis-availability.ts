@@ -17,6 +17,17 @@ export const FAIL_FAST_REDIS_OPTIONS = { enableOfflineQueue: false, maxRetriesPe
  */
 export const redisFailure = (err: unknown): unknown => (err instanceof ReplyError ? err : dependencyUnavailable('redis'));
 
+/** A fail-fast connection's command: after its `readiness` check, a lost connection's error as `redisFailure`. */
+export const runFailFast = async <T>(readiness: () => Promise<void> | undefined, command: () => Promise<T>): Promise<T> => {
+  const waiting = readiness();
+  if (waiting) await waiting;
+  try {
+    return await command();
+  } catch (err) {
+    throw redisFailure(err);
+  }
+};
+
 /** Before a connection's first ready, a command waits this long for it, at most (a process starting). */
 const FIRST_CONNECT_WAIT_MS = 2_000;
 

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { logger } from '../logger/logger';
-import { FAIL_FAST_REDIS_OPTIONS, redisFailure, redisReadiness } from '../redis/redis-availability';
+import { FAIL_FAST_REDIS_OPTIONS, redisFailure, redisReadiness, runFailFast } from '../redis/redis-availability';
 import type { FollowOptions, ReplyLog } from './reply-log.port';
 
 const FIELD = 'e';
@@ -73,14 +73,8 @@ export class RedisReplyLog implements ReplyLog {
     await this.redis.quit().catch(() => undefined);
   }
 
-  private async run<T>(command: () => Promise<T>): Promise<T> {
-    const waiting = this.ready();
-    if (waiting) await waiting;
-    try {
-      return await command();
-    } catch (err) {
-      throw redisFailure(err);
-    }
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return runFailFast(this.ready, command);
   }
 }
 

@@ -2,4 +2,5 @@
 export * from './fake-openai.server';
 export * from './infra';
 export * from './private-servers';
+export * from './service-under-test';
 export * from './test-infrastructure';

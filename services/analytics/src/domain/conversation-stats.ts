@@ -134,7 +134,6 @@ export const evolveStats = (
       }
       break;
     }
-    case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
       next = { ...stats, handoffAt: stats.handoffAt ?? occurredAt };
@@ -157,6 +156,7 @@ export const evolveStats = (
     case 'ConversationClosed':
     case 'HumanHandoffReleased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       break;
     default: {
       const unreachable: never = event;

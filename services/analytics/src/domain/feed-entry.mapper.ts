@@ -23,7 +23,6 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | AssistantReplyFailed    | reply.failed           | messageId, error                   |
  * | MessageFeedbackGiven    | feedback.given         | messageId, feedback, previous      |
  * |   (feedback null)       | feedback.removed       | messageId, feedback: null, previous|
- * | HumanHandoffStarted     | conversation.handoff   | humanAgent                         |
  * | HumanHandoffClaimed     | conversation.handoff   | humanAgent (with its id)           |
  * | HumanHandoffRequested   | handoff.requested      | source, messageId                  |
  * | HumanHandoffReleased    | handoff.released       | humanAgentId                       |
@@ -31,7 +30,7 @@ import type { FeedbackSubmission } from './feedback-summary.reducer';
  * | ConversationRated       | conversation.rated     | score, comment, previousScore      |
  * | ContactCaptured         | contact.captured       | (none: the address is personal)    |
  *
- * Other events (reply started or restarted, human agent messages) stay out of the feed. The list of
+ * Other events (reply started or restarted, human agent messages, internal notes) stay out of the feed. The list of
  * types is the feed contract's (FEED_TYPES in @palaver/contracts). The page URL and a rating's
  * comment are personal data, sealed in the event with the conversation's key (docs/privacy.md):
  * the feed reads them as null.
@@ -79,7 +78,6 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
       const { messageId, feedback, previous } = event.data;
       return { type: feedback === null ? 'feedback.removed' : 'feedback.given', data: { messageId, feedback, previous } };
     }
-    case 'HumanHandoffStarted':
     case 'HumanHandoffClaimed':
       return { type: 'conversation.handoff', data: { humanAgent: event.data.humanAgent } };
     case 'HumanHandoffRequested':
@@ -99,6 +97,8 @@ const toFeed = (event: ConversationEvent): { type: FeedType; data: Record<string
     case 'AssistantReplyRestarted':
     case 'HumanAgentMessagePosted':
     case 'ConversationErased':
+    // Internal notes are the team's: never in the feed or webhooks.
+    case 'AgentNoteAdded':
       return null;
     default: {
       const unreachable: never = event;

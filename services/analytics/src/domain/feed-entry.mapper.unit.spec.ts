@@ -91,6 +91,11 @@ describe('readConversationEvent', () => {
   it('ignores events the feed leaves out and unknown types', () => {
     expect(readConversationEvent(stored('AssistantReplyStarted', { messageId: MESSAGE, assistantId: null }))).toEqual({ kind: 'ignored' });
     expect(readConversationEvent(stored('SomethingNew', { anything: 1 }))).toEqual({ kind: 'ignored' });
+    // Internal notes are the team's: the feed (and so webhooks) never has them, sealed or not.
+    const agent = { id: randomUUID(), name: 'Ada', image: null };
+    expect(readConversationEvent(stored('AgentNoteAdded', { noteId: randomUUID(), content: 'pv1:AAAA', agent }))).toEqual({
+      kind: 'ignored',
+    });
   });
 
   it('reports malformed events instead of throwing', () => {

@@ -5,6 +5,7 @@ import {
   AppError,
   type DeliveryStatus,
   FEED_TYPES,
+  type NewAuditEntry,
   type UpdateWebhookBody,
   WEBHOOK_TEST_TYPE,
   WEBHOOKS_PER_PROJECT,
@@ -13,15 +14,7 @@ import {
   type WebhookDelivery,
   type WebhookWithSecret,
 } from '@palaver/contracts';
-import {
-  type Clock,
-  OutboundFetchError,
-  type OutboundGuard,
-  OutboundRefusedError,
-  Ports,
-  recordAudit,
-  type ServiceClient,
-} from '@palaver/platform';
+import { AuditOutbox, type Clock, OutboundFetchError, type OutboundGuard, OutboundRefusedError, Ports } from '@palaver/platform';
 import { newWebhookSecret, unknownEventTypes, webhookPayload } from '../domain/webhook-endpoint';
 import { WEBHOOK_OUTBOUND_GUARD } from '../repositories/outbound-guard.provider';
 import { type StoredWebhook, WebhookRepository } from '../repositories/webhook.repository';
@@ -37,7 +30,7 @@ export class WebhookService {
     @Inject(WebhookDeliveryService) private readonly delivery: WebhookDeliveryService,
     @Inject(WEBHOOK_OUTBOUND_GUARD) private readonly guard: OutboundGuard,
     @Inject(Ports.clock) private readonly clock: Clock,
-    @Inject(Ports.services) private readonly services: ServiceClient,
+    @Inject(AuditOutbox) private readonly audit: AuditOutbox,
   ) {}
 
   async create(projectId: string, body: WebhookBody, actor: Actor): Promise<WebhookWithSecret> {
@@ -62,9 +55,11 @@ export class WebhookService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.webhooks.insert(webhook);
     // The URL may carry a token in its query: the entry names the events, not the address.
-    await this.audit(projectId, actor, 'webhook.created', webhook._id, { events: webhook.events, enabled: webhook.enabled });
+    await this.audit.around(
+      entry(projectId, actor, 'webhook.created', webhook._id, { events: webhook.events, enabled: webhook.enabled }),
+      () => this.webhooks.insert(webhook),
+    );
     return { ...view(webhook), secret: webhook.secret };
   }
 
@@ -94,20 +89,24 @@ export class WebhookService {
       set.disabledReason = null;
       set.failingSince = null;
     }
-    const updated = await this.webhooks.update(projectId, webhookId, set);
-    if (!updated) throw webhookNotFound(webhookId);
-    await this.audit(projectId, actor, 'webhook.updated', webhookId, {
+    const changes = {
       fields: Object.keys(patch).filter((field) => patch[field as keyof UpdateWebhookBody] !== undefined),
-      ...(patch.events !== undefined ? { events: updated.events } : {}),
-      ...(patch.enabled !== undefined ? { enabled: updated.enabled } : {}),
+      ...(set.events !== undefined ? { events: set.events } : {}),
+      ...(set.enabled !== undefined ? { enabled: set.enabled } : {}),
+    };
+    const updated = await this.audit.around(entry(projectId, actor, 'webhook.updated', webhookId, changes), async () => {
+      const stored = await this.webhooks.update(projectId, webhookId, set);
+      if (!stored) throw webhookNotFound(webhookId);
+      return stored;
     });
     return view(updated);
   }
 
   async delete(projectId: string, webhookId: string, actor: Actor): Promise<{ ok: true }> {
-    if (!(await this.webhooks.delete(projectId, webhookId))) throw webhookNotFound(webhookId);
-    await this.deliveries.deleteOf(webhookId);
-    await this.audit(projectId, actor, 'webhook.deleted', webhookId);
+    await this.audit.around(entry(projectId, actor, 'webhook.deleted', webhookId), async () => {
+      if (!(await this.webhooks.delete(projectId, webhookId))) throw webhookNotFound(webhookId);
+      await this.deliveries.deleteOf(webhookId);
+    });
     return { ok: true };
   }
 
@@ -115,9 +114,11 @@ export class WebhookService {
   async rotateSecret(projectId: string, webhookId: string, actor: Actor): Promise<WebhookWithSecret> {
     await this.found(projectId, webhookId);
     const secret = newWebhookSecret();
-    const updated = await this.webhooks.update(projectId, webhookId, { secret, updatedAt: this.now() });
-    if (!updated) throw webhookNotFound(webhookId);
-    await this.audit(projectId, actor, 'webhook.secret-rotated', webhookId);
+    const updated = await this.audit.around(entry(projectId, actor, 'webhook.secret-rotated', webhookId), async () => {
+      const stored = await this.webhooks.update(projectId, webhookId, { secret, updatedAt: this.now() });
+      if (!stored) throw webhookNotFound(webhookId);
+      return stored;
+    });
     return { ...view(updated), secret };
   }
 
@@ -177,20 +178,18 @@ export class WebhookService {
     return webhook;
   }
 
-  private audit(projectId: string, actor: Actor, action: string, webhookId: string, changes?: Record<string, unknown>): Promise<void> {
-    return recordAudit(this.services, {
-      projectId,
-      actor,
-      action,
-      target: { type: 'webhook', id: webhookId },
-      ...(changes ? { changes } : {}),
-    });
-  }
-
   private now(): string {
     return this.clock.now().toISOString();
   }
 }
+
+const entry = (projectId: string, actor: Actor, action: string, webhookId: string, changes?: Record<string, unknown>): NewAuditEntry => ({
+  projectId,
+  actor,
+  action,
+  target: { type: 'webhook', id: webhookId },
+  ...(changes ? { changes } : {}),
+});
 
 const checkEvents = (events: readonly string[]): void => {
   const unknown = unknownEventTypes(events);

@@ -10,7 +10,7 @@ interface VisitorAddressed extends Addressed {
 }
 
 export type ConversationCommand =
-  | (VisitorAddressed & { type: 'Start'; pageUrl: string | null })
+  | (VisitorAddressed & { type: 'Start'; pageUrl: string | null; userAgent?: string | null })
   | (VisitorAddressed & {
       type: 'PostUserMessage';
       messageId: string;
@@ -43,9 +43,13 @@ export type ConversationCommand =
   | (Addressed & { type: 'Claim'; humanAgent: HumanAgentRef; mode: 'queue' | 'take' })
   /** `humanAgentId` null: an admin call, which may release whatever holds it. */
   | (Addressed & { type: 'Release'; humanAgentId: string | null })
+  /** The holder left the project: released, then waiting for another agent. */
+  | (Addressed & { type: 'Requeue'; humanAgentId: string })
   /** `humanAgentId` null: an admin call. */
   | (Addressed & { type: 'AgentClose'; humanAgentId: string | null; closeReason: string | null })
   | (Addressed & { type: 'PostAgentMessage'; messageId: string; content: string; humanAgentId: string | null })
+  /** An internal note: any agent of the project, whoever holds the conversation, in any status. */
+  | (Addressed & { type: 'AddNote'; noteId: string; content: string; author: HumanAgentRef })
   | (VisitorAddressed & { type: 'RegenerateReply'; messageId: string; assistantId: string | null })
   /** Erasure (docs/privacy.md): the visitor asked, or the project's retention ran out. */
   | (Addressed & { type: 'EraseConversation'; reason: 'request' | 'retention' });

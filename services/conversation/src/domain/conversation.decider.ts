@@ -49,13 +49,16 @@ const replyMessage = (state: ExistingConversation, messageId: string) => {
  * - Feedback equal to the current value is recorded again (a new event, so `feedbackAt` moves);
  *   removing feedback that is not there records nothing.
  * - Handoff: a request queues the conversation (`waiting`); an agent claims it from the queue
- *   or takes it directly (`claimed`); a release hands it back to the assistant. Agents identified
+ *   or takes it directly (`claimed`); a release hands it back to the assistant; a requeue (the
+ *   holder left the project) releases it and queues it again. Agents identified
  *   by id never take a conversation another identified agent holds; an admin call (no agent id)
  *   may. Repeating the current state records nothing.
  * - A visitor message that asks for a person (project setting) queues the conversation, and the
  *   assistant's reply is a fixed notice instead of a generated answer.
  * - Agents post only while they hold the conversation and not in a closed conversation.
  * - A rating (CSAT) is one per conversation: rating again replaces it, in any status.
+ * - Any agent of the project adds internal notes, holding the conversation or not, open or
+ *   closed; a note id already there records nothing (a retried command).
  */
 export const decide = (command: ConversationCommand, state: ConversationState, context: DecisionContext): ConversationEvent[] => {
   // An erased conversation is not there for anyone: no command reaches it, its id is not reused.
@@ -77,7 +80,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       return [
         {
           type: 'ConversationStarted',
-          data: { projectId: command.projectId, visitorId: command.visitorId, pageUrl: command.pageUrl },
+          data: {
+            projectId: command.projectId,
+            visitorId: command.visitorId,
+            pageUrl: command.pageUrl,
+            ...(command.userAgent ? { userAgent: command.userAgent } : {}),
+          },
         },
       ];
     }
@@ -231,6 +239,18 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
       if (conversation.status === 'closed') throw closedConflict(command.conversationId);
       return [{ type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } }];
     }
+    case 'Requeue': {
+      const conversation = owned(command, state);
+      if (conversation.handoff !== 'claimed' || conversation.humanAgent?.id !== command.humanAgentId) {
+        throw heldByAnother(command.conversationId);
+      }
+      if (conversation.status === 'closed') throw closedConflict(command.conversationId);
+      // Released by its holder, then queued again: the visitor asked for a person and still waits for one.
+      return [
+        { type: 'HumanHandoffReleased', data: { humanAgentId: command.humanAgentId } },
+        { type: 'HumanHandoffRequested', data: { source: 'admin', messageId: null } },
+      ];
+    }
     case 'AgentClose': {
       const conversation = owned(command, state);
       if (conversation.status === 'closed') return [];
@@ -238,6 +258,12 @@ export const decide = (command: ConversationCommand, state: ConversationState, c
         throw heldByAnother(command.conversationId);
       }
       return [{ type: 'ConversationClosed', data: { closeReason: command.closeReason } }];
+    }
+    case 'AddNote': {
+      // Closed conversations take notes too: the team follows up on them.
+      const conversation = owned(command, state);
+      if (conversation.noteIds.has(command.noteId)) return [];
+      return [{ type: 'AgentNoteAdded', data: { noteId: command.noteId, content: command.content, agent: command.author } }];
     }
     case 'RegenerateReply': {
       const conversation = owned(command, state);

@@ -577,6 +577,25 @@ describe('the handoff queue', () => {
       .then([]);
   });
 
+  it('requeues what its holder can no longer answer: released, then waiting again; only the holder, only while open', () => {
+    const requeue = (humanAgentId = ADA_ID): ConversationCommand => ({ type: 'Requeue', ...on, humanAgentId });
+    given(...answered, ev.requested(), ev.claimed())
+      .when(requeue())
+      .then([
+        { type: 'HumanHandoffReleased', data: { humanAgentId: ADA_ID } },
+        { type: 'HumanHandoffRequested', data: { source: 'admin', messageId: null } },
+      ]);
+    given(...answered, ev.requested(), ev.claimed())
+      .when(requeue(GRACE_ID))
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested())
+      .when(requeue())
+      .thenFails('CONFLICT', { conflictingField: 'humanAgent' });
+    given(...answered, ev.requested(), ev.claimed(), ev.closed())
+      .when(requeue())
+      .thenFails('CONFLICT', { conflictingField: 'status' });
+  });
+
   it('after a release the AI answers again', () => {
     given(...answered, ev.requested(), ev.claimed(), ev.released())
       .when(post())
@@ -661,5 +680,49 @@ describe('messages by id', () => {
     if (later.status === 'none') throw new Error('no state');
     expect(findMessage(later, USER_2)?.text).toBe('Left');
     expect(findMessage(later, REPLY_2)?.status).toBe('complete');
+  });
+});
+
+describe('AddNote', () => {
+  const NOTE = '00000000-0000-4000-8000-00000000a001';
+  const note = (over: Partial<Extract<ConversationCommand, { type: 'AddNote' }>> = {}): ConversationCommand => ({
+    type: 'AddNote',
+    ...on,
+    noteId: NOTE,
+    content: 'VIP customer',
+    author: graceAgent,
+    ...over,
+  });
+  const added = { type: 'AgentNoteAdded', data: { noteId: NOTE, content: 'VIP customer', agent: graceAgent } } as const;
+
+  it('records a note by any agent, whoever holds the conversation, open or closed', () => {
+    given(...answered)
+      .when(note())
+      .then([added]);
+    given(...answered, ev.requested(), ev.claimed(ADA_ID))
+      .when(note())
+      .then([added]);
+    given(...answered, ev.closed())
+      .when(note())
+      .then([added]);
+  });
+
+  it('records a note id once (a retried command adds nothing)', () => {
+    given(...answered, ev.noted(NOTE, 'VIP customer'))
+      .when(note())
+      .then([]);
+    given(...answered, ev.noted(NOTE, 'VIP customer'))
+      .when(note({ noteId: '00000000-0000-4000-8000-00000000a002' }))
+      .then([{ ...added, data: { ...added.data, noteId: '00000000-0000-4000-8000-00000000a002' } }]);
+  });
+
+  it("does not find another project's, an unknown or an erased conversation", () => {
+    given(...answered)
+      .when(note({ projectId: OTHER_PROJECT }))
+      .thenFails('CONVERSATION_NOT_FOUND');
+    given().when(note()).thenFails('CONVERSATION_NOT_FOUND');
+    given(...answered, { type: 'ConversationErased', data: { reason: 'request' }, occurredAt: answered[0]!.occurredAt })
+      .when(note())
+      .thenFails('CONVERSATION_NOT_FOUND');
   });
 });

@@ -31,6 +31,8 @@ export interface ExistingConversation {
   readonly streamingReplyId: string | null;
   /** The visitor's latest satisfaction rating, if any. */
   readonly rating: ConversationRating | null;
+  /** Ids of its internal notes (their text is read from the events: no command needs it). */
+  readonly noteIds: ReadonlySet<string>;
   /** Erased (docs/privacy.md): it is not there for any command any more, and keeps no text. */
   readonly erased?: true;
 }
@@ -107,6 +109,7 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       positions: new Map(),
       streamingReplyId: null,
       rating: null,
+      noteIds: new Set(),
     };
   }
   // Anything before a start belongs to no conversation.
@@ -146,8 +149,6 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, feedback: event.data.feedback }));
     case 'ConversationClosed':
       return { ...state, status: 'closed' };
-    case 'HumanHandoffStarted':
-      return { ...state, handoff: 'claimed', isHumanHandled: true, humanAgent: { id: null, ...event.data.humanAgent } };
     case 'HumanHandoffRequested':
       return { ...state, handoff: 'waiting', isHumanHandled: true, humanAgent: null };
     case 'HumanHandoffClaimed':
@@ -160,6 +161,8 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
       return updateMessage(state, event.data.messageId, (m) => ({ ...m, text: '', status: 'streaming', createdAt: event.occurredAt }));
     case 'ContactCaptured':
       return state;
+    case 'AgentNoteAdded':
+      return { ...state, noteIds: new Set(state.noteIds).add(event.data.noteId) };
     case 'HumanAgentMessagePosted':
       return addMessage(state, {
         id: event.data.messageId,
@@ -170,7 +173,15 @@ export const evolve = (state: ConversationState, event: DatedEvent): Conversatio
         createdAt: event.occurredAt,
       });
     case 'ConversationErased':
-      return { ...state, erased: true, title: null, messages: PersistentList.empty(), positions: new Map(), streamingReplyId: null };
+      return {
+        ...state,
+        erased: true,
+        title: null,
+        messages: PersistentList.empty(),
+        positions: new Map(),
+        streamingReplyId: null,
+        noteIds: new Set(),
+      };
     default: {
       const unreachable: never = event;
       return unreachable;

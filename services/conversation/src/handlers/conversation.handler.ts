@@ -4,6 +4,7 @@ import { ConversationMessages as M } from '@palaver/contracts';
 import { assertDependenciesUp, handle } from '@palaver/platform';
 import { ConversationCommandService } from '../services/conversation-command.service';
 import { ConversationQueryService } from '../services/conversation-query.service';
+import { HandoffAudit } from '../services/handoff-audit';
 import { HandoffCommandService } from '../services/handoff-command.service';
 import { HandoffQueryService } from '../services/handoff-query.service';
 
@@ -14,6 +15,7 @@ export class ConversationHandler {
     @Inject(ConversationQueryService) private readonly queries: ConversationQueryService,
     @Inject(HandoffCommandService) private readonly handoffs: HandoffCommandService,
     @Inject(HandoffQueryService) private readonly handoffQueries: HandoffQueryService,
+    @Inject(HandoffAudit) private readonly audit: HandoffAudit,
   ) {}
 
   @MessagePattern(M.create.subject)
@@ -73,7 +75,9 @@ export class ConversationHandler {
 
   @MessagePattern(M.handoff.subject)
   handoff(@Payload() raw: unknown) {
-    return handle(M.handoff, raw, (req) => this.commands.handoff(req));
+    return handle(M.handoff, raw, ({ actor, ...req }) =>
+      this.audit.around({ ...req, actor }, 'handoff.assigned', () => this.commands.handoff(req), { name: req.humanAgent.name }),
+    );
   }
 
   @MessagePattern(M.postAgentMessage.subject)
@@ -93,32 +97,49 @@ export class ConversationHandler {
 
   @MessagePattern(M.requestHandoff.subject)
   requestHandoff(@Payload() raw: unknown) {
-    return handle(M.requestHandoff, raw, (req) => this.handoffs.requestHandoff(req));
+    return handle(M.requestHandoff, raw, ({ actor, ...req }) =>
+      this.audit.around({ ...req, actor }, 'handoff.requested', () => this.handoffs.requestHandoff(req)),
+    );
   }
 
   @MessagePattern(M.claim.subject)
   claim(@Payload() raw: unknown) {
-    return handle(M.claim, raw, (req) => this.handoffs.claim(req));
+    return handle(M.claim, raw, ({ actor, ...req }) =>
+      this.audit.around({ ...req, actor }, 'handoff.claimed', () => this.handoffs.claim(req), { mode: req.mode }),
+    );
   }
 
   @MessagePattern(M.claimNext.subject)
   claimNext(@Payload() raw: unknown) {
-    return handle(M.claimNext, raw, (req) => this.handoffs.claimNext(req));
+    return handle(M.claimNext, raw, async ({ actor, ...req }) => {
+      const claimed = await this.handoffs.claimNext(req);
+      if (claimed.conversation) await this.audit.record(req.projectId, claimed.conversation.id, actor, 'handoff.claimed', { mode: 'next' });
+      return claimed;
+    });
   }
 
   @MessagePattern(M.agentClose.subject)
   agentClose(@Payload() raw: unknown) {
-    return handle(M.agentClose, raw, (req) => this.handoffs.agentClose(req));
+    return handle(M.agentClose, raw, ({ actor, ...req }) =>
+      this.audit.around({ ...req, actor }, 'conversation.closed', () => this.handoffs.agentClose(req)),
+    );
   }
 
   @MessagePattern(M.release.subject)
   release(@Payload() raw: unknown) {
-    return handle(M.release, raw, (req) => this.handoffs.release(req));
+    return handle(M.release, raw, ({ actor, ...req }) =>
+      this.audit.around({ ...req, actor }, 'handoff.released', () => this.handoffs.release(req)),
+    );
   }
 
   @MessagePattern(M.releaseHeld.subject)
   releaseHeld(@Payload() raw: unknown) {
     return handle(M.releaseHeld, raw, (req) => this.handoffs.releaseHeld(req));
+  }
+
+  @MessagePattern(M.requeueHeld.subject)
+  requeueHeld(@Payload() raw: unknown) {
+    return handle(M.requeueHeld, raw, (req) => this.handoffs.requeueHeld(req));
   }
 
   @MessagePattern(M.queue.subject)

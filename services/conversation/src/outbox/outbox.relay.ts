@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { StoredEvent } from '@palaver/contracts';
 import { eventSubject } from '@palaver/contracts';
-import { type DocumentStore, type EventStore, type EventStream, logger, Ports, SerialQueue } from '@palaver/platform';
+import { type DocumentStore, DrainLoop, type EventStore, type EventStream, logger, Ports, SerialQueue } from '@palaver/platform';
 import { isConversationEvent } from '../domain/conversation.stream';
 import { ReadModelProjector } from '../projections/read-model.projector';
 import { ConversationCipher } from '../repositories/conversation-cipher';
@@ -21,9 +21,7 @@ const SWEEP_INTERVAL_MS = 5_000;
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
-  private tail: Promise<void> = Promise.resolve();
-  private queued: Promise<void> | null = null;
-  private sweep: NodeJS.Timeout | null = null;
+  private readonly loop = new DrainLoop(() => this.drain(), 'conversation outbox', SWEEP_INTERVAL_MS);
   /** Events projected and published by their commands, waiting for the next checkpoint. */
   private toMark: string[] = [];
   private checkpointTimer: NodeJS.Timeout | null = null;
@@ -44,23 +42,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
    * one at a time; callers arriving before the next drain starts share it.
    */
   flush(): Promise<void> {
-    if (this.queued) return this.queued;
-    const next = this.tail.then(() => {
-      this.queued = null;
-      return this.drain();
-    });
-    this.queued = next;
-    this.tail = next.catch(() => undefined);
-    return next;
+    return this.loop.flush();
   }
 
   /** Flushes, logging instead of throwing: the events are safe in the store and the sweep retries. */
-  async flushQuietly(): Promise<void> {
-    try {
-      await this.flush();
-    } catch (err) {
-      logger.error({ err }, 'conversation outbox: publication failed, will retry');
-    }
+  flushQuietly(): Promise<void> {
+    return this.loop.flushQuietly();
   }
 
   /**
@@ -120,19 +107,15 @@ export class OutboxRelay implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     // Crash recovery: whatever was appended but not published before the last stop.
-    await this.flushQuietly();
-    this.sweep = setInterval(() => void this.flushQuietly(), SWEEP_INTERVAL_MS);
-    this.sweep.unref();
+    await this.loop.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.sweep) clearInterval(this.sweep);
-    this.sweep = null;
+    await this.loop.stop();
     await Promise.all(this.publishing);
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = null;
     await this.checkpoint();
-    await this.tail;
   }
 
   private async drain(): Promise<void> {

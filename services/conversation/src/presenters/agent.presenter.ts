@@ -1,12 +1,9 @@
-import type { AgentConversation, HandoffStatus } from '@palaver/contracts';
+import type { AgentConversation } from '@palaver/contracts';
 import type { ConversationDoc, MessageDoc } from '../repositories/read-model';
 import { toMessage } from './conversation.presenter';
 
 /** At most this many unanswered visitor messages are shown per conversation. */
 const UNANSWERED_LIMIT = 20;
-
-/** Documents written before the queue existed carry only isHumanHandled. */
-export const handoffStatusOf = (doc: ConversationDoc): HandoffStatus => doc.handoffStatus ?? (doc.isHumanHandled ? 'claimed' : 'none');
 
 /** Visitor messages after the last human agent message (all of them when no agent answered yet). */
 export const unansweredMessages = (messages: readonly MessageDoc[]): MessageDoc[] => {
@@ -25,7 +22,7 @@ export const toAgentConversation = (doc: ConversationDoc, messages: readonly Mes
   title: doc.title,
   createdAt: doc.createdAt,
   lastInteractionAt: doc.lastInteractionAt,
-  handoff: handoffStatusOf(doc),
+  handoff: doc.handoffStatus,
   handoffRequestedAt: doc.handoffRequestedAt ?? null,
   humanAgent: doc.humanAgent ? { id: doc.humanAgent.id ?? null, name: doc.humanAgent.name, image: doc.humanAgent.image } : null,
   unansweredMessages: unansweredMessages(messages).map((m) => toMessage(m)),

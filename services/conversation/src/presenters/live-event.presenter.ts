@@ -5,7 +5,7 @@ import { applyToMessage, messageIdOf } from '../projections/message.projection';
 import type { ConversationDoc, MessageDoc } from '../repositories/read-model';
 import { toConversation, toMessage } from './conversation.presenter';
 
-/** What a visitor is told of an event; null for events that change nothing they see (a reply starting). */
+/** What a visitor is told of an event; null for events that change nothing they see (a reply starting, an internal note). */
 const liveTypeOf = (event: StoredConversationEvent): ConversationLiveEventType | null => {
   switch (event.type) {
     case 'UserMessagePosted':
@@ -18,7 +18,6 @@ const liveTypeOf = (event: StoredConversationEvent): ConversationLiveEventType |
     case 'HumanHandoffRequested':
       return 'handoff.requested';
     case 'HumanHandoffClaimed':
-    case 'HumanHandoffStarted':
       return 'handoff.claimed';
     case 'HumanHandoffReleased':
       return 'handoff.released';

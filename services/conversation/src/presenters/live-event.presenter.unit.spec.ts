@@ -38,6 +38,12 @@ describe('liveEventsOf', () => {
     expect(live[6]!.conversation).toMatchObject({ status: 'closed', closeReason: 'done' });
   });
 
+  it('tells the visitor nothing of internal notes', () => {
+    const noted = stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1), ev.noted('00000000-0000-4000-8000-00000000a001', 'VIP', ADA_ID, 2));
+    expect(liveEventsOf(noted, 0).map((e) => [e.id, e.type])).toEqual([['2', 'message.created']]);
+    expect(liveEventsOf(noted, 2)).toEqual([]);
+  });
+
   it('gives only what came after the cursor', () => {
     expect(liveEventsOf(history, 6).map((e) => e.id)).toEqual(['7', '8', '9']);
     expect(liveEventsOf(history, 9)).toEqual([]);

@@ -1,6 +1,5 @@
 import type { AgentEventType } from '@palaver/contracts';
 import type { StoredConversationEvent } from '../domain/conversation.stream';
-import { handoffStatusOf } from '../presenters/agent.presenter';
 import type { ConversationDoc } from '../repositories/read-model';
 
 /** One entry of a project's agent feed: what happened, to which conversation, who held it then. */
@@ -14,9 +13,11 @@ export interface AgentFeedDoc {
   conversationId: string;
   humanAgentId: string | null;
   messageId: string | null;
+  /** The note of `note.added` entries (its text stays in the sealed event). */
+  noteId?: string;
   occurredAt: string;
-  /** When it was written (absent on entries written before the field existed). */
-  recordedAt?: string;
+  /** When it was written. */
+  recordedAt: string;
 }
 
 /** How long a missing sequence holds the entries behind it back (see `untilGap`). */
@@ -32,7 +33,7 @@ export const GAP_GRACE_MS = 2_000;
 export const untilGap = <T extends Pick<AgentFeedDoc, 'seq' | 'recordedAt'>>(entries: T[], afterSeq: number, nowMs: number): T[] => {
   let expected = afterSeq + 1;
   for (const [i, entry] of entries.entries()) {
-    const recent = entry.recordedAt !== undefined && nowMs - Date.parse(entry.recordedAt) < GAP_GRACE_MS;
+    const recent = nowMs - Date.parse(entry.recordedAt) < GAP_GRACE_MS;
     if (entry.seq !== expected && recent) return entries.slice(0, i);
     expected = entry.seq + 1;
   }
@@ -41,19 +42,18 @@ export const untilGap = <T extends Pick<AgentFeedDoc, 'seq' | 'recordedAt'>>(ent
 
 /**
  * The agent feed's view of an event, given the conversation right after it: every handoff
- * transition, and the messages and closing of conversations a person handles. Conversations
- * the AI answers leave nothing here.
+ * transition, the messages and closing of conversations a person handles, and every internal
+ * note. Conversations the AI answers leave nothing else here.
  */
 export const agentFeedEntryOf = (
   event: StoredConversationEvent,
   after: ConversationDoc,
-): Pick<AgentFeedDoc, 'type' | 'messageId'> | null => {
-  const handled = handoffStatusOf(after) !== 'none';
+): Pick<AgentFeedDoc, 'type' | 'messageId' | 'noteId'> | null => {
+  const handled = after.handoffStatus !== 'none';
   switch (event.type) {
     case 'HumanHandoffRequested':
       return { type: 'handoff.requested', messageId: null };
     case 'HumanHandoffClaimed':
-    case 'HumanHandoffStarted':
       return { type: 'handoff.claimed', messageId: null };
     case 'HumanHandoffReleased':
       return { type: 'handoff.released', messageId: null };
@@ -63,6 +63,8 @@ export const agentFeedEntryOf = (
       return handled ? { type: 'message.visitor', messageId: event.data.messageId } : null;
     case 'ConversationClosed':
       return handled ? { type: 'conversation.closed', messageId: null } : null;
+    case 'AgentNoteAdded':
+      return { type: 'note.added', messageId: null, noteId: event.data.noteId };
     default:
       return null;
   }

@@ -14,6 +14,17 @@ const feedOf = (events: ReturnType<typeof stored>) => {
 };
 
 describe('agentFeedEntryOf', () => {
+  it('keeps every internal note, with its id, whoever answers the conversation', () => {
+    const NOTE = '00000000-0000-4000-8000-00000000a001';
+    const events = stored(ev.started(0), ev.userPosted(USER_1, 'Hi'), ev.noted(NOTE, 'VIP'));
+    let doc: ConversationDoc | null = null;
+    const entries = events.map((event) => {
+      doc = applyToConversation(doc, event);
+      return agentFeedEntryOf(event, doc!);
+    });
+    expect(entries).toEqual([null, null, { type: 'note.added', messageId: null, noteId: NOTE }]);
+  });
+
   it('keeps handoff transitions and the messages and close of human-handled conversations only', () => {
     const types = feedOf(
       stored(
@@ -46,10 +57,7 @@ describe('agentFeedEntryOf', () => {
 
 describe('untilGap', () => {
   const NOW = Date.parse('2026-03-01T10:00:00.000Z');
-  const entry = (seq: number, agoMs: number | null) => ({
-    seq,
-    ...(agoMs === null ? {} : { recordedAt: new Date(NOW - agoMs).toISOString() }),
-  });
+  const entry = (seq: number, agoMs: number) => ({ seq, recordedAt: new Date(NOW - agoMs).toISOString() });
 
   it('passes a contiguous page through', () => {
     const page = [entry(4, 10), entry(5, 5), entry(6, 0)];
@@ -61,8 +69,7 @@ describe('untilGap', () => {
     expect(untilGap([entry(5, 5)], 3, NOW)).toEqual([]);
   });
 
-  it('passes over a sequence never filled once the entry after it is old enough, or from before the field', () => {
+  it('passes over a sequence never filled once the entry after it is old enough', () => {
     expect(untilGap([entry(4, 10), entry(6, GAP_GRACE_MS)], 3, NOW).map((e) => e.seq)).toEqual([4, 6]);
-    expect(untilGap([entry(6, null), entry(8, 0)], 3, NOW).map((e) => e.seq)).toEqual([6]);
   });
 });

@@ -58,14 +58,6 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
       return base;
     case 'ConversationClosed':
       return { ...base, status: 'closed', closedAt: event.occurredAt, closeReason: event.data.closeReason };
-    case 'HumanHandoffStarted':
-      return {
-        ...base,
-        isHumanHandled: true,
-        humanAgent: { id: null, ...event.data.humanAgent },
-        handoffAt: event.occurredAt,
-        handoffStatus: 'claimed',
-      };
     case 'HumanHandoffRequested':
       return {
         ...base,
@@ -87,6 +79,9 @@ export const applyToConversation = (doc: ConversationDoc | null, event: StoredCo
       const { contact: _previous, ...rest } = base;
       return { contact: { email: event.data.email, name: event.data.name, capturedAt: event.occurredAt }, ...rest };
     }
+    case 'AgentNoteAdded':
+      // Only the version moves: nothing the visitor reads (not even updatedAt) tells of a note.
+      return { ...doc, version: event.version };
     case 'ConversationErased':
       // The projector then deletes the documents (ReadModelProjector.purge).
       return base;

@@ -31,6 +31,14 @@ describe('applyToConversation', () => {
     });
   });
 
+  it('moves only the version for an internal note: nothing the visitor reads changes', () => {
+    const before = project(stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1_000)));
+    const after = project(
+      stored(ev.started(0), ev.userPosted(USER_1, 'Hi', 1_000), ev.noted('00000000-0000-4000-8000-00000000a001', 'VIP', ADA_ID, 5_000)),
+    );
+    expect(after).toEqual({ ...before, version: 3 });
+  });
+
   it('follows messages: title from the first visitor message, last message, interaction times', () => {
     const doc = project(
       stored(

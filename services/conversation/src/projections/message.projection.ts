@@ -30,12 +30,12 @@ export const messageIdOf = (event: StoredConversationEvent): string | null => {
     case 'ConversationStarted':
     case 'ConversationRated':
     case 'ConversationClosed':
-    case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
     case 'ConversationErased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       return null;
     default: {
       const unreachable: never = event;
@@ -141,12 +141,12 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
     case 'ConversationStarted':
     case 'ConversationRated':
     case 'ConversationClosed':
-    case 'HumanHandoffStarted':
     case 'HumanHandoffRequested':
     case 'HumanHandoffClaimed':
     case 'HumanHandoffReleased':
     case 'ConversationErased':
     case 'ContactCaptured':
+    case 'AgentNoteAdded':
       return doc;
     default: {
       const unreachable: never = event;

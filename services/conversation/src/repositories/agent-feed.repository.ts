@@ -12,7 +12,6 @@ import {
   type SequenceCounterDoc,
 } from '@palaver/platform';
 import { conversationIdOf, type StoredConversationEvent } from '../domain/conversation.stream';
-import { handoffStatusOf } from '../presenters/agent.presenter';
 import { type AgentFeedDoc, agentFeedEntryOf, untilGap } from '../projections/agent-feed.projection';
 import type { ConversationDoc } from './read-model';
 
@@ -46,7 +45,7 @@ export class AgentFeedRepository {
         seq,
         ...entry,
         conversationId: conversationIdOf(event.streamId),
-        humanAgentId: handoffStatusOf(after) === 'claimed' ? (after.humanAgent?.id ?? null) : null,
+        humanAgentId: after.handoffStatus === 'claimed' ? (after.humanAgent?.id ?? null) : null,
         occurredAt: event.occurredAt,
         recordedAt: this.clock.now().toISOString(),
       });

@@ -26,8 +26,7 @@ export interface ConversationDoc extends WithId {
   isHumanHandled: boolean;
   humanAgent: HumanAgentRef | null;
   handoffAt: string | null;
-  /** Absent on documents written before the queue existed: read as `none` or `claimed` from isHumanHandled. */
-  handoffStatus?: 'none' | 'waiting' | 'claimed';
+  handoffStatus: 'none' | 'waiting' | 'claimed';
   /** When the conversation entered the queue (its place in it). */
   handoffRequestedAt?: string | null;
   pageUrl: string | null;

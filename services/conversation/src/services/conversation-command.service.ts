@@ -79,6 +79,7 @@ export class ConversationCommandService {
       projectId: req.projectId,
       visitorId: req.visitorId,
       pageUrl: req.pageUrl,
+      userAgent: req.userAgent ?? null,
     });
     const { conversation } = documentsOf(executed.events);
     if (!conversation) throw new Error('a started conversation has no document');

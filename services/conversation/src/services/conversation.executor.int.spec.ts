@@ -46,8 +46,8 @@ const anotherProcessReassigning = () => {
     infra.eventStore.append(`conversation-${CONVERSATION}`, 1 + appended++, [
       {
         eventId: randomUUID(),
-        type: 'HumanHandoffStarted',
-        data: { humanAgent: { name: `Agent ${appended}`, image: null } },
+        type: 'HumanHandoffClaimed',
+        data: { humanAgent: { id: null, name: `Agent ${appended}`, image: null } },
         projectId: PROJECT,
         occurredAt: '2026-01-01T00:00:00.000Z',
       },

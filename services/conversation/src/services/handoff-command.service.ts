@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AgentConversation, AppError, type ConversationMessages, type HumanAgentRef } from '@palaver/contracts';
 import type { z } from 'zod';
+import type { ConversationCommand } from '../domain/conversation.commands';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
 import { ConversationExecutor } from './conversation.executor';
+import { HandoffAudit } from './handoff-audit';
 import { HandoffQueryService } from './handoff-query.service';
 
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
@@ -12,6 +14,7 @@ const CLAIM_PAGE = 10;
 const CLAIM_ROUNDS = 5;
 /** Held conversations read per round of `releaseHeld`. */
 const RELEASE_PAGE = 100;
+const MOVED_ON = Symbol('moved on');
 
 /**
  * The human side's commands: requests, claims and releases. Every transition is a command of the
@@ -24,6 +27,7 @@ export class HandoffCommandService {
     @Inject(ConversationExecutor) private readonly executor: ConversationExecutor,
     @Inject(ConversationReadRepository) private readonly conversations: ConversationReadRepository,
     @Inject(HandoffQueryService) private readonly queries: HandoffQueryService,
+    @Inject(HandoffAudit) private readonly audit: HandoffAudit,
   ) {}
 
   async requestHandoff(req: Req<'requestHandoff'>): Promise<AgentConversation> {
@@ -64,6 +68,39 @@ export class HandoffCommandService {
     }
   }
 
+  /**
+   * Puts every open conversation the person holds back in the waiting queue (they left the
+   * project or were deleted), each audited as `handoff.requeued` under whoever removed them.
+   */
+  async requeueHeld(req: Req<'requeueHeld'>): Promise<{ requeued: string[] }> {
+    const requeued: string[] = [];
+    let after = '';
+    for (;;) {
+      const held = await this.conversations.heldByAfter(req.projectId, req.humanAgentId, after, RELEASE_PAGE);
+      for (const doc of held) {
+        const command = { type: 'Requeue' as const, projectId: req.projectId, conversationId: doc._id, humanAgentId: req.humanAgentId };
+        // One that moved on meanwhile is left alone, and its entry dropped with the failed change.
+        const moved = await this.audit
+          .around(
+            { ...command, actor: req.actor },
+            'handoff.requeued',
+            async () => {
+              if (!(await this.tryCommand(command))) throw MOVED_ON;
+              return true;
+            },
+            { heldBy: req.humanAgentId },
+          )
+          .catch((err: unknown) => {
+            if (err === MOVED_ON) return false;
+            throw err;
+          });
+        if (moved) requeued.push(doc._id);
+      }
+      if (held.length < RELEASE_PAGE) return { requeued };
+      after = held.at(-1)!._id;
+    }
+  }
+
   /** The oldest waiting conversation the caller manages to claim; one lost to a faster agent is skipped. */
   async claimNext(req: Req<'claimNext'>): Promise<{ conversation: AgentConversation | null }> {
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
@@ -89,9 +126,13 @@ export class HandoffCommandService {
   }
 
   /** False when the conversation moved on first (another holder, closed): nothing of the agent's to release. */
-  private async tryRelease(projectId: string, conversationId: string, humanAgentId: string): Promise<boolean> {
+  private tryRelease(projectId: string, conversationId: string, humanAgentId: string): Promise<boolean> {
+    return this.tryCommand({ type: 'Release', projectId, conversationId, humanAgentId });
+  }
+
+  private async tryCommand(command: Extract<ConversationCommand, { type: 'Release' | 'Requeue' }>): Promise<boolean> {
     try {
-      await this.executor.execute({ type: 'Release', projectId, conversationId, humanAgentId });
+      await this.executor.execute(command);
       return true;
     } catch (err) {
       const field = err instanceof AppError && err.code === 'CONFLICT' ? err.details?.conflictingField : undefined;

@@ -8,6 +8,7 @@ import { AgentFeedRepository } from '../repositories/agent-feed.repository';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
 import { MessageReadRepository } from '../repositories/message-read.repository';
 import type { ConversationDoc } from '../repositories/read-model';
+import { AgentNoteService } from './agent-note.service';
 
 type Req<K extends keyof typeof ConversationMessages> = z.output<(typeof ConversationMessages)[K]['request']>;
 
@@ -18,6 +19,7 @@ export class HandoffQueryService {
     @Inject(ConversationReadRepository) private readonly conversations: ConversationReadRepository,
     @Inject(MessageReadRepository) private readonly messages: MessageReadRepository,
     @Inject(AgentFeedRepository) private readonly feed: AgentFeedRepository,
+    @Inject(AgentNoteService) private readonly notes: AgentNoteService,
   ) {}
 
   async queue(req: Req<'queue'>): Promise<{ data: AgentConversation[] }> {
@@ -57,6 +59,7 @@ export class HandoffQueryService {
     const data = await Promise.all(
       entries.map(async (entry): Promise<AgentEvent> => {
         const message = entry.messageId ? await this.messages.get(req.projectId, entry.messageId) : null;
+        const note = entry.noteId ? await this.notes.get(req.projectId, entry.conversationId, entry.noteId) : undefined;
         return {
           id: String(entry.seq),
           type: entry.type,
@@ -65,6 +68,7 @@ export class HandoffQueryService {
           humanAgentId: entry.humanAgentId,
           conversation: await conversationOf(entry.conversationId),
           message: message ? toMessage(message) : null,
+          ...(note === undefined ? {} : { note }),
         };
       }),
     );

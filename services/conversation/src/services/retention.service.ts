@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdentityMessages } from '@palaver/contracts';
-import { type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { IdentityMessages, RETENTION_ACTOR } from '@palaver/contracts';
+import { AuditOutbox, type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
 import { RetentionRunRepository } from '../repositories/retention-run.repository';
 import { ConversationErasureService } from './conversation-erasure.service';
@@ -12,7 +12,7 @@ const BATCH = 100;
 /**
  * Retention (docs/privacy.md): once a day, every project with `retentionDays` loses the
  * conversations whose last activity is older, erased as a visitor's erasure erases them, and one
- * record per visitor concerned (reason `retention`; their profile stays).
+ * record and one audit entry per visitor concerned (reason `retention`; their profile stays).
  */
 @Injectable()
 export class RetentionService {
@@ -22,6 +22,7 @@ export class RetentionService {
     @Inject(RetentionRunRepository) private readonly runs: RetentionRunRepository,
     @Inject(Ports.services) private readonly services: ServiceClient,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(AuditOutbox) private readonly audit: AuditOutbox,
   ) {}
 
   /** Runs today's retention unless it already ran (in any instance); answers how many conversations it erased. */
@@ -62,14 +63,24 @@ export class RetentionService {
       for (const c of batch) byVisitor.set(c.visitorId, (byVisitor.get(c.visitorId) ?? 0) + 1);
     }
     for (const [visitorId, conversations] of byVisitor) {
-      await this.erasure.record({
+      // As a visitor erasure is audited (counts, never content), by the retention job.
+      const entry = {
         projectId,
-        visitorId,
-        reason: 'retention',
-        erasedBy: { kind: 'retention', id: null },
-        conversations,
-        profileErased: false,
-      });
+        actor: RETENTION_ACTOR,
+        action: 'visitor.erased',
+        target: { type: 'visitor', id: visitorId },
+        changes: { conversations, profileErased: false, by: 'retention' },
+      };
+      await this.audit.around(entry, () =>
+        this.erasure.record({
+          projectId,
+          visitorId,
+          reason: 'retention',
+          erasedBy: { kind: 'retention', id: null },
+          conversations,
+          profileErased: false,
+        }),
+      );
     }
     return seen.size;
   }

@@ -58,8 +58,9 @@ export const ev = {
   feedback: (messageId: string, feedback: 'like' | 'dislike' | null, previous: 'like' | 'dislike' | null, t = 0) =>
     dated(at(t), { type: 'MessageFeedbackGiven', data: { messageId, feedback, previous } }),
   closed: (closeReason: string | null = null, t = 0) => dated(at(t), { type: 'ConversationClosed', data: { closeReason } }),
+  /** A claim by an agent with no id (an admin's handoff naming a person). */
   handoff: (name: string | null = 'Ada', t = 0) =>
-    dated(at(t), { type: 'HumanHandoffStarted', data: { humanAgent: { name, image: null } } }),
+    dated(at(t), { type: 'HumanHandoffClaimed', data: { humanAgent: { id: null, name, image: null } } }),
   requested: (source: 'visitor' | 'agent' | 'admin' = 'visitor', messageId: string | null = null, t = 0) =>
     dated(at(t), { type: 'HumanHandoffRequested', data: { source, messageId } }),
   claimed: (id: string | null = ADA_ID, name: string | null = 'Ada', t = 0) =>
@@ -67,6 +68,8 @@ export const ev = {
   released: (humanAgentId: string | null = ADA_ID, t = 0) => dated(at(t), { type: 'HumanHandoffReleased', data: { humanAgentId } }),
   agentPosted: (messageId: string, content: string, name: string | null = 'Ada', t = 0) =>
     dated(at(t), { type: 'HumanAgentMessagePosted', data: { messageId, content, humanAgent: { name, image: null } } }),
+  noted: (noteId: string, content: string, agentId: string | null = ADA_ID, t = 0) =>
+    dated(at(t), { type: 'AgentNoteAdded', data: { noteId, content, agent: { id: agentId, name: 'Ada', image: null } } }),
 };
 
 /** Gives dated events the envelope the store adds: versions in order from 1. */

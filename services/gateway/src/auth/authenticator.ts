@@ -37,7 +37,7 @@ export class Authenticator {
       const role = roleIn(me, parsed.data);
       if (role === null) throw new AppError('PROJECT_NOT_FOUND', `project ${parsed.data} not found`, { resource: 'project' });
       if (!roleAllows(role, 'conversations.act')) throw new AppError('FORBIDDEN', 'your role does not allow working the inbox');
-      return { agentId: me.id, projectId: parsed.data, name: me.name, image: me.image };
+      return { agentId: me.id, projectId: parsed.data, name: me.name, image: me.image, email: me.email };
     }
     return this.services.send(IdentityMessages.resolveAgent, { token: bearerOf(request).slice(0, 200) });
   }

@@ -8,7 +8,7 @@ import {
   type ProjectRecord,
   type SessionInfo,
 } from '@palaver/contracts';
-import { logger, type PubSub, type ServiceClient } from '@palaver/platform';
+import { type Clock, logger, type PubSub, type ServiceClient } from '@palaver/platform';
 import { LRUCache } from 'lru-cache';
 
 export interface IdentityCacheOptions {
@@ -18,6 +18,8 @@ export interface IdentityCacheOptions {
   sessionIdleTtlSeconds: number;
   /** Entries per kind. */
   max: number;
+  /** Identity's time, by which a cached session ages (sessions lapse by it); the process's own when absent. */
+  clock?: Clock;
 }
 
 export const DEFAULT_IDENTITY_CACHE: Omit<IdentityCacheOptions, 'sessionIdleTtlSeconds'> = { ttlMs: 30_000, max: 50_000 };
@@ -52,7 +54,8 @@ export class IdentityCache {
     options: IdentityCacheOptions,
   ) {
     const sessionTtl = Math.min(options.ttlMs, options.sessionIdleTtlSeconds * 100);
-    this.sessions = new LRUCache({ max: options.max, ttl: sessionTtl });
+    const { clock } = options;
+    this.sessions = new LRUCache({ max: options.max, ttl: sessionTtl, ...(clock ? { perf: { now: () => clock.now().getTime() } } : {}) });
     this.keys = new LRUCache({ max: options.max, ttl: options.ttlMs });
     this.projects = new LRUCache({ max: options.max, ttl: options.ttlMs });
     this.origins = new LRUCache({ max: options.max, ttl: options.ttlMs });

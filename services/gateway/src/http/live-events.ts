@@ -34,6 +34,11 @@ export interface LiveEventsOptions {
    * request answers with the reason (an AppError) as JSON.
    */
   until?: AbortSignal;
+  /**
+   * Events that are never stored (typing): `listen` hands each to `push` while the stream is
+   * open; they are written without an SSE id, so they do not move the client's Last-Event-ID.
+   */
+  ephemeral?: (push: (event: Omit<LiveEvent, 'id'>) => void) => () => void;
 }
 
 /** The cursor to start from: Last-Event-ID wins over the `after` query parameter; null when neither is a cursor. */
@@ -54,7 +59,7 @@ export const serveLiveEvents = async (
   reply: FastifyReply,
   start: number,
   next: (cursor: number) => Promise<LivePage>,
-  { wake, fallbackMs = KEEP_ALIVE_MS, until }: LiveEventsOptions,
+  { wake, fallbackMs = KEEP_ALIVE_MS, until, ephemeral }: LiveEventsOptions,
 ): Promise<void> => {
   let cursor = start;
   let open = true;
@@ -93,6 +98,9 @@ export const serveLiveEvents = async (
     open = false;
     endPause?.();
   };
+  const stopEphemeral = ephemeral?.((event) => {
+    if (open) void stream.write(sseEvent({ type: event.type, data: JSON.stringify(event.data) }));
+  });
   const stopWatching = stream.onGone(stop);
   until?.addEventListener('abort', stop, { once: true });
   const write = (page: LivePage) => {
@@ -117,6 +125,7 @@ export const serveLiveEvents = async (
       );
   } finally {
     stopWaking();
+    stopEphemeral?.();
     stopWatching();
     until?.removeEventListener('abort', stop);
     // A comment (clients skip it) saying why the server ended the stream; reconnecting then

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { type AgentInfo, AppError, type IdentityChange, type SessionInfo } from '@palaver/contracts';
-import { logger } from '@palaver/platform';
+import { type Clock, logger, systemClock } from '@palaver/platform';
 import { LRUCache } from 'lru-cache';
 
 /** The credential a live stream was opened with. */
@@ -20,6 +20,8 @@ export interface LiveStreamOptions {
   perAgent: number;
   /** How long until the session behind `token` lapses unless used (without extending it); UNAUTHORIZED once it has. */
   sessionExpiresInMs: (token: string) => Promise<number>;
+  /** Whose time the sessions' expiries are checked by (identity's). */
+  clock?: Clock;
 }
 
 /** Retry-After of a refused stream: a slot frees only when another stream of the credential ends. */
@@ -41,8 +43,8 @@ interface Holder {
   readonly keyId: string | null;
   /** The session's visitor (their erasure ends the session's streams). */
   readonly visitorId: string | null;
-  /** The session's expiry check; null for agents. */
-  timer: NodeJS.Timeout | null;
+  /** Cancels the session's next expiry check; null for agents. */
+  cancelCheck: (() => void) | null;
 }
 
 const revoked = (reason: string) => new AppError('UNAUTHORIZED', reason);
@@ -90,7 +92,7 @@ export class LiveStreamRegistry {
       });
     }
     if (!holder) {
-      holder = { streams: new Set(), keyId, visitorId, timer: null };
+      holder = { streams: new Set(), keyId, visitorId, cancelCheck: null };
       this.holders.set(id, holder);
       if (credential.kind === 'session') void this.checkSession(id, holder, credential.token);
     }
@@ -151,7 +153,7 @@ export class LiveStreamRegistry {
    * has lapsed. Asking does not extend the session: an open stream is not a use of it.
    */
   private async checkSession(id: string, holder: Holder, token: string): Promise<void> {
-    holder.timer = null;
+    holder.cancelCheck = null;
     let nextCheckMs: number;
     try {
       nextCheckMs = await this.options.sessionExpiresInMs(token);
@@ -165,8 +167,8 @@ export class LiveStreamRegistry {
       nextCheckMs = RECHECK_AFTER_ERROR_MS;
     }
     if (this.holders.get(id) !== holder) return;
-    holder.timer = setTimeout(() => void this.checkSession(id, holder, token), Math.min(Math.max(nextCheckMs, 1), MAX_TIMER_MS));
-    holder.timer.unref();
+    const clock = this.options.clock ?? systemClock;
+    holder.cancelCheck = clock.after(Math.min(Math.max(nextCheckMs, 1), MAX_TIMER_MS), () => void this.checkSession(id, holder, token));
   }
 
   /** Aborts the holder's streams and frees their slots at once (the credential opens no more). */
@@ -177,8 +179,8 @@ export class LiveStreamRegistry {
   }
 
   private forget(id: string, holder: Holder): void {
-    if (holder.timer) clearTimeout(holder.timer);
-    holder.timer = null;
+    holder.cancelCheck?.();
+    holder.cancelCheck = null;
     this.holders.delete(id);
   }
 }

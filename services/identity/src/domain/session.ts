@@ -13,7 +13,8 @@ export const withIdleExpiry = (info: SessionInfo, nowMs: number, idleTtlSeconds:
   expiresAt: nowMs + idleTtlSeconds * 1000,
 });
 
-export const isLapsed = (session: StoredSession, nowMs: number): boolean => nowMs >= session.expiresAt;
+/** Whether a session (a visitor's or a user's) has lapsed. */
+export const isLapsed = (session: { expiresAt: number }, nowMs: number): boolean => nowMs >= session.expiresAt;
 
 /**
  * A use extends the session only once this fraction of its idle TTL has passed since it was last
@@ -22,5 +23,5 @@ export const isLapsed = (session: StoredSession, nowMs: number): boolean => nowM
  */
 export const EXTEND_AFTER_FRACTION = 0.1;
 
-export const isDueForExtension = (session: StoredSession, nowMs: number, idleTtlSeconds: number): boolean =>
+export const isDueForExtension = (session: { expiresAt: number }, nowMs: number, idleTtlSeconds: number): boolean =>
   session.expiresAt - nowMs <= idleTtlSeconds * 1000 * (1 - EXTEND_AFTER_FRACTION);

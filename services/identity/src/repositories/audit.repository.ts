@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AuditEntry, AuditQuery } from '@palaver/contracts';
-import { type Collection, type DocumentStore, type Filter, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
 import { fromDocument, type Stored, toDocument } from './document-mapping';
 
 type AuditDocument = Stored<AuditEntry>;
@@ -21,8 +21,17 @@ export class AuditRepository {
     this.entries = documents.collection<AuditDocument>('audit_log', [{ keys: { projectId: 1, at: -1, _id: -1 } }]);
   }
 
-  async append(entry: AuditEntry): Promise<void> {
-    await this.entries.insertOne(toDocument(entry));
+  /** Inserts the entry unless one with its id is stored; answers the stored one (never overwritten). */
+  async appendOnce(entry: AuditEntry): Promise<AuditEntry> {
+    try {
+      await this.entries.insertOne(toDocument(entry));
+      return entry;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      const stored = await this.entries.findOne({ _id: entry.id });
+      if (!stored) throw err;
+      return fromDocument<AuditEntry>(stored);
+    }
   }
 
   async list(projectId: string, query: AuditQuery): Promise<{ data: AuditEntry[]; nextCursor: string | null }> {

@@ -5,8 +5,7 @@ import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Po
 /**
  * A visitor at rest: the v2 fields and its project. Two kinds that never meet: an anonymous
  * visitor is found by its device id (`saVid`, `externalId` null); an identified visitor (surface
- * B's customer, or a verified user token's `sub`) by its `externalId` (`saVid` null, or the
- * appUserId on visitors stored before identity verification, which no anonymous lookup reads).
+ * B's customer, or a verified user token's `sub`) by its `externalId` (`saVid` null).
  */
 export interface VisitorDocument {
   _id: string;

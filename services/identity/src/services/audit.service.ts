@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Actor, AuditEntry, AuditPage, AuditQuery, NewAuditEntry } from '@palaver/contracts';
+import type { Actor, AuditEntry, AuditPage, AuditQuery, RelayedAuditEntry } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
 import { uuidV7 } from '../domain/uuid-v7';
 import { AuditRepository } from '../repositories/audit.repository';
@@ -28,20 +28,23 @@ export class AuditService {
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
-  async append(entry: NewAuditEntry): Promise<AuditEntry> {
+  /**
+   * Appends an entry. One relayed with its own id (another service's audit outbox, which may
+   * deliver it more than once) is appended once: a later copy answers the entry already stored.
+   */
+  async append(entry: RelayedAuditEntry): Promise<AuditEntry> {
     const now = this.clock.now();
     const changes = withoutSecrets(entry.changes);
     const stored: AuditEntry = {
-      id: this.nextId(now.getTime()),
-      at: now.toISOString(),
+      id: entry.id ?? this.nextId(now.getTime()),
+      at: entry.at ?? now.toISOString(),
       projectId: entry.projectId,
       actor: entry.actor,
       action: entry.action,
       target: entry.target,
       ...(changes && Object.keys(changes).length > 0 ? { changes } : {}),
     };
-    await this.log.append(stored);
-    return stored;
+    return this.log.appendOnce(stored);
   }
 
   /** Shorthand for identity's own commands. */

@@ -4,13 +4,17 @@ import { type Clock, Ports } from '@palaver/platform';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { AuditService } from './audit.service';
+import { HeldConversations } from './held-conversations';
 import { ProjectService } from './project.service';
 import { userNotFound } from './user.service';
 
 const lastOwner = (projectId: string): AppError =>
   new AppError('CONFLICT', 'a project keeps at least one owner: make someone else owner first', { projectId });
 
-/** Who may do what in a project: one role per user and project. */
+/**
+ * Who may do what in a project: one role per user and project. A removed member's held
+ * conversations go back to the waiting queue.
+ */
 @Injectable()
 export class MembershipService {
   constructor(
@@ -19,6 +23,7 @@ export class MembershipService {
     @Inject(ProjectService) private readonly projects: ProjectService,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(Ports.clock) private readonly clock: Clock,
+    @Inject(HeldConversations) private readonly held: HeldConversations,
   ) {}
 
   async put(actor: Actor, projectId: string, userId: string, role: Role): Promise<Membership> {
@@ -57,8 +62,10 @@ export class MembershipService {
     const current = await this.memberships.find(projectId, userId);
     if (!current) throw new AppError('NOT_FOUND', `user ${userId} is not a member of this project`, { resource: 'member', userId });
     if (current.role === 'owner' && (await this.memberships.countOwners(projectId)) <= 1) throw lastOwner(projectId);
+    await this.held.requeue(actor, [projectId], userId);
     await this.memberships.remove(projectId, userId);
     await this.audit.record(actor, projectId, 'member.removed', { type: 'user', id: userId }, { role: current.role });
+    await this.held.requeueAfter(actor, [projectId], userId);
     return current;
   }
 

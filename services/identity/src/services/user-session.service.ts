@@ -3,7 +3,7 @@ import { AppError, type Principal, type UserRecord, type UserSession } from '@pa
 import { type Clock, type Config, Ports } from '@palaver/platform';
 import { isPrefixedToken, newPrefixedToken, USER_SESSION_PREFIX } from '../domain/prefixed-token';
 import { hashSecret } from '../domain/secret-hash';
-import { EXTEND_AFTER_FRACTION } from '../domain/session';
+import { isDueForExtension, isLapsed } from '../domain/session';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { UserSessionStore } from '../repositories/user-session.store';
@@ -37,14 +37,13 @@ export class UserSessionService {
     const tokenHash = hashSecret(token);
     const session = await this.sessions.load(tokenHash);
     const now = this.clock.now().getTime();
-    if (!session || now >= session.expiresAt) throw invalidSession();
+    if (!session || isLapsed(session, now)) throw invalidSession();
     const user = await this.users.findById(session.userId);
     if (!user) {
       await this.sessions.remove(tokenHash);
       throw invalidSession();
     }
-    const ttlMs = this.config.USER_SESSION_IDLE_TTL_SECONDS * 1000;
-    if (session.expiresAt - now <= ttlMs * (1 - EXTEND_AFTER_FRACTION)) await this.store(tokenHash, user.id);
+    if (isDueForExtension(session, now, this.config.USER_SESSION_IDLE_TTL_SECONDS)) await this.store(tokenHash, user.id);
     return { me: await this.meOf(user), tokenId: null };
   }
 

@@ -18,6 +18,7 @@ import { InvitationRepository } from '../repositories/invitation.repository';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { UserRepository } from '../repositories/user.repository';
 import { AuditService } from './audit.service';
+import { HeldConversations } from './held-conversations';
 import { PasswordHasher } from './password.hasher';
 import { secureRandomBytes } from './random-bytes';
 
@@ -37,6 +38,7 @@ export class UserService {
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Pick<Config, 'INVITATION_TTL_SECONDS'>,
+    @Inject(HeldConversations) private readonly held: HeldConversations,
   ) {}
 
   /** Without a password the user is `invited` and the answer carries their one-time invitation link. */
@@ -102,18 +104,23 @@ export class UserService {
   /** CONFLICT while the user is the last owner of a project: make someone else owner first. */
   async delete(actor: Actor, userId: string): Promise<UserRecord> {
     const user = await this.get(userId);
-    for (const membership of await this.memberships.listByUser(userId)) {
+    const memberships = await this.memberships.listByUser(userId);
+    for (const membership of memberships) {
       if (membership.role === 'owner' && (await this.memberships.countOwners(membership.projectId)) === 1) {
         throw new AppError('CONFLICT', `the user is the last owner of project ${membership.projectId}`, {
           projectId: membership.projectId,
         });
       }
     }
+    // The conversations they hold go back to the queue, in every project they worked in.
+    const projectIds = memberships.map((membership) => membership.projectId);
+    await this.held.requeue(actor, projectIds, userId);
     await this.memberships.removeForUser(userId);
     await this.apiTokens.deleteForUser(userId);
     await this.invitations.deleteForUser(userId);
     await this.users.delete(userId);
     await this.audit.record(actor, null, 'user.deleted', { type: 'user', id: userId }, { email: user.email });
+    await this.held.requeueAfter(actor, projectIds, userId);
     return user;
   }
 

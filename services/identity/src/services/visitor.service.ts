@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, type Contact, type KeyInfo, type Visitor } from '@palaver/contracts';
+import { AppError, type Contact, type KeyInfo, type Visitor, type VisitorIdentityInfo } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
 import { verifyingSecrets } from '../domain/identity-secret';
 import { type UserClaims, verifyUserToken } from '../domain/user-token';
@@ -79,6 +79,17 @@ export class VisitorService {
     const visitor = await this.visitors.findById(projectId, visitorId);
     if (!visitor) throw new AppError('NOT_FOUND', `visitor ${visitorId} not found`, { resource: 'visitor', visitorId });
     return toVisitor(visitor);
+  }
+
+  /** The inbox's visitor panel: verified when a user token or surface B named the visitor (`userId` is that id). */
+  async identityOf(projectId: string, visitorId: string): Promise<{ identity: VisitorIdentityInfo; contact: Contact | null }> {
+    const visitor = await this.visitors.findById(projectId, visitorId);
+    if (!visitor) throw new AppError('NOT_FOUND', `visitor ${visitorId} not found`, { resource: 'visitor', visitorId });
+    const verified = visitor.type === 'identified';
+    return {
+      identity: { verified, userId: verified ? visitor.externalId : null, email: visitor.email ?? null, name: visitor.name },
+      contact: visitor.contact ?? null,
+    };
   }
 
   async setContact(projectId: string, visitorId: string, contact: Contact): Promise<Visitor> {

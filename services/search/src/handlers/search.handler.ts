@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SearchMessages as M } from '@palaver/contracts';
-import { assertDependenciesUp, handle } from '@palaver/platform';
+import { AuditOutbox, assertDependenciesUp, handle } from '@palaver/platform';
 import { KnowledgeVectors } from '../repositories/knowledge-vectors';
 import { DocumentService } from '../services/document.service';
 import { QnaService } from '../services/qna.service';
 import { SearchService } from '../services/search.service';
+import { documentEntry } from './knowledge-audit';
 
 @Controller()
 export class SearchHandler {
@@ -14,6 +16,7 @@ export class SearchHandler {
     @Inject(QnaService) private readonly qnas: QnaService,
     @Inject(DocumentService) private readonly documents: DocumentService,
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
+    @Inject(AuditOutbox) private readonly audit: AuditOutbox,
   ) {}
 
   @MessagePattern(M.search.subject)
@@ -53,17 +56,29 @@ export class SearchHandler {
 
   @MessagePattern(M.createDocument.subject)
   createDocument(@Payload() raw: unknown) {
-    return handle(M.createDocument, raw, (req) => this.documents.create(req.projectId, req.body));
+    return handle(M.createDocument, raw, (req) => {
+      const documentId = randomUUID();
+      return this.audit.around(documentEntry(req, 'document.created', documentId), () =>
+        this.documents.create(req.projectId, req.body, documentId),
+      );
+    });
   }
 
   @MessagePattern(M.updateDocument.subject)
   updateDocument(@Payload() raw: unknown) {
-    return handle(M.updateDocument, raw, (req) => this.documents.update(req.projectId, req.documentId, req.patch));
+    return handle(M.updateDocument, raw, (req) =>
+      // Which fields changed, never their text.
+      this.audit.around(documentEntry(req, 'document.updated', req.documentId, { fields: Object.keys(req.patch) }), () =>
+        this.documents.update(req.projectId, req.documentId, req.patch),
+      ),
+    );
   }
 
   @MessagePattern(M.deleteDocument.subject)
   deleteDocument(@Payload() raw: unknown) {
-    return handle(M.deleteDocument, raw, (req) => this.documents.delete(req.projectId, req.documentId));
+    return handle(M.deleteDocument, raw, (req) =>
+      this.audit.around(documentEntry(req, 'document.deleted', req.documentId), () => this.documents.delete(req.projectId, req.documentId)),
+    );
   }
 
   @MessagePattern(M.getDocument.subject)

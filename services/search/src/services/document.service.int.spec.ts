@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentRecord, SearchMessages as M } from '@palaver/contracts';
 import { ManualClock } from '@palaver/platform';
+import { rejection } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KNOWLEDGE_COLLECTION } from '../repositories/knowledge-vectors';
 import { FIXTURE_PAGES } from '../testing/knowledge.fixture';
-import { rejection, type SearchHarness, startSearchHarness } from '../testing/search.harness';
+import { type SearchHarness, startSearchHarness } from '../testing/search.harness';
 
 let h: SearchHarness;
 let clock: ManualClock;

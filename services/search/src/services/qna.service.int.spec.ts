@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN_ACTOR, SearchMessages as M, Qna } from '@palaver/contracts';
 import { ManualClock } from '@palaver/platform';
+import { rejection } from '@palaver/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rejection, type SearchHarness, startSearchHarness } from '../testing/search.harness';
+import { type SearchHarness, startSearchHarness } from '../testing/search.harness';
 
 let h: SearchHarness;
 let clock: ManualClock;

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type Actor, AppError, type ListQnasQuery, type Qna, type QnaBody, type UpdateQnaBody } from '@palaver/contracts';
-import { type Clock, Ports, recordAudit, type ServiceClient } from '@palaver/platform';
+import {
+  type Actor,
+  AppError,
+  type ListQnasQuery,
+  type NewAuditEntry,
+  type Qna,
+  type QnaBody,
+  type UpdateQnaBody,
+} from '@palaver/contracts';
+import { AuditOutbox, type Clock, Ports } from '@palaver/platform';
 import { QNA_FIELDS } from '../domain/knowledge-payload';
 import { qnaEmbeddingText } from '../domain/knowledge-text';
 import { pointId } from '../domain/point-id';
@@ -21,7 +29,7 @@ export class QnaService {
     @Inject(QnaRepository) private readonly qnas: QnaRepository,
     @Inject(KnowledgeVectors) private readonly vectors: KnowledgeVectors,
     @Inject(Ports.clock) private readonly clock: Clock,
-    @Inject(Ports.services) private readonly services: ServiceClient,
+    @Inject(AuditOutbox) private readonly audit: AuditOutbox,
   ) {}
 
   async create(projectId: string, body: QnaBody, actor: Actor): Promise<Qna> {
@@ -36,9 +44,10 @@ export class QnaService {
       ...(body.createdBy ? { createdBy: body.createdBy } : {}),
     };
     const vectors = await this.embed(qna);
-    await this.qnas.insert(projectId, qna);
-    await this.indexOrUndo(projectId, qna, vectors, () => this.qnas.delete(projectId, qna.id));
-    await this.audit(projectId, actor, 'qna.created', qna.id);
+    await this.audit.around(entry(projectId, actor, 'qna.created', qna.id), async () => {
+      await this.qnas.insert(projectId, qna);
+      await this.indexOrUndo(projectId, qna, vectors, () => this.qnas.delete(projectId, qna.id));
+    });
     return qna;
   }
 
@@ -56,22 +65,20 @@ export class QnaService {
       ...(createdBy ? { createdBy } : {}),
     };
     const vectors = await this.embed(qna);
-    if (!(await this.qnas.replace(projectId, qna))) throw notFound(qnaId);
-    await this.indexOrUndo(projectId, qna, vectors, () => this.qnas.replace(projectId, existing));
     // Which fields changed, never their text.
-    await this.audit(projectId, actor, 'qna.updated', qna.id, { fields: Object.keys(patch) });
+    await this.audit.around(entry(projectId, actor, 'qna.updated', qna.id, { fields: Object.keys(patch) }), async () => {
+      if (!(await this.qnas.replace(projectId, qna))) throw notFound(qnaId);
+      await this.indexOrUndo(projectId, qna, vectors, () => this.qnas.replace(projectId, existing));
+    });
     return qna;
   }
 
   async delete(projectId: string, qnaId: string, actor: Actor): Promise<{ ok: true }> {
-    if (!(await this.qnas.delete(projectId, qnaId))) throw notFound(qnaId);
-    await this.vectors.deleteQna(projectId, qnaId);
-    await this.audit(projectId, actor, 'qna.deleted', qnaId);
+    await this.audit.around(entry(projectId, actor, 'qna.deleted', qnaId), async () => {
+      if (!(await this.qnas.delete(projectId, qnaId))) throw notFound(qnaId);
+      await this.vectors.deleteQna(projectId, qnaId);
+    });
     return { ok: true };
-  }
-
-  private audit(projectId: string, actor: Actor, action: string, qnaId: string, changes?: Record<string, unknown>): Promise<void> {
-    return recordAudit(this.services, { projectId, actor, action, target: { type: 'qna', id: qnaId }, ...(changes ? { changes } : {}) });
   }
 
   async get(projectId: string, qnaId: string): Promise<Qna> {
@@ -110,3 +117,11 @@ export class QnaService {
 }
 
 const notFound = (qnaId: string): AppError => new AppError('QNA_NOT_FOUND', 'no such Q&A entry in this project', { qnaId });
+
+const entry = (projectId: string, actor: Actor, action: string, qnaId: string, changes?: Record<string, unknown>): NewAuditEntry => ({
+  projectId,
+  actor,
+  action,
+  target: { type: 'qna', id: qnaId },
+  ...(changes ? { changes } : {}),
+});

@@ -36,11 +36,11 @@ export class SourceService {
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
 
-  async create(projectId: string, body: SourceBody): Promise<Source> {
+  async create(projectId: string, body: SourceBody, sourceId: string = randomUUID()): Promise<Source> {
     await this.checkUrl(body.url);
     const now = this.now();
     const source: StoredSource = {
-      _id: randomUUID(),
+      _id: sourceId,
       projectId,
       type: body.type,
       url: new URL(body.url).href,

@@ -11,7 +11,7 @@ const MAX_CONTENT = 2_000_000;
 export class UploadService {
   constructor(@Inject(DocumentService) private readonly documents: DocumentService) {}
 
-  async upload(projectId: string, body: UploadDocumentBody): Promise<DocumentRecord> {
+  async upload(projectId: string, body: UploadDocumentBody, documentId?: string): Promise<DocumentRecord> {
     const bytes = Buffer.from(body.data, 'base64');
     const url = body.url ?? `file:///${encodeURIComponent(body.filename)}`;
     const kind = contentKind(body.contentType, bytes, `file:///${encodeURIComponent(body.filename)}`);
@@ -37,10 +37,14 @@ export class UploadService {
         filename: body.filename,
       });
     }
-    return this.documents.create(projectId, {
-      title: (body.title ?? (extracted.title || body.filename)).slice(0, MAX_TITLE),
-      url,
-      content,
-    });
+    return this.documents.create(
+      projectId,
+      {
+        title: (body.title ?? (extracted.title || body.filename)).slice(0, MAX_TITLE),
+        url,
+        content,
+      },
+      documentId,
+    );
   }
 }

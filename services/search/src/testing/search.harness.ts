@@ -1,4 +1,4 @@
-import { AppError, ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
+import { ReplyEnvelope, type RequestOf, type ResponseOf, type ServiceMessage } from '@palaver/contracts';
 import type { Clock, Embedder, RunningService } from '@palaver/platform';
 import { createTestInfrastructure } from '@palaver/platform/testing';
 import { startSearchService } from '../index';
@@ -27,14 +27,4 @@ export const startSearchHarness = async (options: { clock?: Clock; embedder?: Em
       await infra.cleanup();
     },
   };
-};
-
-export const rejection = async (promise: Promise<unknown>): Promise<AppError> => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
 };

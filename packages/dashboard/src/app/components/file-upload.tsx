@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import type { DocumentRecord } from '../lib/types';
-import { Button, Card, ErrorNotice, Field, Form, Notice, useSubmit } from './ui';
+import { TextField } from './fields';
+import { Card, Field, Form, FormActions, Notice, useSubmit } from './ui';
 
 const OFFICE_FILE = /\.(pdf|docx)$/i;
 const MB = 1024 * 1024;
@@ -51,30 +52,30 @@ export const FileUpload = ({ projectId, onUploaded }: { projectId: string; onUpl
           />
         </Field>
         <div class="form-grid form-grid-2">
-          <Field label="Title" hint="Empty: the file's own title or first heading">
-            <input name="officeTitle" maxLength={500} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />
-          </Field>
-          <Field label="URL" hint="Cited as the source; empty: the file name">
-            <input
-              name="officeUrl"
-              type="url"
-              value={url}
-              placeholder="https://shop.example/manual.pdf"
-              onInput={(e) => setUrl(e.currentTarget.value)}
-            />
-          </Field>
+          <TextField
+            label="Title"
+            hint="Empty: the file's own title or first heading"
+            name="officeTitle"
+            maxLength={500}
+            value={title}
+            onValue={setTitle}
+          />
+          <TextField
+            label="URL"
+            hint="Cited as the source; empty: the file name"
+            name="officeUrl"
+            type="url"
+            value={url}
+            placeholder="https://shop.example/manual.pdf"
+            onValue={setUrl}
+          />
         </div>
-        <ErrorNotice error={upload.error} />
         {added ? (
           <Notice tone="success">
             Added “{added.title}” ({added.chunkCount} chunk{added.chunkCount === 1 ? '' : 's'}).
           </Notice>
         ) : null}
-        <div>
-          <Button type="submit" busy={upload.busy} disabled={!file}>
-            Upload file
-          </Button>
-        </div>
+        <FormActions submit={upload} label="Upload file" disabled={!file} />
       </Form>
     </Card>
   );

@@ -5,10 +5,37 @@ import { ListStatus, Pager } from './ui';
 /** The column headings' last cell when a table's rows end with their actions (named for screen readers only). */
 export const ACTIONS = null;
 
+/** A table with these column headings (`ACTIONS` for the unlabelled actions column) and `row` for each item. */
+export const Table = <T,>({
+  columns,
+  items,
+  row,
+  testId,
+}: {
+  columns: ReadonlyArray<string | null>;
+  items: readonly T[];
+  row: (item: T) => ComponentChildren;
+  testId?: string;
+}) => (
+  <div class="table-wrap">
+    <table data-testid={testId}>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column ?? 'actions'} scope="col">
+              {column ?? <span class="visually-hidden">Actions</span>}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{items.map(row)}</tbody>
+    </table>
+  </div>
+);
+
 /**
- * A list as a table: its status (loading, error, `empty`), then, once it has rows, a table with
- * these column headings (`ACTIONS` for the unlabelled actions column) and `row` for each item, then
- * the pager when `pager` is given.
+ * A list as a table: its status (loading, error, `empty`), then, once it has rows, the `Table` of
+ * its items, then the pager when `pager` is given.
  */
 export const ListTable = <T,>({
   state,
@@ -25,22 +52,7 @@ export const ListTable = <T,>({
 }) => (
   <>
     <ListStatus state={state} empty={empty} />
-    {state.data && state.data.data.length > 0 ? (
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              {columns.map((column) => (
-                <th key={column ?? 'actions'} scope="col">
-                  {column ?? <span class="visually-hidden">Actions</span>}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>{state.data.data.map(row)}</tbody>
-        </table>
-      </div>
-    ) : null}
+    {state.data && state.data.data.length > 0 ? <Table columns={columns} items={state.data.data} row={row} /> : null}
     {state.data && pager ? <Pager total={state.data.total ?? state.data.data.length} {...pager} /> : null}
   </>
 );

@@ -1,41 +1,37 @@
-import { Field } from './ui';
+import { SelectField, TextAreaField, TextField } from './fields';
 
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type PlanName = (typeof PLANS)[number];
 
-type ProjectFieldsProps = {
-  name: string;
-  onName: (name: string) => void;
-  plan: PlanName;
-  onPlan: (plan: PlanName) => void;
-  description: string;
-  onDescription: (description: string) => void;
-  descriptionRows: number;
-};
+/** A project's name, plan and description as they are being edited. */
+export type ProjectDraft = { name: string; plan: PlanName; description: string };
 
 /** Name, plan and description of a project: the same fields when creating and when editing one. */
-export const ProjectFields = (props: ProjectFieldsProps) => (
-  <>
-    <Field label="Name">
-      <input name="name" required maxLength={200} value={props.name} onInput={(e) => props.onName(e.currentTarget.value)} />
-    </Field>
-    <Field label="Plan">
-      <select name="plan" value={props.plan} onChange={(e) => props.onPlan(e.currentTarget.value as PlanName)}>
-        {PLANS.map((p) => (
-          <option key={p} value={p}>
-            {p}
-          </option>
-        ))}
-      </select>
-    </Field>
-    <Field label="Description">
-      <textarea
+export const ProjectFields = ({
+  value,
+  onChange,
+  descriptionRows,
+}: {
+  value: ProjectDraft;
+  onChange: (next: ProjectDraft) => void;
+  descriptionRows: number;
+}) => {
+  const set =
+    <K extends keyof ProjectDraft>(key: K) =>
+    (next: ProjectDraft[K]) =>
+      onChange({ ...value, [key]: next });
+  return (
+    <>
+      <TextField label="Name" name="name" required maxLength={200} value={value.name} onValue={set('name')} />
+      <SelectField label="Plan" name="plan" options={PLANS.map((p) => [p, p] as const)} value={value.plan} onValue={set('plan')} />
+      <TextAreaField
+        label="Description"
         name="description"
-        rows={props.descriptionRows}
+        rows={descriptionRows}
         maxLength={2000}
-        value={props.description}
-        onInput={(e) => props.onDescription(e.currentTarget.value)}
+        value={value.description}
+        onValue={set('description')}
       />
-    </Field>
-  </>
-);
+    </>
+  );
+};

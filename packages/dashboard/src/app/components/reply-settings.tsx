@@ -1,4 +1,5 @@
-import { Card, Field } from './ui';
+import { TextAreaField, TextField, Toggle } from './fields';
+import { Card } from './ui';
 
 export interface ReplySettingsValue {
   handoffEnabled: boolean;
@@ -42,68 +43,47 @@ export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; 
     <>
       <Card title="Handoff to a person">
         <div class="form-grid">
-          <label class="toggle">
-            <input
-              type="checkbox"
-              name="handoffEnabled"
-              checked={value.handoffEnabled}
-              onChange={(e) => set('handoffEnabled', e.currentTarget.checked)}
-            />
+          <Toggle name="handoffEnabled" checked={value.handoffEnabled} onChecked={(on) => set('handoffEnabled', on)}>
             Visitors can ask for a person (the conversation waits in the inbox)
-          </label>
-          <Field
+          </Toggle>
+          <TextAreaField
             label="Trigger phrases"
             hint="One a line, matched as whole words in any case. Empty: the built-in phrases (“talk to a human”…)."
-          >
-            <textarea
-              name="triggerPhrases"
-              rows={3}
-              disabled={!value.handoffEnabled}
-              value={value.triggerPhrases}
-              onInput={(e) => set('triggerPhrases', e.currentTarget.value)}
-            />
-          </Field>
-          <Field
+            name="triggerPhrases"
+            rows={3}
+            disabled={!value.handoffEnabled}
+            value={value.triggerPhrases}
+            onValue={(v) => set('triggerPhrases', v)}
+          />
+          <TextAreaField
             label="When nobody can answer"
             hint="Told at once to a visitor who asks for a person when no agent is online or it is outside opening hours; the widget then offers to leave an email. Empty: the built-in message."
-          >
-            <textarea
-              name="offlineMessage"
-              rows={2}
-              maxLength={1000}
-              disabled={!value.handoffEnabled}
-              value={value.offlineMessage}
-              onInput={(e) => set('offlineMessage', e.currentTarget.value)}
-            />
-          </Field>
+            name="offlineMessage"
+            rows={2}
+            maxLength={1000}
+            disabled={!value.handoffEnabled}
+            value={value.offlineMessage}
+            onValue={(v) => set('offlineMessage', v)}
+          />
         </div>
       </Card>
       <Card title="Q&A answers">
         <div class="form-grid">
-          <label class="toggle">
-            <input
-              type="checkbox"
-              name="qnaOverrideEnabled"
-              checked={value.qnaOverrideEnabled}
-              onChange={(e) => set('qnaOverrideEnabled', e.currentTarget.checked)}
-            />
+          <Toggle name="qnaOverrideEnabled" checked={value.qnaOverrideEnabled} onChecked={(on) => set('qnaOverrideEnabled', on)}>
             Answer with a Q&A entry word for word, without the model, when the question matches it closely
-          </label>
-          <Field
+          </Toggle>
+          <TextField
             label="Minimum similarity"
             hint="0.5 to 1: higher needs a closer match. At 0.9 only the entry's question and near-identical wordings; below, looser rephrasings too."
-          >
-            <input
-              name="qnaMinScore"
-              type="number"
-              min={0.5}
-              max={1}
-              step={0.01}
-              disabled={!value.qnaOverrideEnabled}
-              value={value.qnaMinScore}
-              onInput={(e) => set('qnaMinScore', e.currentTarget.value)}
-            />
-          </Field>
+            name="qnaMinScore"
+            type="number"
+            min={0.5}
+            max={1}
+            step={0.01}
+            disabled={!value.qnaOverrideEnabled}
+            value={value.qnaMinScore}
+            onValue={(v) => set('qnaMinScore', v)}
+          />
         </div>
       </Card>
     </>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { globLines } from '../lib/sources';
 import type { Source } from '../lib/types';
-import { Field, Form, FormActions, useSubmit } from './ui';
+import { SelectField, TextAreaField, TextField } from './fields';
+import { Form, FormActions, useSubmit } from './ui';
 
 export interface SourceSettings {
   maxPages: number;
@@ -11,6 +12,10 @@ export interface SourceSettings {
 }
 export type NewSource = SourceSettings & { type: Source['type']; url: string };
 
+const TYPES = [
+  ['website', 'Website (follow links)'],
+  ['sitemap', 'Sitemap (its URLs)'],
+] as const;
 const REFRESH = [
   ['', 'Manually (Sync now)'],
   ['24', 'Every day'],
@@ -54,54 +59,50 @@ export const SourceForm = ({
     <Form class="form-grid" onSubmit={submit.run}>
       {initial ? null : (
         <div class="form-grid form-grid-2">
-          <Field label="Type">
-            <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value as Source['type'])}>
-              <option value="website">Website (follow links)</option>
-              <option value="sitemap">Sitemap (its URLs)</option>
-            </select>
-          </Field>
-          <Field label={type === 'sitemap' ? 'Sitemap URL' : 'Start URL'}>
-            <input
-              name="url"
-              type="url"
-              required
-              value={url}
-              onInput={(e) => setUrl(e.currentTarget.value)}
-              placeholder={type === 'sitemap' ? 'https://shop.example/sitemap.xml' : 'https://shop.example/help/'}
-            />
-          </Field>
+          <SelectField label="Type" name="type" options={TYPES} value={type} onValue={setType} />
+          <TextField
+            label={type === 'sitemap' ? 'Sitemap URL' : 'Start URL'}
+            name="url"
+            type="url"
+            required
+            value={url}
+            onValue={setUrl}
+            placeholder={type === 'sitemap' ? 'https://shop.example/sitemap.xml' : 'https://shop.example/help/'}
+          />
         </div>
       )}
       <div class="form-grid form-grid-2">
-        <Field label="Page limit" hint="At most 5000 pages a crawl">
-          <input
-            name="maxPages"
-            type="number"
-            min={1}
-            max={5000}
-            step={1}
-            required
-            value={maxPages}
-            onInput={(e) => setMaxPages(e.currentTarget.value)}
-          />
-        </Field>
-        <Field label="Refresh">
-          <select name="refreshIntervalHours" value={refresh} onChange={(e) => setRefresh(e.currentTarget.value)}>
-            {choices.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <TextField
+          label="Page limit"
+          hint="At most 5000 pages a crawl"
+          name="maxPages"
+          type="number"
+          min={1}
+          max={5000}
+          step={1}
+          required
+          value={maxPages}
+          onValue={setMaxPages}
+        />
+        <SelectField label="Refresh" name="refreshIntervalHours" options={choices} value={refresh} onValue={setRefresh} />
       </div>
       <div class="form-grid form-grid-2">
-        <Field label="Only these paths" hint="One glob a line, e.g. /docs/**; empty: the whole site">
-          <textarea name="include" rows={3} value={include} onInput={(e) => setInclude(e.currentTarget.value)} />
-        </Field>
-        <Field label="Never these paths" hint="One glob a line, e.g. /blog/**">
-          <textarea name="exclude" rows={3} value={exclude} onInput={(e) => setExclude(e.currentTarget.value)} />
-        </Field>
+        <TextAreaField
+          label="Only these paths"
+          hint="One glob a line, e.g. /docs/**; empty: the whole site"
+          name="include"
+          rows={3}
+          value={include}
+          onValue={setInclude}
+        />
+        <TextAreaField
+          label="Never these paths"
+          hint="One glob a line, e.g. /blog/**"
+          name="exclude"
+          rows={3}
+          value={exclude}
+          onValue={setExclude}
+        />
       </div>
       <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
     </Form>

@@ -3,11 +3,16 @@ import { api } from '../lib/api';
 import type { PagedList, SourcePage, SourcePageStatus } from '../lib/types';
 import { useAsync } from '../lib/use-async';
 import { ExternalLink } from './external-link';
+import { SelectField } from './fields';
 import { ListTable } from './list-table';
-import { Card, Empty, Field, formatDate } from './ui';
+import { Card, Empty, formatDate } from './ui';
 
 const PAGE = 20;
 const STATUSES: SourcePageStatus[] = ['indexed', 'unchanged', 'failed', 'skipped', 'pending'];
+const SHOW: ReadonlyArray<readonly [SourcePageStatus | '', string]> = [
+  ['', 'All pages'],
+  ...STATUSES.map((s) => [s, s[0]!.toUpperCase() + s.slice(1)] as const),
+];
 const TONE: Record<SourcePageStatus, string> = {
   indexed: 'badge-like',
   unchanged: 'badge-muted',
@@ -28,23 +33,16 @@ export const SourcePages = ({ base, version }: { base: string; version: string }
     <Card
       title="Pages"
       actions={
-        <Field label="Show">
-          <select
-            name="pageStatus"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value as SourcePageStatus | '');
-              setOffset(0);
-            }}
-          >
-            <option value="">All pages</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s[0]!.toUpperCase() + s.slice(1)}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <SelectField
+          label="Show"
+          name="pageStatus"
+          options={SHOW}
+          value={status}
+          onValue={(next) => {
+            setStatus(next);
+            setOffset(0);
+          }}
+        />
       }
     >
       <ListTable

@@ -17,7 +17,15 @@ export const Empty = ({ title, children }: { title: string; children?: Component
   </div>
 );
 
-/** What a list shows besides its rows: a spinner on the first load, the error with a retry, `empty` when it has none. */
+/** What a loaded thing shows until it is there: a spinner on the first load, the error with a retry. */
+export const LoadStatus = ({ state }: { state: Pick<AsyncState<unknown>, 'data' | 'error' | 'loading' | 'reload'> }) => (
+  <>
+    {state.loading && !state.data ? <Loading /> : null}
+    <ErrorNotice error={state.error} onRetry={state.reload} />
+  </>
+);
+
+/** What a list shows besides its rows: its `LoadStatus`, then `empty` when it has none. */
 export const ListStatus = ({
   state,
   empty,
@@ -26,8 +34,7 @@ export const ListStatus = ({
   empty: ComponentChildren;
 }) => (
   <>
-    {state.loading && !state.data ? <Loading /> : null}
-    <ErrorNotice error={state.error} onRetry={state.reload} />
+    <LoadStatus state={state} />
     {state.data?.data.length === 0 ? empty : null}
   </>
 );

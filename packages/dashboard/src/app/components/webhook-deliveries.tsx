@@ -3,7 +3,8 @@ import { api } from '../lib/api';
 import type { PagedList, WebhookDeliveryRecord, WebhookRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
 import { useInterval } from '../lib/use-interval';
-import { Button, Card, Empty, ErrorNotice, formatDate, ListStatus, Pager } from './ui';
+import { ACTIONS, ListTable } from './list-table';
+import { Button, Card, Empty, ErrorNotice, formatDate } from './ui';
 
 const PAGE = 10;
 const TONE = { succeeded: 'badge-like', failed: 'badge-danger', pending: 'badge-muted' } as const;
@@ -38,50 +39,33 @@ export const WebhookDeliveries = ({ projectId, webhook }: { projectId: string; w
       }
     >
       <ErrorNotice error={resendError} />
-      <ListStatus state={list} empty={<Empty title="No deliveries yet">Send a test event, or wait for the next event.</Empty>} />
-      {list.data && list.data.data.length > 0 ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last answer</th>
-                <th scope="col">Next attempt</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>
-                    <code>{delivery.type}</code>
-                  </td>
-                  <td>
-                    <span class={`badge ${TONE[delivery.status]}`}>{delivery.status}</span>
-                  </td>
-                  <td>{delivery.attempts}</td>
-                  <td>{delivery.lastResponseStatus ?? delivery.lastError ?? '—'}</td>
-                  <td>{formatDate(delivery.nextAttemptAt)}</td>
-                  <td>{formatDate(delivery.createdAt)}</td>
-                  <td class="actions">
-                    {webhook.enabled && delivery.status !== 'pending' ? (
-                      <Button variant="secondary" class="button-small" onClick={() => void resend(delivery)}>
-                        Resend
-                      </Button>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
+      <ListTable
+        state={list}
+        empty={<Empty title="No deliveries yet">Send a test event, or wait for the next event.</Empty>}
+        columns={['Event', 'Status', 'Attempts', 'Last answer', 'Next attempt', 'Created', ACTIONS]}
+        row={(delivery) => (
+          <tr key={delivery.id}>
+            <td>
+              <code>{delivery.type}</code>
+            </td>
+            <td>
+              <span class={`badge ${TONE[delivery.status]}`}>{delivery.status}</span>
+            </td>
+            <td>{delivery.attempts}</td>
+            <td>{delivery.lastResponseStatus ?? delivery.lastError ?? '—'}</td>
+            <td>{formatDate(delivery.nextAttemptAt)}</td>
+            <td>{formatDate(delivery.createdAt)}</td>
+            <td class="actions">
+              {webhook.enabled && delivery.status !== 'pending' ? (
+                <Button variant="secondary" class="button-small" onClick={() => void resend(delivery)}>
+                  Resend
+                </Button>
+              ) : null}
+            </td>
+          </tr>
+        )}
+        pager={{ limit: PAGE, offset, onChange: setOffset }}
+      />
     </Card>
   );
 };

@@ -2,7 +2,8 @@ import { FEED_TYPES } from '@palaver/contracts';
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import type { WebhookRecord } from '../lib/types';
-import { Button, ErrorNotice, Field, useSubmit } from './ui';
+import { TextField } from './fields';
+import { Form, FormActions, useSubmit } from './ui';
 
 export interface WebhookFormValues {
   url: string;
@@ -44,27 +45,19 @@ export const WebhookForm = ({
   });
 
   return (
-    <form
-      class="form-grid"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save.run();
-      }}
-    >
-      <Field label="Endpoint URL" hint="Deliveries are POSTed here, signed (Standard Webhooks). Redirects are not followed.">
-        <input
-          name="url"
-          type="url"
-          required
-          maxLength={2048}
-          value={url}
-          onInput={(e) => setUrl(e.currentTarget.value)}
-          placeholder="https://crm.example/hooks/palaver"
-        />
-      </Field>
-      <Field label="Description">
-        <input name="description" maxLength={500} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-      </Field>
+    <Form class="form-grid" onSubmit={save.run}>
+      <TextField
+        label="Endpoint URL"
+        hint="Deliveries are POSTed here, signed (Standard Webhooks). Redirects are not followed."
+        name="url"
+        type="url"
+        required
+        maxLength={2048}
+        value={url}
+        onValue={setUrl}
+        placeholder="https://crm.example/hooks/palaver"
+      />
+      <TextField label="Description" name="description" maxLength={500} value={description} onValue={setDescription} />
       <fieldset class="radio-group webhook-events">
         <legend class="field-label">Events</legend>
         <label class="webhook-events-all">
@@ -82,15 +75,12 @@ export const WebhookForm = ({
       <label>
         <input type="checkbox" name="enabled" checked={enabled} onChange={() => setEnabled(!enabled)} /> Enabled
       </label>
-      <ErrorNotice error={save.error} />
-      <div class="dialog-actions">
-        <Button variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" busy={save.busy} disabled={!url.trim() || (!all && events.length === 0)}>
-          {editing ? 'Save' : 'Add endpoint'}
-        </Button>
-      </div>
-    </form>
+      <FormActions
+        submit={save}
+        label={editing ? 'Save' : 'Add endpoint'}
+        onCancel={onCancel}
+        disabled={!url.trim() || (!all && events.length === 0)}
+      />
+    </Form>
   );
 };

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackChart } from '../components/feedback-chart';
-import { Button, Card, Empty, ErrorNotice, formatDate, ListStatus, Loading, PageHeader } from '../components/ui';
+import { Stat } from '../components/stat';
+import { Button, Card, Empty, ErrorNotice, formatDate, ListStatus, LoadStatus, PageHeader } from '../components/ui';
 import { adminFetch, api } from '../lib/api';
 import { type FollowState, follow } from '../lib/follow';
 import { useProject } from '../lib/project-context';
@@ -126,23 +127,13 @@ export const AnalyticsPage = () => {
         }
       />
       <Card title="Over time">
-        {summary.loading && !s ? <Loading /> : null}
-        <ErrorNotice error={summary.error} onRetry={summary.reload} />
+        <LoadStatus state={summary} />
         {s ? (
           <>
             <div class="stats">
-              <div class="stat">
-                <span class="stat-value">{s.likes}</span>
-                <span class="muted">likes</span>
-              </div>
-              <div class="stat">
-                <span class="stat-value">{s.dislikes}</span>
-                <span class="muted">dislikes</span>
-              </div>
-              <div class="stat">
-                <span class="stat-value">{s.removals}</span>
-                <span class="muted">removed</span>
-              </div>
+              <Stat value={s.likes} label="likes" />
+              <Stat value={s.dislikes} label="dislikes" />
+              <Stat value={s.removals} label="removed" />
             </div>
             {s.byDay.length ? (
               <FeedbackChart days={s.byDay} />

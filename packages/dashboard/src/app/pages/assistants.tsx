@@ -1,9 +1,15 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, ErrorNotice, Field, Form, FormActions, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
+import { TextAreaField, TextField } from '../components/fields';
+import { Button, Card, Empty, ErrorNotice, Form, FormActions, ListStatus, Notice, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AssistantRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
+
+/** An assistant's own model, or empty for the server's. */
+const ModelField = ({ value, onValue }: { value: string; onValue: (model: string) => void }) => (
+  <TextField label="Model" hint="Empty: the server's OPENAI_MODEL" maxLength={200} value={value} onValue={onValue} placeholder="default" />
+);
 
 const AssistantEditor = ({
   assistant,
@@ -32,16 +38,10 @@ const AssistantEditor = ({
     <Card title={`${assistant.name}${isDefault ? ' (default)' : ''}`}>
       <Form class="form-grid" onSubmit={save.run}>
         <div class="form-grid form-grid-2">
-          <Field label="Name">
-            <input required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </Field>
-          <Field label="Model" hint="Empty: the server's OPENAI_MODEL">
-            <input maxLength={200} value={model} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" />
-          </Field>
+          <TextField label="Name" required maxLength={200} value={name} onValue={setName} />
+          <ModelField value={model} onValue={setModel} />
         </div>
-        <Field label="Instructions">
-          <textarea rows={5} maxLength={20000} value={instructions} onInput={(e) => setInstructions(e.currentTarget.value)} />
-        </Field>
+        <TextAreaField label="Instructions" rows={5} maxLength={20000} value={instructions} onValue={setInstructions} />
         <ErrorNotice error={save.error} />
         {saved && !save.error ? <Notice tone="success">Saved.</Notice> : null}
         <div>
@@ -90,16 +90,17 @@ export const AssistantsPage = () => {
       <Card title="New assistant">
         <Form class="form-grid" onSubmit={create.run}>
           <div class="form-grid form-grid-2">
-            <Field label="Name">
-              <input name="assistantName" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-            </Field>
-            <Field label="Model" hint="Empty: the server's OPENAI_MODEL">
-              <input maxLength={200} value={model} onInput={(e) => setModel(e.currentTarget.value)} placeholder="default" />
-            </Field>
+            <TextField label="Name" name="assistantName" required maxLength={200} value={name} onValue={setName} />
+            <ModelField value={model} onValue={setModel} />
           </div>
-          <Field label="Instructions" hint="Empty: neutral default instructions">
-            <textarea rows={4} maxLength={20000} value={instructions} onInput={(e) => setInstructions(e.currentTarget.value)} />
-          </Field>
+          <TextAreaField
+            label="Instructions"
+            hint="Empty: neutral default instructions"
+            rows={4}
+            maxLength={20000}
+            value={instructions}
+            onValue={setInstructions}
+          />
           <FormActions submit={create} label="Create assistant" disabled={!name.trim()} />
         </Form>
       </Card>

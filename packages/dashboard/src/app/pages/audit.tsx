@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, ListStatus, PageHeader } from '../components/ui';
+import { TextField } from '../components/fields';
+import { Table } from '../components/list-table';
+import { Button, Card, Empty, ErrorNotice, Form, formatDate, ListStatus, PageHeader } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AuditEntry, AuditPage } from '../lib/types';
@@ -22,10 +24,13 @@ const queryOf = (filters: Filters, cursor: string | null): string => {
   return search.toString();
 };
 
-const actorLabel = (entry: AuditEntry): string =>
-  entry.actor.type === 'admin-token'
-    ? 'admin token'
-    : `${entry.actor.email ?? entry.actor.id}${entry.actor.type === 'api-token' ? ' (API token)' : ''}`;
+const SUFFIX: Partial<Record<AuditEntry['actor']['type'], string>> = { 'api-token': ' (API token)', 'agent-token': ' (agent token)' };
+
+const actorLabel = (entry: AuditEntry): string => {
+  if (entry.actor.type === 'admin-token') return 'admin token';
+  if (entry.actor.type === 'system') return `${entry.actor.id} (system)`;
+  return `${entry.actor.email ?? entry.actor.id}${SUFFIX[entry.actor.type] ?? ''}`;
+};
 
 /** Who changed what, newest first, with filters; entries are never edited nor removed. */
 export const AuditLogPage = () => {
@@ -56,7 +61,7 @@ export const AuditLogPage = () => {
     }
   };
   const entries = [...(page.data?.data ?? []), ...more];
-  const set = (field: keyof Filters) => (e: Event) => setDraft({ ...draft, [field]: (e.currentTarget as HTMLInputElement).value });
+  const set = (field: keyof Filters) => (value: string) => setDraft({ ...draft, [field]: value });
 
   return (
     <>
@@ -65,61 +70,43 @@ export const AuditLogPage = () => {
         description="Every change made through the admin API: who, what and when. Secrets are never recorded."
       />
       <Card title="Filters">
-        <form
-          class="filters filters-wide"
-          onSubmit={(event) => {
-            event.preventDefault();
-            setFilters(draft);
-          }}
-        >
-          <Field label="Action or resource" hint="e.g. key.revoked, or key">
-            <input name="action" value={draft.action} onInput={set('action')} />
-          </Field>
-          <Field label="Actor id" hint="A user's id, or admin">
-            <input name="actor" value={draft.actor} onInput={set('actor')} />
-          </Field>
-          <Field label="From">
-            <input type="datetime-local" name="from" value={draft.from} onInput={set('from')} />
-          </Field>
-          <Field label="To">
-            <input type="datetime-local" name="to" value={draft.to} onInput={set('to')} />
-          </Field>
+        <Form class="filters filters-wide" onSubmit={async () => setFilters(draft)}>
+          <TextField
+            label="Action or resource"
+            hint="e.g. key.revoked, or key"
+            name="action"
+            value={draft.action}
+            onValue={set('action')}
+          />
+          <TextField label="Actor id" hint="A user's id, or admin" name="actor" value={draft.actor} onValue={set('actor')} />
+          <TextField label="From" type="datetime-local" name="from" value={draft.from} onValue={set('from')} />
+          <TextField label="To" type="datetime-local" name="to" value={draft.to} onValue={set('to')} />
           <div>
             <Button type="submit">Apply</Button>
           </div>
-        </form>
+        </Form>
       </Card>
       <Card title="Entries">
         <ListStatus state={page} empty={<Empty title="Nothing recorded">No change matches these filters.</Empty>} />
         {entries.length > 0 ? (
-          <div class="table-wrap">
-            <table data-testid="audit-table">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Who</th>
-                  <th>Action</th>
-                  <th>Target</th>
-                  <th>Changes</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.id}>
-                    <td>{formatDate(entry.at)}</td>
-                    <td>{actorLabel(entry)}</td>
-                    <td>
-                      <code>{entry.action}</code>
-                    </td>
-                    <td>
-                      {entry.target.type} <code class="small">{entry.target.id.slice(0, 8)}</code>
-                    </td>
-                    <td class="small">{entry.changes ? JSON.stringify(entry.changes) : ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            testId="audit-table"
+            columns={['When', 'Who', 'Action', 'Target', 'Changes']}
+            items={entries}
+            row={(entry) => (
+              <tr key={entry.id}>
+                <td>{formatDate(entry.at)}</td>
+                <td>{actorLabel(entry)}</td>
+                <td>
+                  <code>{entry.action}</code>
+                </td>
+                <td>
+                  {entry.target.type} <code class="small">{entry.target.id.slice(0, 8)}</code>
+                </td>
+                <td class="small">{entry.changes ? JSON.stringify(entry.changes) : ''}</td>
+              </tr>
+            )}
+          />
         ) : null}
         <ErrorNotice error={moreError} />
         {cursor ? (

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
+import { SelectField, TextField } from '../components/fields';
 import { ListTable } from '../components/list-table';
 import { MessageList, textOf } from '../components/message-list';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, Loading, PageHeader, useSubmit } from '../components/ui';
+import { Button, Card, Empty, ErrorNotice, Field, formatDate, LoadStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { download } from '../lib/download';
 import { useProject } from '../lib/project-context';
@@ -18,6 +19,17 @@ interface Filters {
   from: string;
   to: string;
 }
+
+const STATUSES = [
+  ['', 'Any'],
+  ['open', 'Open'],
+  ['closed', 'Closed'],
+] as const;
+const HANDLERS = [
+  ['', 'Anyone'],
+  ['false', 'Assistant'],
+  ['true', 'Human agent'],
+] as const;
 
 /** The filters as query parameters; dates (yyyy-mm-dd) as the start of that day, `to` inclusive. */
 const filterParams = (f: Filters): URLSearchParams => {
@@ -67,30 +79,16 @@ export const ConversationsPage = () => {
       <ErrorNotice error={exporter.error} />
       <Card>
         <div class="filters" role="search" aria-label="Filter conversations">
-          <Field label="Status">
-            <select name="status" value={filters.status} onChange={(e) => setFilter('status', e.currentTarget.value as Filters['status'])}>
-              <option value="">Any</option>
-              <option value="open">Open</option>
-              <option value="closed">Closed</option>
-            </select>
-          </Field>
-          <Field label="Handled by">
-            <select
-              name="humanHandled"
-              value={filters.humanHandled}
-              onChange={(e) => setFilter('humanHandled', e.currentTarget.value as Filters['humanHandled'])}
-            >
-              <option value="">Anyone</option>
-              <option value="false">Assistant</option>
-              <option value="true">Human agent</option>
-            </select>
-          </Field>
-          <Field label="From">
-            <input type="date" name="from" value={filters.from} onInput={(e) => setFilter('from', e.currentTarget.value)} />
-          </Field>
-          <Field label="To">
-            <input type="date" name="to" value={filters.to} onInput={(e) => setFilter('to', e.currentTarget.value)} />
-          </Field>
+          <SelectField label="Status" name="status" options={STATUSES} value={filters.status} onValue={(v) => setFilter('status', v)} />
+          <SelectField
+            label="Handled by"
+            name="humanHandled"
+            options={HANDLERS}
+            value={filters.humanHandled}
+            onValue={(v) => setFilter('humanHandled', v)}
+          />
+          <TextField label="From" type="date" name="from" value={filters.from} onValue={(v) => setFilter('from', v)} />
+          <TextField label="To" type="date" name="to" value={filters.to} onValue={(v) => setFilter('to', v)} />
           <Field label="Visitor id">
             <input
               name="visitorId"
@@ -138,8 +136,7 @@ export const ConversationPage = () => {
   return (
     <>
       <a href={`/dashboard/projects/${project.id}/conversations`}>← Conversations</a>
-      {conversation.loading && !c ? <Loading /> : null}
-      <ErrorNotice error={conversation.error} onRetry={conversation.reload} />
+      <LoadStatus state={conversation} />
       {c ? (
         <>
           <PageHeader

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
+import { EditDeleteButtons } from '../components/edit-delete-buttons';
 import { ExternalLink } from '../components/external-link';
+import { TextAreaField, TextField } from '../components/fields';
 import { FileUpload } from '../components/file-upload';
 import { ACTIONS, ListTable } from '../components/list-table';
 import {
@@ -38,20 +40,21 @@ const DocumentForm = ({
   onCancel: () => void;
 }) => {
   const [fields, setFields] = useState(initial);
-  const set = (key: keyof DocumentFields) => (e: { currentTarget: { value: string } }) =>
-    setFields((f) => ({ ...f, [key]: e.currentTarget.value }));
+  const set = (key: keyof DocumentFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
   const submit = useSubmit(() => onSubmit(fields));
   return (
     <Form class="form-grid" onSubmit={submit.run}>
-      <Field label="Title">
-        <input name="title" required maxLength={500} value={fields.title} onInput={set('title')} />
-      </Field>
-      <Field label="URL">
-        <input name="url" type="url" required value={fields.url} onInput={set('url')} placeholder="https://shop.example/help/returns" />
-      </Field>
-      <Field label="Content">
-        <textarea name="content" required rows={10} value={fields.content} onInput={set('content')} />
-      </Field>
+      <TextField label="Title" name="title" required maxLength={500} value={fields.title} onValue={set('title')} />
+      <TextField
+        label="URL"
+        name="url"
+        type="url"
+        required
+        value={fields.url}
+        onValue={set('url')}
+        placeholder="https://shop.example/help/returns"
+      />
+      <TextAreaField label="Content" name="content" required rows={10} value={fields.content} onValue={set('content')} />
       <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
     </Form>
   );
@@ -119,16 +122,16 @@ const Upload = ({ onUploaded }: { onUploaded: () => void }) => {
             }}
           />
         </Field>
-        <Field label="Base URL for files" hint="A file guides/setup.md gets <base URL>/guides/setup">
-          <input
-            type="url"
-            name="baseUrl"
-            value={baseUrl}
-            placeholder="https://shop.example/help"
-            onInput={(e) => setBaseUrl(e.currentTarget.value)}
-            onBlur={() => void prepare(files, baseUrl)}
-          />
-        </Field>
+        <TextField
+          label="Base URL for files"
+          hint="A file guides/setup.md gets <base URL>/guides/setup"
+          type="url"
+          name="baseUrl"
+          value={baseUrl}
+          placeholder="https://shop.example/help"
+          onValue={setBaseUrl}
+          onBlur={() => void prepare(files, baseUrl)}
+        />
       </div>
       {prepared ? (
         <div class="upload-summary">
@@ -172,6 +175,14 @@ export const DocumentsPage = () => {
   );
   const [editing, setEditing] = useState<DocumentRecord | 'new' | null>(null);
   const [deleting, setDeleting] = useState<DocumentRecord | null>(null);
+  // The form holds the whole record when editing: only its three fields are sent.
+  const save = async ({ title, url, content }: DocumentFields) => {
+    const body = { title, url, content };
+    if (editing === 'new') await api(`/projects/${project.id}/documents`, { body });
+    else if (editing) await api(`/projects/${project.id}/documents/${editing.id}`, { method: 'PATCH', body });
+    setEditing(null);
+    list.reload();
+  };
 
   return (
     <>
@@ -196,12 +207,7 @@ export const DocumentsPage = () => {
               <td>{doc.chunkCount}</td>
               <td>{formatDate(doc.updatedAt)}</td>
               <td class="actions">
-                <Button variant="secondary" class="button-small" onClick={() => setEditing(doc)} aria-label={`Edit ${doc.title}`}>
-                  Edit
-                </Button>
-                <Button variant="danger" class="button-small" onClick={() => setDeleting(doc)} aria-label={`Delete ${doc.title}`}>
-                  Delete
-                </Button>
+                <EditDeleteButtons name={doc.title} onEdit={() => setEditing(doc)} onDelete={() => setDeleting(doc)} />
               </td>
             </tr>
           )}
@@ -214,13 +220,7 @@ export const DocumentsPage = () => {
             initial={editing === 'new' ? { title: '', url: '', content: '' } : editing}
             submitLabel={editing === 'new' ? 'Create document' : 'Save'}
             onCancel={() => setEditing(null)}
-            onSubmit={async ({ title, url, content }) => {
-              const body = { title, url, content };
-              if (editing === 'new') await api(`/projects/${project.id}/documents`, { body });
-              else await api(`/projects/${project.id}/documents/${editing.id}`, { method: 'PATCH', body });
-              setEditing(null);
-              list.reload();
-            }}
+            onSubmit={save}
           />
         ) : null}
       </Dialog>

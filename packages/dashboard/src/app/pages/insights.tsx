@@ -1,6 +1,20 @@
 import { useMemo, useState } from 'preact/hooks';
+import { TextAreaField, TextField } from '../components/fields';
 import { RateChart } from '../components/rate-chart';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, ListStatus, Loading, Notice, PageHeader, useSubmit } from '../components/ui';
+import { Stat } from '../components/stat';
+import {
+  Button,
+  Card,
+  Empty,
+  ErrorNotice,
+  Form,
+  formatDate,
+  ListStatus,
+  LoadStatus,
+  Notice,
+  PageHeader,
+  useSubmit,
+} from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { InsightsSummary, Qna, UnansweredGroup } from '../lib/types';
@@ -22,13 +36,6 @@ const duration = (ms: number | null): string => {
   const minutes = Math.round(seconds / 60);
   return minutes < 60 ? `${minutes} min` : `${(minutes / 60).toFixed(1)} h`;
 };
-
-const Stat = ({ value, label }: { value: string | number; label: string }) => (
-  <div class="stat">
-    <span class="stat-value">{value}</span>
-    <span class="muted">{label}</span>
-  </div>
-);
 
 const Summary = ({ summary }: { summary: InsightsSummary }) => (
   <>
@@ -86,19 +93,17 @@ const UnansweredItem = ({ group, onAnswered }: { group: UnansweredGroup; onAnswe
           ) : null}
         </p>
         {open ? (
-          <form
-            class="form-grid unanswered-answer"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit.run();
-            }}
-          >
-            <Field label="Question">
-              <input required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
-            </Field>
-            <Field label="Answer" hint="Saved as a Q&A entry: visitors asking this get this answer.">
-              <textarea required rows={3} maxLength={20000} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} />
-            </Field>
+          <Form class="form-grid unanswered-answer" onSubmit={submit.run}>
+            <TextField label="Question" required maxLength={2000} value={question} onValue={setQuestion} />
+            <TextAreaField
+              label="Answer"
+              hint="Saved as a Q&A entry: visitors asking this get this answer."
+              required
+              rows={3}
+              maxLength={20000}
+              value={answer}
+              onValue={setAnswer}
+            />
             <ErrorNotice error={submit.error} />
             <div class="row">
               <Button variant="secondary" onClick={() => setOpen(false)}>
@@ -108,7 +113,7 @@ const UnansweredItem = ({ group, onAnswered }: { group: UnansweredGroup; onAnswe
                 Save the answer
               </Button>
             </div>
-          </form>
+          </Form>
         ) : null}
       </div>
       {open ? null : (
@@ -157,8 +162,7 @@ export const InsightsPage = () => {
         }
       />
       <Card title="Summary">
-        {summary.loading && !summary.data ? <Loading /> : null}
-        <ErrorNotice error={summary.error} onRetry={summary.reload} />
+        <LoadStatus state={summary} />
         {summary.data ? <Summary summary={summary.data} /> : null}
       </Card>
       <Card title="Unanswered questions">

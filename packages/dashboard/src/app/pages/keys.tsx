@@ -1,19 +1,8 @@
 import { useState } from 'preact/hooks';
+import { CreatedSecretNotice } from '../components/created-secret';
+import { SelectField, TextAreaField, TextField } from '../components/fields';
 import { ACTIONS, ListTable } from '../components/list-table';
-import {
-  Button,
-  Card,
-  CopyButton,
-  DeleteDialog,
-  Empty,
-  Field,
-  Form,
-  FormActions,
-  formatDate,
-  Notice,
-  PageHeader,
-  useSubmit,
-} from '../components/ui';
+import { Button, Card, CopyButton, DeleteDialog, Empty, Form, FormActions, formatDate, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { AssistantRecord, CreatedKey, KeyRecord } from '../lib/types';
@@ -82,24 +71,17 @@ export const KeysPage = () => {
         description="Publishable keys go in web pages (limit them to your sites' origins); private keys stay on your servers."
       />
       {created ? (
-        <Notice tone="warning">
-          <div class="created-key">
-            <strong>
-              {created.type === 'private'
-                ? `Copy the new private key “${created.name}” now: it is shown only once.`
-                : `The new publishable key “${created.name}”: it is public, listed below and in the widget’s embed snippet.`}
-            </strong>
-            <div class="key-row">
-              <code class="key-value" data-testid="created-key">
-                {created.key}
-              </code>
-              <CopyButton text={created.key} label="Copy key" />
-              <Button variant="ghost" class="button-small" onClick={() => setCreated(null)}>
-                Done
-              </Button>
-            </div>
-          </div>
-        </Notice>
+        <CreatedSecretNotice
+          message={
+            created.type === 'private'
+              ? `Copy the new private key “${created.name}” now: it is shown only once.`
+              : `The new publishable key “${created.name}”: it is public, listed below and in the widget’s embed snippet.`
+          }
+          value={created.key}
+          testId="created-key"
+          copyLabel="Copy key"
+          onDone={() => setCreated(null)}
+        />
       ) : null}
       <Card title="New key">
         <Form class="form-grid" onSubmit={create.run}>
@@ -120,40 +102,27 @@ export const KeysPage = () => {
               (server to server)
             </label>
           </fieldset>
-          <Field label="Name">
-            <input
-              name="keyName"
-              required
-              maxLength={200}
-              value={name}
-              onInput={(e) => setName(e.currentTarget.value)}
-              placeholder="Website widget"
-            />
-          </Field>
+          <TextField label="Name" name="keyName" required maxLength={200} value={name} onValue={setName} placeholder="Website widget" />
           {type === 'publishable' ? (
             <>
-              <Field label="Assistant">
-                <select name="assistantId" value={assistantId} onChange={(e) => setAssistantId(e.currentTarget.value)}>
-                  {(assistants.data?.data ?? []).map((a) => (
-                    <option key={a.id} value={a.id}>
-                      {a.name}
-                      {a.id === project.defaultAssistantId ? ' (default)' : ''}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field
+              <SelectField
+                label="Assistant"
+                name="assistantId"
+                options={(assistants.data?.data ?? []).map(
+                  (a) => [a.id, `${a.name}${a.id === project.defaultAssistantId ? ' (default)' : ''}`] as const,
+                )}
+                value={assistantId}
+                onValue={setAssistantId}
+              />
+              <TextAreaField
                 label="Allowed origins"
                 hint="One per line, such as https://shop.example. Empty: any origin (fine for tests, not for production)."
-              >
-                <textarea
-                  name="allowedOrigins"
-                  rows={3}
-                  value={origins}
-                  onInput={(e) => setOrigins(e.currentTarget.value)}
-                  placeholder="https://shop.example"
-                />
-              </Field>
+                name="allowedOrigins"
+                rows={3}
+                value={origins}
+                onValue={setOrigins}
+                placeholder="https://shop.example"
+              />
             </>
           ) : null}
           <FormActions submit={create} label="Create key" disabled={!name.trim()} />

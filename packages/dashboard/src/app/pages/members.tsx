@@ -1,18 +1,9 @@
 import type { Role } from '@palaver/contracts/roles';
 import { useState } from 'preact/hooks';
-import {
-  Button,
-  Card,
-  ConfirmDialog,
-  CopyButton,
-  Empty,
-  ErrorNotice,
-  Field,
-  ListStatus,
-  Notice,
-  PageHeader,
-  useSubmit,
-} from '../components/ui';
+import { CopyableValue } from '../components/created-secret';
+import { SelectField, TextField } from '../components/fields';
+import { ACTIONS, ListTable } from '../components/list-table';
+import { Button, Card, ConfirmDialog, Empty, ErrorNotice, Form, FormActions, Notice, PageHeader, useSubmit } from '../components/ui';
 import { ApiError, api } from '../lib/api';
 import { allows, useAuth } from '../lib/auth';
 import { useProject } from '../lib/project-context';
@@ -75,46 +66,24 @@ export const MembersPage = () => {
       <PageHeader title="Members" description="The people who work on this project, each with one role." />
       {manage ? (
         <Card title="Invite a colleague">
-          <form
-            class="form-grid"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void invite.run();
-            }}
-          >
-            <Field label="Email">
-              <input type="email" name="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-            </Field>
-            <Field label="Name">
-              <input name="name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-            </Field>
-            <Field label="Role">
-              <select name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-                {ROLE_NAMES.map((r) => (
-                  <option key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <ErrorNotice error={invite.error} />
-            <div>
-              <Button type="submit" busy={invite.busy} disabled={!email.trim() || !name.trim()}>
-                Invite
-              </Button>
-            </div>
-          </form>
+          <Form class="form-grid" onSubmit={invite.run}>
+            <TextField label="Email" type="email" name="email" required value={email} onValue={setEmail} />
+            <TextField label="Name" name="name" required value={name} onValue={setName} />
+            <SelectField
+              label="Role"
+              name="role"
+              options={ROLE_NAMES.map((r) => [r, ROLE_LABELS[r]] as const)}
+              value={role}
+              onValue={setRole}
+            />
+            <FormActions submit={invite} label="Invite" disabled={!email.trim() || !name.trim()} />
+          </Form>
           {invited ? (
             <Notice tone="success">
               {invited.url ? (
                 <>
                   <strong>Send this link to {invited.email}: it works once and is shown only now.</strong>
-                  <div class="key-row">
-                    <code class="key-value" data-testid="invitation-url">
-                      {invited.url}
-                    </code>
-                    <CopyButton text={invited.url} label="Copy link" />
-                  </div>
+                  <CopyableValue value={invited.url} testId="invitation-url" copyLabel="Copy link" />
                 </>
               ) : (
                 <strong>{invited.email} already has an account and is now a member.</strong>
@@ -124,56 +93,43 @@ export const MembersPage = () => {
         </Card>
       ) : null}
       <Card title="Members">
-        <ListStatus state={members} empty={<Empty title="No members yet">Invite a colleague above.</Empty>} />
         <ErrorNotice error={change.error} />
-        {members.data && members.data.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Email</th>
-                  <th>Role</th>
-                  <th>Status</th>
-                  {manage ? <th aria-label="Actions" /> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {members.data.data.map((member) => (
-                  <tr key={member.userId}>
-                    <td>{member.user.name}</td>
-                    <td>{member.user.email}</td>
-                    <td>
-                      {manage ? (
-                        <select
-                          aria-label={`Role of ${member.user.name}`}
-                          value={member.role}
-                          onChange={(e) => void change.run(member, e.currentTarget.value as Role)}
-                        >
-                          {ROLE_NAMES.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      ) : (
-                        member.role
-                      )}
-                    </td>
-                    <td>{member.user.status === 'invited' ? <span class="badge">invited</span> : 'active'}</td>
-                    {manage ? (
-                      <td>
-                        <Button variant="danger" onClick={() => setRemoving(member)}>
-                          Remove
-                        </Button>
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
+        <ListTable
+          state={members}
+          empty={<Empty title="No members yet">Invite a colleague above.</Empty>}
+          columns={manage ? ['Name', 'Email', 'Role', 'Status', ACTIONS] : ['Name', 'Email', 'Role', 'Status']}
+          row={(member) => (
+            <tr key={member.userId}>
+              <td>{member.user.name}</td>
+              <td>{member.user.email}</td>
+              <td>
+                {manage ? (
+                  <select
+                    aria-label={`Role of ${member.user.name}`}
+                    value={member.role}
+                    onChange={(e) => void change.run(member, e.currentTarget.value as Role)}
+                  >
+                    {ROLE_NAMES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  member.role
+                )}
+              </td>
+              <td>{member.user.status === 'invited' ? <span class="badge">invited</span> : 'active'}</td>
+              {manage ? (
+                <td>
+                  <Button variant="danger" onClick={() => setRemoving(member)}>
+                    Remove
+                  </Button>
+                </td>
+              ) : null}
+            </tr>
+          )}
+        />
       </Card>
       <ConfirmDialog
         open={removing !== null}

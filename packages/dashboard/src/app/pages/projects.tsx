@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { type PlanName, ProjectFields } from '../components/project-fields';
-import { Button, Card, Empty, ErrorNotice, Field, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
+import { TextField } from '../components/fields';
+import { type ProjectDraft, ProjectFields } from '../components/project-fields';
+import { Button, Card, Empty, Form, FormActions, formatDate, ListStatus, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useAuth } from '../lib/auth';
 import { firstSection } from '../lib/sections';
@@ -38,44 +39,30 @@ const FirstOwner = ({ projects, onCreated }: { projects: ProjectRecord[]; onCrea
         </div>
       )}
       {open ? (
-        <form
-          class="form-grid"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create.run();
-          }}
-        >
-          <Field label="Owner's name">
-            <input name="owner-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
-          </Field>
-          <Field label="Owner's email">
-            <input
-              type="email"
-              name="owner-email"
-              autoComplete="username"
-              required
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Owner's password" hint="At least 12 characters; common passwords are refused">
-            <input
-              type="password"
-              name="owner-password"
-              autoComplete="new-password"
-              minLength={12}
-              required
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          </Field>
-          <ErrorNotice error={create.error} />
-          <div>
-            <Button type="submit" busy={create.busy} disabled={!name.trim() || !email.trim() || password.length < 12}>
-              Create the owner
-            </Button>
-          </div>
-        </form>
+        <Form class="form-grid" onSubmit={create.run}>
+          <TextField label="Owner's name" name="owner-name" required value={name} onValue={setName} />
+          <TextField
+            label="Owner's email"
+            type="email"
+            name="owner-email"
+            autoComplete="username"
+            required
+            value={email}
+            onValue={setEmail}
+          />
+          <TextField
+            label="Owner's password"
+            hint="At least 12 characters; common passwords are refused"
+            type="password"
+            name="owner-password"
+            autoComplete="new-password"
+            minLength={12}
+            required
+            value={password}
+            onValue={setPassword}
+          />
+          <FormActions submit={create} label="Create the owner" disabled={!name.trim() || !email.trim() || password.length < 12} />
+        </Form>
       ) : null}
     </Card>
   );
@@ -90,11 +77,9 @@ export const ProjectsPage = () => {
   );
   const mayCreate = auth.kind === 'token' || auth.me.memberships.some((m) => m.role === 'owner');
   const { route } = useLocation();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [plan, setPlan] = useState<PlanName>('free');
+  const [draft, setDraft] = useState<ProjectDraft>({ name: '', plan: 'free', description: '' });
   const create = useSubmit(async () => {
-    const project = await api<ProjectRecord>('/projects', { body: { name, description, plan } });
+    const project = await api<ProjectRecord>('/projects', { body: draft });
     route(`/dashboard/projects/${project.id}/settings`);
   });
 
@@ -106,29 +91,10 @@ export const ProjectsPage = () => {
       ) : null}
       {mayCreate ? (
         <Card title="New project">
-          <form
-            class="form-grid"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void create.run();
-            }}
-          >
-            <ProjectFields
-              name={name}
-              onName={setName}
-              plan={plan}
-              onPlan={setPlan}
-              description={description}
-              onDescription={setDescription}
-              descriptionRows={2}
-            />
-            <ErrorNotice error={create.error} />
-            <div>
-              <Button type="submit" busy={create.busy} disabled={!name.trim()}>
-                Create project
-              </Button>
-            </div>
-          </form>
+          <Form class="form-grid" onSubmit={create.run}>
+            <ProjectFields value={draft} onChange={setDraft} descriptionRows={2} />
+            <FormActions submit={create} label="Create project" disabled={!draft.name.trim()} />
+          </Form>
         </Card>
       ) : null}
       <Card title={auth.kind === 'token' ? 'All projects' : 'Your projects'}>

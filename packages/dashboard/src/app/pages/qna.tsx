@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
+import { EditDeleteButtons } from '../components/edit-delete-buttons';
+import { TextAreaField, TextField } from '../components/fields';
 import {
-  Button,
   Card,
   DeleteDialog,
   Dialog,
   Empty,
-  Field,
   Form,
   FormActions,
   formatDate,
@@ -22,15 +22,17 @@ import { useDebounced } from '../lib/use-debounced';
 
 const PAGE = 10;
 
+type QnaFields = { question: string; answer: string };
+
 const QnaForm = ({
   initial,
   submitLabel,
   onSubmit,
   onCancel,
 }: {
-  initial: { question: string; answer: string };
+  initial: QnaFields;
   submitLabel: string;
-  onSubmit: (body: { question: string; answer: string }) => Promise<void>;
+  onSubmit: (body: QnaFields) => Promise<void>;
   /** In a dialog: closes it without saving. */
   onCancel?: () => void;
 }) => {
@@ -45,12 +47,8 @@ const QnaForm = ({
   });
   return (
     <Form class="form-grid" onSubmit={submit.run}>
-      <Field label="Question">
-        <input name="question" required maxLength={2000} value={question} onInput={(e) => setQuestion(e.currentTarget.value)} />
-      </Field>
-      <Field label="Answer">
-        <textarea name="answer" required rows={4} maxLength={20000} value={answer} onInput={(e) => setAnswer(e.currentTarget.value)} />
-      </Field>
+      <TextField label="Question" name="question" required maxLength={2000} value={question} onValue={setQuestion} />
+      <TextAreaField label="Answer" name="answer" required rows={4} maxLength={20000} value={answer} onValue={setAnswer} />
       <FormActions submit={submit} label={submitLabel} onCancel={onCancel} disabled={!question.trim() || !answer.trim()} />
     </Form>
   );
@@ -70,34 +68,35 @@ export const QnaPage = () => {
   );
   const [editing, setEditing] = useState<Qna | null>(null);
   const [deleting, setDeleting] = useState<Qna | null>(null);
+  const add = async (body: QnaFields) => {
+    await api(`/projects/${project.id}/qnas`, { body });
+    list.reload();
+  };
+  const update = async (body: QnaFields) => {
+    await api(`/projects/${project.id}/qnas/${editing?.id}`, { method: 'PATCH', body });
+    setEditing(null);
+    list.reload();
+  };
 
   return (
     <>
       <PageHeader title="Q&A" description="Questions with their exact answers: the assistant uses them first." />
       <Card title="New Q&A entry">
-        <QnaForm
-          initial={{ question: '', answer: '' }}
-          submitLabel="Add Q&A entry"
-          onSubmit={async (body) => {
-            await api(`/projects/${project.id}/qnas`, { body });
-            list.reload();
-          }}
-        />
+        <QnaForm initial={{ question: '', answer: '' }} submitLabel="Add Q&A entry" onSubmit={add} />
       </Card>
       <Card title="Entries">
-        <Field label="Search">
-          <input
-            type="search"
-            name="qnaSearch"
-            maxLength={300}
-            value={search}
-            placeholder="Search questions and answers"
-            onInput={(e) => {
-              setSearch(e.currentTarget.value);
-              setOffset(0);
-            }}
-          />
-        </Field>
+        <TextField
+          label="Search"
+          type="search"
+          name="qnaSearch"
+          maxLength={300}
+          value={search}
+          placeholder="Search questions and answers"
+          onValue={(text) => {
+            setSearch(text);
+            setOffset(0);
+          }}
+        />
         <ListStatus
           state={list}
           empty={
@@ -115,12 +114,7 @@ export const QnaPage = () => {
                 <p class="muted small">Updated {formatDate(qna.updatedAt)}</p>
               </div>
               <div class="item-actions">
-                <Button variant="secondary" class="button-small" onClick={() => setEditing(qna)} aria-label={`Edit “${qna.question}”`}>
-                  Edit
-                </Button>
-                <Button variant="danger" class="button-small" onClick={() => setDeleting(qna)} aria-label={`Delete “${qna.question}”`}>
-                  Delete
-                </Button>
+                <EditDeleteButtons name={`“${qna.question}”`} onEdit={() => setEditing(qna)} onDelete={() => setDeleting(qna)} />
               </div>
             </li>
           ))}
@@ -128,18 +122,7 @@ export const QnaPage = () => {
         {list.data ? <Pager total={list.data.total} limit={PAGE} offset={offset} onChange={setOffset} /> : null}
       </Card>
       <Dialog open={editing !== null} title="Edit Q&A entry" onClose={() => setEditing(null)}>
-        {editing ? (
-          <QnaForm
-            initial={editing}
-            submitLabel="Save"
-            onCancel={() => setEditing(null)}
-            onSubmit={async (body) => {
-              await api(`/projects/${project.id}/qnas/${editing.id}`, { method: 'PATCH', body });
-              setEditing(null);
-              list.reload();
-            }}
-          />
-        ) : null}
+        {editing ? <QnaForm initial={editing} submitLabel="Save" onCancel={() => setEditing(null)} onSubmit={update} /> : null}
       </Dialog>
       <DeleteDialog
         item={deleting}

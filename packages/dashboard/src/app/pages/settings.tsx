@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
+import { TextField } from '../components/fields';
 import { IdentitySecret } from '../components/identity-secret';
-import { ProjectFields } from '../components/project-fields';
+import { type ProjectDraft, ProjectFields } from '../components/project-fields';
 import { ReplySettings, replySettingsBody, replySettingsOf } from '../components/reply-settings';
-import { Button, Card, ErrorNotice, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
+import { SaveFooter } from '../components/save-footer';
+import { Button, Card, Form, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
 import { useProject } from '../lib/project-context';
 import type { ProjectRecord } from '../lib/types';
@@ -10,11 +12,14 @@ import type { ProjectRecord } from '../lib/types';
 /** '' (unlimited) or a whole number of at least 1. */
 const limitValue = (text: string): number | null => (text.trim() === '' ? null : Number(text));
 
+/** A message limit as typed: see `limitValue`. */
+const LimitField = (props: { label: string; name: string; value: string; onValue: (text: string) => void }) => (
+  <TextField {...props} hint="Empty: unlimited" type="number" min={1} step={1} />
+);
+
 export const SettingsPage = () => {
   const { project, setProject } = useProject();
-  const [name, setName] = useState(project.name);
-  const [description, setDescription] = useState(project.description);
-  const [plan, setPlan] = useState(project.plan);
+  const [draft, setDraft] = useState<ProjectDraft>({ name: project.name, plan: project.plan, description: project.description });
   const [perMinute, setPerMinute] = useState(project.limits.messagesPerMinute?.toString() ?? '');
   const [monthly, setMonthly] = useState(project.limits.monthlyMessages?.toString() ?? '');
   const [prompts, setPrompts] = useState(project.quickPrompts.map(({ title, prompt }) => ({ title, prompt })));
@@ -26,9 +31,7 @@ export const SettingsPage = () => {
     const updated = await api<ProjectRecord>(`/projects/${project.id}`, {
       method: 'PATCH',
       body: {
-        name,
-        description,
-        plan,
+        ...draft,
         limits: { messagesPerMinute: limitValue(perMinute), monthlyMessages: limitValue(monthly) },
         quickPrompts: prompts.filter((p) => p.title.trim() || p.prompt.trim()),
         ...replySettingsBody(replies),
@@ -47,39 +50,13 @@ export const SettingsPage = () => {
       <Form onSubmit={save.run}>
         <Card title="Project">
           <div class="form-grid">
-            <ProjectFields
-              name={name}
-              onName={setName}
-              plan={plan}
-              onPlan={setPlan}
-              description={description}
-              onDescription={setDescription}
-              descriptionRows={3}
-            />
+            <ProjectFields value={draft} onChange={setDraft} descriptionRows={3} />
           </div>
         </Card>
         <Card title="Limits">
           <div class="form-grid form-grid-2">
-            <Field label="Messages per minute" hint="Empty: unlimited">
-              <input
-                name="messagesPerMinute"
-                type="number"
-                min={1}
-                step={1}
-                value={perMinute}
-                onInput={(e) => setPerMinute(e.currentTarget.value)}
-              />
-            </Field>
-            <Field label="Messages per month" hint="Empty: unlimited">
-              <input
-                name="monthlyMessages"
-                type="number"
-                min={1}
-                step={1}
-                value={monthly}
-                onInput={(e) => setMonthly(e.currentTarget.value)}
-              />
-            </Field>
+            <LimitField label="Messages per minute" name="messagesPerMinute" value={perMinute} onValue={setPerMinute} />
+            <LimitField label="Messages per month" name="monthlyMessages" value={monthly} onValue={setMonthly} />
           </div>
         </Card>
         <Card
@@ -99,12 +76,8 @@ export const SettingsPage = () => {
           <ol class="prompt-list">
             {prompts.map((p, index) => (
               <li key={index} class="prompt-row">
-                <Field label={`Title ${index + 1}`}>
-                  <input value={p.title} maxLength={200} onInput={(e) => setPrompt(index, 'title', e.currentTarget.value)} />
-                </Field>
-                <Field label={`Prompt ${index + 1}`}>
-                  <input value={p.prompt} maxLength={2000} onInput={(e) => setPrompt(index, 'prompt', e.currentTarget.value)} />
-                </Field>
+                <TextField label={`Title ${index + 1}`} maxLength={200} value={p.title} onValue={(v) => setPrompt(index, 'title', v)} />
+                <TextField label={`Prompt ${index + 1}`} maxLength={2000} value={p.prompt} onValue={(v) => setPrompt(index, 'prompt', v)} />
                 <Button
                   variant="ghost"
                   aria-label={`Remove prompt ${index + 1}`}
@@ -117,13 +90,7 @@ export const SettingsPage = () => {
           </ol>
         </Card>
         <ReplySettings value={replies} onChange={setReplies} />
-        <div class="form-footer">
-          <ErrorNotice error={save.error} />
-          {saved && !save.error ? <Notice tone="success">Saved.</Notice> : null}
-          <Button type="submit" busy={save.busy}>
-            Save settings
-          </Button>
-        </div>
+        <SaveFooter submit={save} saved={saved} savedText="Saved." label="Save settings" />
       </Form>
       <IdentitySecret />
     </>

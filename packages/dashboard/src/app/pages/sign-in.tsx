@@ -1,17 +1,26 @@
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { Button, ErrorNotice, Field, useSubmit } from '../components/ui';
+import { TextField } from '../components/fields';
+import { Button, ErrorNotice, Form, useSubmit } from '../components/ui';
 import { api, authApi } from '../lib/api';
 import type { DashboardAuth } from '../lib/auth';
 import { saveToken } from '../lib/session';
 import type { Me } from '../lib/types';
 
-const Brand = () => (
-  <p class="brand">
-    <span class="brand-mark" aria-hidden="true">
-      ◆
-    </span>
-    Palaver
-  </p>
+/** A sign-in page's one card: the brand, its heading, then its fields; submitting runs `onSubmit`. */
+const SignInCard = ({ title, onSubmit, children }: { title: string; onSubmit: () => Promise<void>; children: ComponentChildren }) => (
+  <main id="main" class="sign-in">
+    <Form class="card sign-in-card" onSubmit={onSubmit}>
+      <p class="brand">
+        <span class="brand-mark" aria-hidden="true">
+          ◆
+        </span>
+        Palaver
+      </p>
+      <h1>{title}</h1>
+      {children}
+    </Form>
+  </main>
 );
 
 /** Email and password (a session cookie), or the admin token kept for this tab (bootstrap and break-glass). */
@@ -36,85 +45,54 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => vo
     saveToken(token.trim());
     onSignedIn({ kind: 'token' });
   });
-  return (
-    <main id="main" class="sign-in">
-      {useToken ? (
-        <form
-          class="card sign-in-card"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void tokenSignIn.run();
-          }}
-        >
-          <Brand />
-          <h1>Sign in with the admin token</h1>
-          <p class="muted">
-            The admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>)
-            opens everything: use it to set up the first owner, or when nobody else can sign in. It is kept for this tab only.
-          </p>
-          <Field label="Admin token">
-            <input
-              type="password"
-              name="token"
-              autoComplete="current-password"
-              required
-              value={token}
-              onInput={(e) => setToken(e.currentTarget.value)}
-            />
-          </Field>
-          <ErrorNotice error={tokenSignIn.error} />
-          <Button type="submit" busy={tokenSignIn.busy} disabled={!token.trim()}>
-            Sign in
-          </Button>
-          <button type="button" class="button button-ghost" onClick={() => setUseToken(false)}>
-            Use email and password instead
-          </button>
-        </form>
-      ) : (
-        <form
-          class="card sign-in-card"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void signIn.run();
-          }}
-        >
-          <Brand />
-          <h1>Sign in to the dashboard</h1>
-          <Field label="Email">
-            <input
-              type="email"
-              name="email"
-              autoComplete="username"
-              required
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-            />
-          </Field>
-          <Field label="Password">
-            <input
-              type="password"
-              name="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onInput={(e) => setPassword(e.currentTarget.value)}
-            />
-          </Field>
-          <ErrorNotice error={signIn.error} />
-          <Button type="submit" busy={signIn.busy} disabled={!email.trim() || !password}>
-            Sign in
-          </Button>
-          {sso ? (
-            <a class="button button-secondary" href="/auth/v1/sso/start">
-              Sign in with SSO
-            </a>
-          ) : null}
-          <button type="button" class="button button-ghost" onClick={() => setUseToken(true)}>
-            Use the admin token
-          </button>
-        </form>
-      )}
-    </main>
+  return useToken ? (
+    <SignInCard title="Sign in with the admin token" onSubmit={tokenSignIn.run}>
+      <p class="muted">
+        The admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>) opens
+        everything: use it to set up the first owner, or when nobody else can sign in. It is kept for this tab only.
+      </p>
+      <TextField
+        label="Admin token"
+        type="password"
+        name="token"
+        autoComplete="current-password"
+        required
+        value={token}
+        onValue={setToken}
+      />
+      <ErrorNotice error={tokenSignIn.error} />
+      <Button type="submit" busy={tokenSignIn.busy} disabled={!token.trim()}>
+        Sign in
+      </Button>
+      <button type="button" class="button button-ghost" onClick={() => setUseToken(false)}>
+        Use email and password instead
+      </button>
+    </SignInCard>
+  ) : (
+    <SignInCard title="Sign in to the dashboard" onSubmit={signIn.run}>
+      <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onValue={setEmail} />
+      <TextField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onValue={setPassword}
+      />
+      <ErrorNotice error={signIn.error} />
+      <Button type="submit" busy={signIn.busy} disabled={!email.trim() || !password}>
+        Sign in
+      </Button>
+      {sso ? (
+        <a class="button button-secondary" href="/auth/v1/sso/start">
+          Sign in with SSO
+        </a>
+      ) : null}
+      <button type="button" class="button button-ghost" onClick={() => setUseToken(true)}>
+        Use the admin token
+      </button>
+    </SignInCard>
   );
 };
 
@@ -130,43 +108,31 @@ export const AcceptInvite = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth)
     onSignedIn({ kind: 'user', me: await authApi<Me>('/me') });
   });
   return (
-    <main id="main" class="sign-in">
-      <form
-        class="card sign-in-card"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void accept.run();
-        }}
-      >
-        <Brand />
-        <h1>Accept your invitation</h1>
-        <p class="muted">Choose a password of at least 12 characters. Common passwords are refused.</p>
-        <Field label="Password">
-          <input
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            minLength={12}
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </Field>
-        <Field label="Password again">
-          <input
-            type="password"
-            name="repeat-password"
-            autoComplete="new-password"
-            required
-            value={repeat}
-            onInput={(e) => setRepeat(e.currentTarget.value)}
-          />
-        </Field>
-        <ErrorNotice error={accept.error} />
-        <Button type="submit" busy={accept.busy} disabled={!token || password.length < 12}>
-          Set password and sign in
-        </Button>
-      </form>
-    </main>
+    <SignInCard title="Accept your invitation" onSubmit={accept.run}>
+      <p class="muted">Choose a password of at least 12 characters. Common passwords are refused.</p>
+      <TextField
+        label="Password"
+        type="password"
+        name="new-password"
+        autoComplete="new-password"
+        minLength={12}
+        required
+        value={password}
+        onValue={setPassword}
+      />
+      <TextField
+        label="Password again"
+        type="password"
+        name="repeat-password"
+        autoComplete="new-password"
+        required
+        value={repeat}
+        onValue={setRepeat}
+      />
+      <ErrorNotice error={accept.error} />
+      <Button type="submit" busy={accept.busy} disabled={!token || password.length < 12}>
+        Set password and sign in
+      </Button>
+    </SignInCard>
   );
 };

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, ConfirmDialog, CopyButton, Dialog, Empty, ErrorNotice, ListStatus, Notice, PageHeader } from '../components/ui';
+import { CreatedSecretNotice } from '../components/created-secret';
+import { ACTIONS, ListTable } from '../components/list-table';
+import { Button, Card, ConfirmDialog, Dialog, Empty, ErrorNotice, PageHeader } from '../components/ui';
 import { WebhookDeliveries } from '../components/webhook-deliveries';
 import { WebhookForm } from '../components/webhook-form';
 import { api } from '../lib/api';
@@ -48,86 +50,57 @@ export const WebhooksPage = () => {
         actions={<Button onClick={() => setForm({ editing: null })}>Add an endpoint</Button>}
       />
       {secret ? (
-        <Notice tone="warning">
-          <div class="created-key">
-            <strong>Copy the signing secret of {secret.url} now: it is shown only once.</strong>
-            <div class="key-row">
-              <code class="key-value" data-testid="webhook-secret">
-                {secret.secret}
-              </code>
-              <CopyButton text={secret.secret} label="Copy secret" />
-              <Button variant="ghost" class="button-small" onClick={() => setSecret(null)}>
-                Done
-              </Button>
-            </div>
-          </div>
-        </Notice>
+        <CreatedSecretNotice
+          message={`Copy the signing secret of ${secret.url} now: it is shown only once.`}
+          value={secret.secret}
+          testId="webhook-secret"
+          copyLabel="Copy secret"
+          onDone={() => setSecret(null)}
+        />
       ) : null}
       <ErrorNotice error={actionError} />
       <Card title="Endpoints">
-        <ListStatus
+        <ListTable
           state={list}
           empty={<Empty title="No endpoints yet">Add one to push events to a CRM, a help desk or a warehouse.</Empty>}
+          columns={['URL', 'Events', 'Status', ACTIONS]}
+          row={(webhook) => (
+            <tr key={webhook.id} aria-selected={webhook.id === selected?.id}>
+              <td>
+                <code>{webhook.url}</code>
+                {webhook.description ? <div class="muted">{webhook.description}</div> : null}
+              </td>
+              <td>{webhook.events.includes('*') ? 'all' : webhook.events.join(', ')}</td>
+              <td>
+                {webhook.enabled ? (
+                  <span class="badge badge-like">enabled</span>
+                ) : (
+                  <span class="badge badge-danger" title={webhook.disabledReason ?? undefined}>
+                    disabled
+                  </span>
+                )}
+                {webhook.disabledReason ? <div class="field-hint">{webhook.disabledReason}</div> : null}
+              </td>
+              <td class="actions">
+                <Button variant="secondary" class="button-small" onClick={() => setSelectedId(webhook.id)}>
+                  Deliveries
+                </Button>
+                <Button variant="secondary" class="button-small" onClick={() => void sendTest(webhook)}>
+                  Send test event
+                </Button>
+                <Button variant="secondary" class="button-small" onClick={() => setForm({ editing: webhook })}>
+                  Edit
+                </Button>
+                <Button variant="secondary" class="button-small" onClick={() => void rotate(webhook)}>
+                  Rotate secret
+                </Button>
+                <Button variant="danger" class="button-small" onClick={() => setDeleting(webhook)} aria-label={`Delete ${webhook.url}`}>
+                  Delete
+                </Button>
+              </td>
+            </tr>
+          )}
         />
-        {list.data && list.data.data.length > 0 ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.data.map((webhook) => (
-                  <tr key={webhook.id} aria-selected={webhook.id === selected?.id}>
-                    <td>
-                      <code>{webhook.url}</code>
-                      {webhook.description ? <div class="muted">{webhook.description}</div> : null}
-                    </td>
-                    <td>{webhook.events.includes('*') ? 'all' : webhook.events.join(', ')}</td>
-                    <td>
-                      {webhook.enabled ? (
-                        <span class="badge badge-like">enabled</span>
-                      ) : (
-                        <span class="badge badge-danger" title={webhook.disabledReason ?? undefined}>
-                          disabled
-                        </span>
-                      )}
-                      {webhook.disabledReason ? <div class="field-hint">{webhook.disabledReason}</div> : null}
-                    </td>
-                    <td class="actions">
-                      <Button variant="secondary" class="button-small" onClick={() => setSelectedId(webhook.id)}>
-                        Deliveries
-                      </Button>
-                      <Button variant="secondary" class="button-small" onClick={() => void sendTest(webhook)}>
-                        Send test event
-                      </Button>
-                      <Button variant="secondary" class="button-small" onClick={() => setForm({ editing: webhook })}>
-                        Edit
-                      </Button>
-                      <Button variant="secondary" class="button-small" onClick={() => void rotate(webhook)}>
-                        Rotate secret
-                      </Button>
-                      <Button
-                        variant="danger"
-                        class="button-small"
-                        onClick={() => setDeleting(webhook)}
-                        aria-label={`Delete ${webhook.url}`}
-                      >
-                        Delete
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
       </Card>
       {selected ? <WebhookDeliveries key={`${selected.id}-${sent}`} projectId={project.id} webhook={selected} /> : null}
       <Dialog open={form !== null} title={form?.editing ? 'Edit the endpoint' : 'Add an endpoint'} onClose={() => setForm(null)}>

@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
-import { Button, Card, CopyButton, ErrorNotice, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
+import { SelectField, TextAreaField, TextField } from '../components/fields';
+import { SaveFooter } from '../components/save-footer';
+import { Card, CopyButton, Field, Form, Notice, PageHeader, useSubmit } from '../components/ui';
 import { WidgetPreview } from '../components/widget-preview';
 import { api } from '../lib/api';
 import { contrastWarning, GRAPHIC_CONTRAST, TEXT_CONTRAST } from '../lib/contrast';
@@ -8,12 +10,12 @@ import type { ChatWidgetConfig, KeyRecord, ProjectRecord } from '../lib/types';
 import { useAsync } from '../lib/use-async';
 import { useUnsavedGuard } from '../lib/use-unsaved-guard';
 
-type TextField = 'welcomeMessage' | 'inputPlaceholder' | 'displayName';
+type TextConfigField = 'welcomeMessage' | 'inputPlaceholder' | 'displayName';
 type ColourField = 'brandColor' | 'brandColorDark' | 'userMessageBubbleColor' | 'userMessageBubbleColorDark';
 type NumberField = 'width' | 'maxHeight' | 'bubbleRadius' | 'baseFontSize' | 'openDelay';
 type OptionalField = 'assistantAvatar' | 'chatButtonIcon' | 'chatButtonColor';
 
-const TEXT_FIELDS: [TextField, string][] = [
+const TEXT_FIELDS: [TextConfigField, string][] = [
   ['displayName', 'Display name'],
   ['welcomeMessage', 'Welcome message'],
   ['inputPlaceholder', 'Input placeholder'],
@@ -36,6 +38,14 @@ const NUMBER_FIELDS: [NumberField, string, string][] = [
   ['bubbleRadius', 'Bubble radius', 'px'],
   ['baseFontSize', 'Base font size', 'px'],
   ['openDelay', 'Open delay', 'ms; 0 keeps it closed until clicked'],
+];
+const OFFSET_FIELDS: ['x' | 'y', string, string][] = [
+  ['x', 'offsetX', 'px from the side'],
+  ['y', 'offsetY', 'px from the top or bottom'],
+];
+const IMAGE_FIELDS: [OptionalField, string][] = [
+  ['assistantAvatar', 'Assistant avatar URL (optional)'],
+  ['chatButtonIcon', 'Chat button icon URL (optional)'],
 ];
 const POSITIONS: ChatWidgetConfig['position'][] = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 
@@ -132,9 +142,7 @@ export const WidgetPage = () => {
           <Card title="Text">
             <div class="form-grid">
               {TEXT_FIELDS.map(([field, label]) => (
-                <Field key={field} label={label}>
-                  <input name={field} value={config[field]} onInput={(e) => set(field, e.currentTarget.value)} />
-                </Field>
+                <TextField key={field} label={label} name={field} value={config[field]} onValue={(v) => set(field, v)} />
               ))}
             </div>
           </Card>
@@ -162,84 +170,55 @@ export const WidgetPage = () => {
           </Card>
           <Card title="Layout">
             <div class="form-grid form-grid-2">
-              <Field label="Position">
-                <select
-                  name="position"
-                  value={config.position}
-                  onChange={(e) => set('position', e.currentTarget.value as ChatWidgetConfig['position'])}
-                >
-                  {POSITIONS.map((p) => (
-                    <option key={p} value={p}>
-                      {p}
-                    </option>
-                  ))}
-                </select>
-              </Field>
+              <SelectField
+                label="Position"
+                name="position"
+                options={POSITIONS.map((p) => [p, p] as const)}
+                value={config.position}
+                onValue={(p) => set('position', p)}
+              />
               {NUMBER_FIELDS.map(([field, label, unit]) => (
-                <Field key={field} label={label} hint={unit}>
-                  <input
-                    name={field}
-                    type="number"
-                    min={0}
-                    value={config[field]}
-                    onInput={(e) => set(field, Number(e.currentTarget.value))}
-                  />
-                </Field>
+                <TextField
+                  key={field}
+                  label={label}
+                  hint={unit}
+                  name={field}
+                  type="number"
+                  min={0}
+                  value={config[field]}
+                  onValue={(v) => set(field, Number(v))}
+                />
               ))}
-              <Field label="Offset x" hint="px from the side">
-                <input
-                  name="offsetX"
+              {OFFSET_FIELDS.map(([axis, name, hint]) => (
+                <TextField
+                  key={axis}
+                  label={`Offset ${axis}`}
+                  hint={hint}
+                  name={name}
                   type="number"
-                  value={config.offset.x}
-                  onInput={(e) => set('offset', { ...config.offset, x: Number(e.currentTarget.value) })}
+                  value={config.offset[axis]}
+                  onValue={(v) => set('offset', { ...config.offset, [axis]: Number(v) })}
                 />
-              </Field>
-              <Field label="Offset y" hint="px from the top or bottom">
-                <input
-                  name="offsetY"
-                  type="number"
-                  value={config.offset.y}
-                  onInput={(e) => set('offset', { ...config.offset, y: Number(e.currentTarget.value) })}
-                />
-              </Field>
+              ))}
             </div>
           </Card>
           <Card title="Images and custom CSS">
             <div class="form-grid">
-              <Field label="Assistant avatar URL (optional)">
-                <input
-                  name="assistantAvatar"
-                  type="url"
-                  value={config.assistantAvatar ?? ''}
-                  onInput={(e) => set('assistantAvatar', e.currentTarget.value)}
-                />
-              </Field>
-              <Field label="Chat button icon URL (optional)">
-                <input
-                  name="chatButtonIcon"
-                  type="url"
-                  value={config.chatButtonIcon ?? ''}
-                  onInput={(e) => set('chatButtonIcon', e.currentTarget.value)}
-                />
-              </Field>
-              <Field label="Custom CSS" hint="Applied inside the widget's shadow root only">
-                <textarea
-                  name="customCSSStyles"
-                  rows={4}
-                  class="mono"
-                  value={config.customCSSStyles}
-                  onInput={(e) => set('customCSSStyles', e.currentTarget.value)}
-                />
-              </Field>
+              {IMAGE_FIELDS.map(([field, label]) => (
+                <TextField key={field} label={label} name={field} type="url" value={config[field] ?? ''} onValue={(v) => set(field, v)} />
+              ))}
+              <TextAreaField
+                label="Custom CSS"
+                hint="Applied inside the widget's shadow root only"
+                name="customCSSStyles"
+                rows={4}
+                class="mono"
+                value={config.customCSSStyles}
+                onValue={(v) => set('customCSSStyles', v)}
+              />
             </div>
           </Card>
-          <div class="form-footer">
-            <ErrorNotice error={save.error} />
-            {saved && !save.error ? <Notice tone="success">Saved: the widget shows it on its next load.</Notice> : null}
-            <Button type="submit" busy={save.busy}>
-              Save widget
-            </Button>
-          </div>
+          <SaveFooter submit={save} saved={saved} savedText="Saved: the widget shows it on its next load." label="Save widget" />
         </Form>
         <div class="widget-side">
           <Card title="Preview">
@@ -252,15 +231,13 @@ export const WidgetPage = () => {
               </p>
             ) : (
               <>
-                <Field label="Key">
-                  <select name="embedKey" value={chosen?.id} onChange={(e) => setKeyId(e.currentTarget.value)}>
-                    {publishable.map((k) => (
-                      <option key={k.id} value={k.id}>
-                        {k.name} (…{k.hint})
-                      </option>
-                    ))}
-                  </select>
-                </Field>
+                <SelectField
+                  label="Key"
+                  name="embedKey"
+                  options={publishable.map((k) => [k.id, `${k.name} (…${k.hint})`] as const)}
+                  value={chosen?.id ?? ''}
+                  onValue={setKeyId}
+                />
                 {snippet ? (
                   <>
                     <p class="muted small">Paste it before &lt;/body&gt; on every page that shows the widget.</p>

@@ -33,10 +33,10 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
         },
       },
     },
-    async ({ params, body }) =>
+    async ({ params, body, actor }) =>
       body.humanAgent
-        ? services.send(ConversationMessages.handoff, { ...params, humanAgent: body.humanAgent })
-        : services.send(ConversationMessages.requestHandoff, { ...params, source: 'admin' }),
+        ? services.send(ConversationMessages.handoff, { ...params, humanAgent: body.humanAgent, actor })
+        : services.send(ConversationMessages.requestHandoff, { ...params, source: 'admin', actor }),
   );
 
   routes.add(
@@ -49,7 +49,7 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
       params: ConversationPath,
       responses: { 200: { description: 'Conversation', schema: AgentConversation } },
     },
-    async ({ params }) => services.send(ConversationMessages.release, { ...params, humanAgentId: null }),
+    async ({ params, actor }) => services.send(ConversationMessages.release, { ...params, humanAgentId: null, actor }),
   );
 
   routes.add(

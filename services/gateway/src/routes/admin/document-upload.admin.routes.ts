@@ -35,7 +35,7 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
       // A multipart body is read by the handler, after the request's fingerprint would be taken.
       idempotent: false,
     },
-    async ({ params, request, reply }) => {
+    async ({ params, actor, request, reply }) => {
       if (!request.isMultipart()) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data, in the field "file"');
       }
@@ -67,6 +67,7 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
       await existingProject(services, params.projectId);
       const document = await services.send(SearchMessages.uploadDocument, {
         projectId: params.projectId,
+        actor,
         body: {
           filename: file.filename.slice(0, 255),
           contentType: file.contentType.slice(0, 200),

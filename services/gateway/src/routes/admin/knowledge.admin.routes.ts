@@ -97,8 +97,10 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       body: DocumentBody,
       responses: { 201: { description: 'Document', schema: DocumentRecord } },
     },
-    async ({ params, body, reply }) =>
-      reply.status(201).send(await services.send(SearchMessages.createDocument, { projectId: await existing(params.projectId), body })),
+    async ({ params, body, actor, reply }) =>
+      reply
+        .status(201)
+        .send(await services.send(SearchMessages.createDocument, { projectId: await existing(params.projectId), actor, body })),
   );
 
   routes.add(
@@ -139,7 +141,7 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       body: UpdateDocumentBody,
       responses: { 200: { description: 'Document', schema: DocumentRecord } },
     },
-    async ({ params, body }) => services.send(SearchMessages.updateDocument, { ...params, patch: body }),
+    async ({ params, body, actor }) => services.send(SearchMessages.updateDocument, { ...params, actor, patch: body }),
   );
 
   routes.add(
@@ -152,8 +154,8 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       params: DocumentPath,
       responses: { 204: { description: 'Deleted' } },
     },
-    async ({ params, reply }) => {
-      await services.send(SearchMessages.deleteDocument, params);
+    async ({ params, actor, reply }) => {
+      await services.send(SearchMessages.deleteDocument, { ...params, actor });
       return reply.status(204).send();
     },
   );

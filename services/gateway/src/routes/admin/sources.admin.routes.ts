@@ -36,8 +36,10 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       body: SourceBody,
       responses: { 201: { description: 'Source', schema: Source } },
     },
-    async ({ params, body, reply }) =>
-      reply.status(201).send(await services.send(SearchMessages.createSource, { projectId: await existing(params.projectId), body })),
+    async ({ params, body, actor, reply }) =>
+      reply
+        .status(201)
+        .send(await services.send(SearchMessages.createSource, { projectId: await existing(params.projectId), actor, body })),
   );
 
   routes.add(
@@ -91,7 +93,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       params: SourcePath,
       responses: { 202: { description: 'Source', schema: Source } },
     },
-    async ({ params, reply }) => reply.status(202).send(await services.send(SearchMessages.syncSource, params)),
+    async ({ params, actor, reply }) => reply.status(202).send(await services.send(SearchMessages.syncSource, { ...params, actor })),
   );
 
   routes.add(
@@ -105,7 +107,7 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       body: UpdateSourceBody,
       responses: { 200: { description: 'Source', schema: Source } },
     },
-    async ({ params, body }) => services.send(SearchMessages.updateSource, { ...params, patch: body }),
+    async ({ params, body, actor }) => services.send(SearchMessages.updateSource, { ...params, actor, patch: body }),
   );
 
   routes.add(
@@ -118,8 +120,8 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       params: SourcePath,
       responses: { 204: { description: 'Deleted' } },
     },
-    async ({ params, reply }) => {
-      await services.send(SearchMessages.deleteSource, params);
+    async ({ params, actor, reply }) => {
+      await services.send(SearchMessages.deleteSource, { ...params, actor });
       return reply.status(204).send();
     },
   );

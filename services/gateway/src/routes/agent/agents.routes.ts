@@ -1,4 +1,5 @@
 import {
+  type Actor,
   AgentConversation,
   AgentEvent,
   type AgentFeedChange,
@@ -22,6 +23,7 @@ import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
 import type { Announcements } from '../../reads/announcements';
+import type { TypingHub } from '../../typing/typing-hub';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
@@ -34,9 +36,15 @@ export const agentRoutes = (
   feedChanges: Announcements<AgentFeedChange>,
   live: LiveStreamRegistry,
   presence: AgentPresence,
+  typing: TypingHub,
 ): void => {
   const agentAuth = { auth: 'agent', tag: 'agents' } as const;
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
+  /** Who the audit log names: the signed-in person, or the agent token. */
+  const actorOf = (agent: AgentInfo): Actor =>
+    agent.email !== undefined
+      ? { type: 'user', id: agent.agentId, email: agent.email }
+      : { type: 'agent-token', id: agent.agentId, email: null };
 
   routes.add(
     {
@@ -76,6 +84,7 @@ export const agentRoutes = (
       const { conversation } = await services.send(ConversationMessages.claimNext, {
         projectId: agent.projectId,
         humanAgent: asRef(agent),
+        actor: actorOf(agent),
       });
       if (conversation === null) return reply.status(204).send();
       return conversation;
@@ -136,7 +145,13 @@ export const agentRoutes = (
       responses: { 200: { description: 'The conversation, now held by the caller', schema: AgentConversation } },
     },
     async ({ agent, params }) =>
-      services.send(ConversationMessages.claim, { projectId: agent.projectId, ...params, humanAgent: asRef(agent), mode: 'take' }),
+      services.send(ConversationMessages.claim, {
+        projectId: agent.projectId,
+        ...params,
+        humanAgent: asRef(agent),
+        mode: 'take',
+        actor: actorOf(agent),
+      }),
   );
 
   routes.add(
@@ -155,6 +170,7 @@ export const agentRoutes = (
         ...params,
         humanAgentId: agent.agentId,
         closeReason: body.closeReason ?? null,
+        actor: actorOf(agent),
       }),
   );
 
@@ -168,7 +184,12 @@ export const agentRoutes = (
       responses: { 200: { description: 'The conversation, answered by the AI again', schema: AgentConversation } },
     },
     async ({ agent, params }) =>
-      services.send(ConversationMessages.release, { projectId: agent.projectId, ...params, humanAgentId: agent.agentId }),
+      services.send(ConversationMessages.release, {
+        projectId: agent.projectId,
+        ...params,
+        humanAgentId: agent.agentId,
+        actor: actorOf(agent),
+      }),
   );
 
   routes.add(
@@ -200,7 +221,11 @@ export const agentRoutes = (
       summary: "The project's handoff events, live (SSE; Last-Event-ID or ?after resumes). See docs/agents-api.md",
       query: EventsQuery,
       responses: {
-        200: { description: 'text/event-stream of AgentEvent (event name = type)', schema: AgentEvent, mediaType: 'text/event-stream' },
+        200: {
+          description: 'text/event-stream of AgentEvent (event name = type), and `typing` events (VisitorTypingEvent, no id)',
+          schema: AgentEvent,
+          mediaType: 'text/event-stream',
+        },
         429: { description: 'The agent already holds LIVE_STREAMS_PER_AGENT feeds (RATE_LIMIT_EXCEEDED, Retry-After)', schema: ErrorBody },
       },
     },
@@ -224,7 +249,12 @@ export const agentRoutes = (
               more: data.length === FEED_PAGE,
             };
           },
-          { wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify), until: stream.signal },
+          {
+            wake: (notify) => feedChanges.listen({ projectId: agent.projectId }, notify),
+            until: stream.signal,
+            // Visitors typing in the project's human-handled conversations, never stored: no SSE id.
+            ephemeral: (push) => typing.forAgents(agent.projectId, (event) => push({ type: 'typing', data: event })),
+          },
         );
       } finally {
         stopPresence();

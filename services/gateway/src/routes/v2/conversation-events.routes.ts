@@ -6,6 +6,7 @@ import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
 import type { Announcements } from '../../reads/announcements';
+import type { TypingHub } from '../../typing/typing-hub';
 
 const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
@@ -16,6 +17,7 @@ export const conversationEventRoutes = (
   { services }: GatewayDeps,
   visitorChanges: Announcements<ConversationChange>,
   live: LiveStreamRegistry,
+  typing: TypingHub,
 ): void => {
   routes.add(
     {
@@ -29,7 +31,7 @@ export const conversationEventRoutes = (
       query: EventsQuery,
       responses: {
         200: {
-          description: 'text/event-stream of ConversationLiveEvent (event name = type)',
+          description: 'text/event-stream of ConversationLiveEvent (event name = type), and `typing` events (AgentTypingEvent, no id)',
           schema: ConversationLiveEvent,
           mediaType: 'text/event-stream',
         },
@@ -52,7 +54,12 @@ export const conversationEventRoutes = (
             const { data, cursor } = await services.send(ConversationMessages.events, { ...scope, after });
             return { events: data.map((event) => ({ id: event.id, type: event.type, data: event })), cursor };
           },
-          { wake: (notify) => visitorChanges.listen(session, notify), until: stream.signal },
+          {
+            wake: (notify) => visitorChanges.listen(session, notify),
+            until: stream.signal,
+            // The holder's typing, never stored: no SSE id.
+            ephemeral: (push) => typing.forVisitor(params.conversationId, (event) => push({ type: 'typing', data: event })),
+          },
         );
       } finally {
         stream.release();

@@ -10,6 +10,7 @@ import {
   FeedbackResponse,
   ListConversationsQuery,
   ListMessagesQuery,
+  MAX_USER_AGENT,
   Message,
   PostMessageBody,
   pagedList,
@@ -56,9 +57,12 @@ export const conversationRoutes = (
       body: CreateConversationBody,
       responses: { 201: { description: 'The open conversation, with no messages', schema: Conversation } },
     },
-    async ({ session, body, reply }) => {
+    async ({ session, body, reply, request }) => {
+      const userAgent = request.headers['user-agent'];
       const conversation = await services.send(ConversationMessages.create, {
         pageUrl: body.context?.pageUrl ?? null,
+        // The visitor's browser, for the inbox's visitor panel (personal data: sealed in the event).
+        userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null,
         ...scope(session),
       });
       visitorReads.forget(scope(session));
