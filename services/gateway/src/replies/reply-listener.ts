@@ -47,7 +47,10 @@ export class ReplyListener {
    */
   async startedOrAnswered<T>(start: () => Promise<T>): Promise<T | typeof STARTED_REPLY> {
     const answered = new Promise<T>((resolve) => resolve(start()));
-    const fragmentFirst = await Promise.race([answered.then(NOT_FIRST, NOT_FIRST), this.arrived.then(() => true)]);
+    // FIRST is no closure of this call: the reaction stays on `arrived` while the reply streams
+    // (when the answer came first), and a closure made here would hold this call's context
+    // (the command, its answer) for as long.
+    const fragmentFirst = await Promise.race([answered.then(NOT_FIRST, NOT_FIRST), this.arrived.then(FIRST)]);
     if (!fragmentFirst) return this.startOrClose(() => answered);
     answered.catch((err: unknown) => logger.warn({ err }, 'a reply started, but the request that started it failed'));
     return STARTED_REPLY;
@@ -112,6 +115,7 @@ export class ReplyListener {
 }
 
 const NOT_FIRST = (): boolean => false;
+const FIRST = (): boolean => true;
 
 /** What a reply's first fragment says of the request that started it (see `startedOrAnswered`). */
 export const STARTED_REPLY = { kind: 'reply' } as const;
