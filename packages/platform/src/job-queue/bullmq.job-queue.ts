@@ -33,8 +33,14 @@ export class BullMqJobQueue implements JobQueue {
   private readonly lockDurationMs: number;
   private closed = false;
   private readonly unregister: () => void;
-  /** Rejects when the connection drops; a new one after each ready (see `enqueue`). */
-  private lost!: Promise<never>;
+  /**
+   * The enqueues waiting for their job to be added, told when the connection drops (see
+   * `enqueue`); and why, until it is ready again. A set each enqueue leaves, rather than a promise
+   * they all race: a promise that never settles keeps every reaction ever added to it, and with it
+   * each race's result (the job).
+   */
+  private readonly adding = new Set<(err: Error) => void>();
+  private lost: Error | null = null;
   private readonly ready: () => Promise<void> | undefined;
 
   constructor(url: string, options: BullMqJobQueueOptions = {}) {
@@ -45,8 +51,14 @@ export class BullMqJobQueue implements JobQueue {
     this.lockDurationMs = options.lockDurationMs ?? 10_000;
     this.unregister = registerDependency('redis', () => this.connection.status === 'ready');
     this.ready = redisReadiness(this.connection);
-    this.armLost();
-    this.connection.on('ready', () => this.armLost());
+    this.connection.on('close', () => {
+      this.lost = dependencyUnavailable('redis', 'connection lost, reconnecting');
+      for (const tell of this.adding) tell(this.lost);
+      this.adding.clear();
+    });
+    this.connection.on('ready', () => {
+      this.lost = null;
+    });
   }
 
   async enqueue(queue: string, name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
@@ -68,8 +80,21 @@ export class BullMqJobQueue implements JobQueue {
       // Last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
       ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
     });
-    added.catch(() => undefined); // when `lost` wins the race
-    await Promise.race([added, this.lost]);
+    added.catch(() => undefined); // when the connection drops first
+    if (this.lost) throw this.lost;
+    await new Promise<void>((resolve, reject) => {
+      this.adding.add(reject);
+      added.then(
+        () => {
+          this.adding.delete(reject);
+          resolve();
+        },
+        (err: unknown) => {
+          this.adding.delete(reject);
+          reject(err);
+        },
+      );
+    });
   }
 
   async process(queue: string, handler: (job: Job) => Promise<void>, options: { concurrency?: number } = {}): Promise<JobWorker> {
@@ -126,14 +151,6 @@ export class BullMqJobQueue implements JobQueue {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
     this.queues.clear();
     await this.connection.quit();
-  }
-
-  private armLost(): void {
-    this.lost = new Promise<never>((_, reject) => {
-      this.connection.once('close', () => reject(dependencyUnavailable('redis', 'connection lost, reconnecting')));
-    });
-    // Only the enqueues racing it are told.
-    this.lost.catch(() => undefined);
   }
 
   private queue(name: string): Queue {

@@ -1,4 +1,5 @@
 import { AppError } from '@palaver/contracts';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BullMqJobQueue } from '../job-queue/bullmq.job-queue';
 import { RedisKeyValueStore } from '../kv/redis.kv';
@@ -60,6 +61,25 @@ describe.skipIf(!available)(
         .poll(() => jobs.enqueue('availability', 'job', {}).then(() => 'ok', String), { timeout: 15_000, interval: 100 })
         .toBe('ok');
       expect((await limiter.consume('p')).consumedPoints).toBe(2);
+    }, 60_000);
+
+    it('fails an enqueue whose connection drops while its job is being added, and enqueues again once it is back', async () => {
+      await jobs.enqueue('availability', 'job', {});
+      const admin = new Redis(redis.url);
+      try {
+        // Writes wait while paused: the job's commands are in flight when the connection is cut.
+        await admin.client('PAUSE', 10_000, 'WRITE');
+        const enqueued = jobs.enqueue('availability', 'job', {});
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+        await expectFastUnavailable(() => enqueued);
+        await admin.client('UNPAUSE');
+      } finally {
+        admin.disconnect();
+      }
+      await expect
+        .poll(() => jobs.enqueue('availability', 'job', {}).then(() => 'ok', String), { timeout: 15_000, interval: 100 })
+        .toBe('ok');
     }, 60_000);
   },
 );
