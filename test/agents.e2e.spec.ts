@@ -1,27 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
+import { agentApi, bearer, handoffProject } from './support/agent-team';
 import { http, newVisitor, useE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
 
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
 describe('human agents and the handoff queue', () => {
   const e2e = useE2eApp();
 
-  const agentCall = (token: string, method: string, path: string, body?: unknown) =>
-    http(`${e2e.url}/agent/v1${path}`, { method, body, token });
-
-  const setup = async () => {
-    const keys = await e2e.admin.createProject();
-    await e2e.admin.call('PATCH', `/projects/${keys.project.id}`, { handoff: { enabled: true } });
-    const ada = await e2e.admin.call('POST', `/projects/${keys.project.id}/agents`, {
-      name: 'Ada',
-      email: 'ada@example.com',
-      image: 'https://img.example/ada.png',
-    });
-    const grace = await e2e.admin.call('POST', `/projects/${keys.project.id}/agents`, { name: 'Grace' });
-    return { ...keys, ada, grace };
-  };
+  const agentCall = agentApi(e2e);
+  const setup = () => handoffProject(e2e);
 
   const openConversation = async (url: string, publishableKey: string) => {
     const { token } = await newVisitor(url, publishableKey);

@@ -316,7 +316,8 @@ for (const mode of modes) {
 describe('Idempotency-Key expiry', () => {
   it('forgets a key after 24 hours: the same key then runs the request again', async () => {
     const clock = new ManualClock(new Date());
-    const e2e = await startE2eApp({}, { clock });
+    // The visitor's session must outlive the key's 24 hours, or the repeat would be refused first.
+    const e2e = await startE2eApp({ SESSION_IDLE_TTL_SECONDS: String(3 * 86_400) }, { clock });
     try {
       const { publishableKey } = await e2e.admin.createProject();
       const { token } = await newVisitor(e2e.url, publishableKey);

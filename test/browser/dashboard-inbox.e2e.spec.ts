@@ -1,31 +1,18 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { type E2eApp, http } from '../support/e2e-app';
+import type { StaticPage, StaticSite } from '../support/static-site';
+import { seriousViolations } from './support/axe';
+import { widgetHostPage } from './support/widget-page';
+import { startWidgetShop, type WidgetShop } from './support/widget-shop';
 
 // An agent works the inbox while a visitor talks through the widget on the shop's site: the alert
 // for a new waiting visitor, claim, markdown, a canned reply, a note the visitor never sees, typing
 // both ways, release asked first, close.
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const hostPage = (appUrl: string, key: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bike shop · Chains</title></head><body><main><h1>Chains</h1></main>
-<script src="${appUrl}/widget.js" data-key="${key}" async></script></body></html>`;
-
-/** axe-core on the inbox: the serious and critical violations, as `rule: target`. */
-const seriousViolations = async (page: Page): Promise<string[]> => {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-  const violations = (await page.evaluate(
-    'window.axe.run(document.querySelector("main"), { resultTypes: ["violations"] }).then((r) => r.violations)',
-  )) as Array<{ id: string; impact: string | null; nodes: { target: unknown[] }[] }>;
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-};
+/** axe-core on the inbox, the page's main region. */
+const inInbox = { include: [['main']] };
 
 /** Records the system notifications and sounds the page makes (the browser's own are not observable headless). */
 const RECORD_ALERTS = `
@@ -39,29 +26,24 @@ const RECORD_ALERTS = `
 `;
 
 describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', available), { timeout: 120_000 }, () => {
+  let shop: WidgetShop;
   let e2e: E2eApp;
   let site: StaticSite;
   let browser: Browser;
   let projectId: string;
   let publishableKey: string;
-  const pages: Record<string, { type: string; body: string }> = {};
+  const pages: Record<string, StaticPage> = {};
 
   beforeAll(async () => {
-    site = await startStaticSite(pages);
-    e2e = await startE2eApp();
-    const keys = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Bike shop' });
-    projectId = keys.project.id;
-    publishableKey = keys.publishableKey;
+    shop = await startWidgetShop({ name: 'Bike shop', pages });
+    ({ e2e, site, browser } = shop);
+    projectId = shop.keys.project.id;
+    publishableKey = shop.keys.publishableKey;
     await e2e.admin.call('PATCH', `/projects/${projectId}`, { handoff: { enabled: true } });
-    pages['/'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey) };
-    browser = await launchChromium();
+    pages['/'] = widgetHostPage(e2e.url, publishableKey, { title: 'Bike shop · Chains', heading: 'Chains' });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-    await e2e?.stop();
-  });
+  afterAll(() => shop?.close());
 
   /** The dashboard signed in with the admin token, working as a new agent of the project. */
   const openInbox = async (viewport: { width: number; height: number }, agentName: string) => {
@@ -220,7 +202,7 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
     await page.getByLabel('Reply', { exact: true }).pressSequentially('Let me check', { delay: 40 });
     await expect.poll(() => sent).toEqual([204]);
 
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, inInbox)).toEqual([]);
 
     // Release is asked first; cancelled, the conversation stays.
     await page.getByRole('button', { name: 'Release to the assistant' }).click();
@@ -259,7 +241,7 @@ describe.runIf(available)(browserSuiteTitle('the agents’ inbox in Chromium', a
       .getByText(/Chrome \d+ on Linux/)
       .waitFor();
     await page.screenshot({ path: await artifactPath('inbox-phone-visitor.png') });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, inInbox)).toEqual([]);
     await page.getByRole('button', { name: 'Hide the visitor panel' }).click();
     expect(await page.getByRole('region', { name: 'Visitor' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Back to the list' }).click();

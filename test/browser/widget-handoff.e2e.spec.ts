@@ -1,52 +1,24 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import { type E2eApp, http } from '../support/e2e-app';
 import type { StaticSite } from '../support/static-site';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { seriousViolations } from './support/axe';
+import { type HandoffShop, startHandoffShop } from './support/handoff-shop';
 
 // A visitor asks for a person: the widget waits for one, names the agent who claims, counts what
 // the agent writes while the panel is closed, and asks for a rating once the agent hands back.
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AVATAR_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#7c3aed"/></svg>';
-
-const hostPage = (appUrl: string, key: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bike shop</title></head><body><main><h1>Bike shop</h1></main>
-<script src="${appUrl}/widget.js" data-key="${key}" async></script></body></html>`;
-
-const seriousViolations = async (page: Page): Promise<string[]> => {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-  const violations = (await page.evaluate(
-    'window.axe.run({ include: [["palaver-widget"]] }, { resultTypes: ["violations"] }).then((r) => r.violations)',
-  )) as Array<{ id: string; impact: string | null; nodes: { target: unknown[] }[] }>;
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-};
+const inWidget = { include: [['palaver-widget']] };
 
 describe.runIf(available)(browserSuiteTitle('the widget with a person answering, in Chromium', available), { timeout: 90_000 }, () => {
-  let shop: WidgetShop;
-  let e2e: E2eApp;
+  let shop: HandoffShop;
   let site: StaticSite;
   let browser: Browser;
-  let agentToken: string;
-  const pages: Record<string, { type: string; body: string }> = { '/ada.svg': { type: 'image/svg+xml', body: AVATAR_SVG } };
-  const agent = (method: string, path: string, body?: unknown) => http(`${e2e.url}/agent/v1${path}`, { method, body, token: agentToken });
+  let agent: HandoffShop['agent'];
 
   beforeAll(async () => {
-    shop = await startWidgetShop({ name: 'Bike shop', pages });
-    ({ e2e, site, browser } = shop);
-    const projectId = shop.keys.project.id;
-    await e2e.admin.call('PATCH', `/projects/${projectId}`, {
-      handoff: { enabled: true },
-      chatWidgetConfig: { displayName: 'Bike helper', brandColor: '#0f766e' },
-    });
-    agentToken = (await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Ada', image: `${site.origin}/ada.svg` })).token;
-    await agent('PUT', '/presence', { status: 'online' });
-    pages['/'] = { type: 'text/html', body: hostPage(e2e.url, shop.keys.publishableKey) };
+    shop = await startHandoffShop();
+    ({ site, browser, agent } = shop);
   }, 60_000);
 
   afterAll(() => shop?.close());
@@ -122,7 +94,7 @@ describe.runIf(available)(browserSuiteTitle('the widget with a person answering,
     await widget.getByText('Thanks for your feedback!').waitFor();
     expect(await widget.getByRole('img', { name: 'You rated 4 out of 5' }).count()).toBe(1);
     await page.screenshot({ path: await artifactPath('widget-rating-thanks.png') });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, inWidget)).toEqual([]);
 
     // Changed: the new score replaces the first.
     await widget.getByRole('button', { name: 'Change my rating' }).click();
@@ -145,7 +117,7 @@ describe.runIf(available)(browserSuiteTitle('the widget with a person answering,
     await page.goto(site.origin);
     const widget = page.locator('palaver-widget');
     await widget.locator('.palaver-launcher').click();
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, inWidget)).toEqual([]);
     const input = widget.getByRole('textbox', { name: 'Message' });
     await input.fill('Do you sell helmets?');
     await input.press('Enter');
@@ -156,7 +128,7 @@ describe.runIf(available)(browserSuiteTitle('the widget with a person answering,
     const prompt = widget.getByRole('form', { name: 'Rate this conversation' });
     await prompt.waitFor();
     await page.screenshot({ path: await artifactPath('widget-rating-prompt.png') });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, inWidget)).toEqual([]);
     await prompt.getByRole('radio', { name: /^2 stars/ }).click();
     const rating = page.waitForRequest((request) => request.url().includes('/rating'));
     await prompt.getByRole('button', { name: 'Send rating' }).click();

@@ -1,64 +1,34 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import type { E2eApp } from '../support/e2e-app';
 import { SseClient } from '../support/sse';
-import { type StaticSite, startStaticSite } from '../support/static-site';
+import type { StaticSite } from '../support/static-site';
+import { seriousViolations } from './support/axe';
+import { type HandoffShop, startHandoffShop } from './support/handoff-shop';
 
 // Typing both ways between a visitor in the widget and the agent holding the conversation: the
 // agent's typing shows "Ada is typing…" in the widget, the visitor's reaches the agents' feed,
 // and nothing is sent while the conversation only waits for a person.
 const available = chromiumAvailable();
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const AVATAR_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="#7c3aed"/></svg>';
-
-const hostPage = (appUrl: string, key: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bike shop</title></head><body><main><h1>Bike shop</h1></main>
-<script src="${appUrl}/widget.js" data-key="${key}" async></script></body></html>`;
-
-const seriousViolations = async (page: Page): Promise<string[]> => {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(await axeSource);
-  const violations = (await page.evaluate(
-    'window.axe.run({ include: [["palaver-widget"]] }, { resultTypes: ["violations"] }).then((r) => r.violations)',
-  )) as Array<{ id: string; impact: string | null; nodes: { target: unknown[] }[] }>;
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${JSON.stringify(n.target)}`));
-};
 
 describe.runIf(available)(
   browserSuiteTitle('typing indicators between the widget and an agent, in Chromium', available),
   { timeout: 90_000 },
   () => {
+    let shop: HandoffShop;
     let e2e: E2eApp;
     let site: StaticSite;
     let browser: Browser;
     let agentToken: string;
-    const pages: Record<string, { type: string; body: string }> = { '/ada.svg': { type: 'image/svg+xml', body: AVATAR_SVG } };
-    const agent = (method: string, path: string, body?: unknown) => http(`${e2e.url}/agent/v1${path}`, { method, body, token: agentToken });
+    let agent: HandoffShop['agent'];
 
     beforeAll(async () => {
-      site = await startStaticSite(pages);
-      e2e = await startE2eApp();
-      const keys = await e2e.admin.createProject({ allowedOrigins: [site.origin], name: 'Bike shop' });
-      const projectId = keys.project.id;
-      await e2e.admin.call('PATCH', `/projects/${projectId}`, {
-        handoff: { enabled: true },
-        chatWidgetConfig: { displayName: 'Bike helper', brandColor: '#0f766e' },
-      });
-      agentToken = (await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Ada', image: `${site.origin}/ada.svg` })).token;
-      await agent('PUT', '/presence', { status: 'online' });
-      pages['/'] = { type: 'text/html', body: hostPage(e2e.url, keys.publishableKey) };
-      browser = await launchChromium();
+      shop = await startHandoffShop();
+      ({ e2e, site, browser, agentToken, agent } = shop);
     }, 60_000);
 
-    afterAll(async () => {
-      await browser?.close();
-      await site?.close();
-      await e2e?.stop();
-    });
+    afterAll(() => shop?.close());
 
     it('shows the agent typing for a few seconds or until their message, and tells the agents when the visitor types', async () => {
       const page = await (await browser.newContext({ viewport: { width: 900, height: 760 } })).newPage();
@@ -113,7 +83,7 @@ describe.runIf(available)(
         expect(line.y).toBeGreaterThanOrEqual(log.y + log.height - 1);
         expect(last.y + last.height).toBeLessThanOrEqual(log.y + log.height + 1);
         await page.screenshot({ path: await artifactPath('widget-typing.png') });
-        expect(await seriousViolations(page)).toEqual([]);
+        expect(await seriousViolations(page, { include: [['palaver-widget']] })).toEqual([]);
 
         // Their message ends it at once, well within the 5 s.
         const sentAt = Date.now();

@@ -54,6 +54,13 @@ describe('fuzz: every route, generated requests', () => {
       title: 'Fuzz',
       content: 'Hi',
     });
+    const qna = await e2e.admin.call('POST', `/projects/${project.id}/qnas`, { question: 'Opening hours?', answer: 'Nine to five.' });
+    const document = await e2e.admin.call('POST', `/projects/${project.id}/documents`, {
+      title: 'Returns',
+      url: 'https://fuzz.invalid/returns',
+      content: 'Returns are free within 30 days.',
+    });
+    const colleague = await e2e.admin.call('POST', '/users', { email: 'colleague@fuzz.example', name: 'Fuzz colleague' });
     const apiToken = await personalToken(e2e);
     Object.assign(credentials, {
       publishableKey,
@@ -72,11 +79,15 @@ describe('fuzz: every route, generated requests', () => {
       assistantId: project.defaultAssistantId,
       appUserId: 'fuzz-user',
       cannedReplyId: cannedReply.id,
+      agentId: agent.id,
+      qnaId: qna.id,
+      documentId: document.id,
+      userId: colleague.id,
     });
 
-    const document = (await http(`${e2e.url}/openapi.json`)).body;
-    arbitraries = new SchemaArbitraries(document.components?.schemas ?? {});
-    operations = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
+    const openapi = (await http(`${e2e.url}/openapi.json`)).body;
+    arbitraries = new SchemaArbitraries(openapi.components?.schemas ?? {});
+    operations = Object.entries(openapi.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
       Object.entries(item).map(([method, operation]) => ({
         method: method.toUpperCase(),
         path,

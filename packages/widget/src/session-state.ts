@@ -69,27 +69,6 @@ export interface VisitorRating {
   comment: string | null;
 }
 
-/** The widget's state before its configuration is loaded. */
-export const initialState = (): SessionState => ({
-  phase: 'loading',
-  config: null,
-  quickPrompts: [],
-  conversationId: null,
-  closed: false,
-  handoff: 'none',
-  humanAgent: null,
-  released: false,
-  notes: [],
-  messages: [],
-  sending: false,
-  notice: null,
-  historyLoaded: false,
-  team: null,
-  contact: null,
-  rating: null,
-  agentTyping: null,
-});
-
 /** A conversation's state before anything happened in it. */
 export const FRESH = {
   conversationId: null,
@@ -101,6 +80,20 @@ export const FRESH = {
   rating: null,
   agentTyping: null,
 } satisfies Partial<SessionState>;
+
+/** The widget's state before its configuration is loaded. */
+export const initialState = (): SessionState => ({
+  ...FRESH,
+  phase: 'loading',
+  config: null,
+  quickPrompts: [],
+  messages: [],
+  sending: false,
+  notice: null,
+  historyLoaded: false,
+  team: null,
+  contact: null,
+});
 
 export const fromStored = (message: Message): WidgetMessage => ({
   key: message.id,
