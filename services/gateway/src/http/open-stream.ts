@@ -83,7 +83,8 @@ class ResponseStream implements OpenStream {
 
   onGone(listener: () => void): () => void {
     if (this.isGone) return () => undefined;
-    (this.listeners ??= []).push(listener);
+    if (this.listeners) this.listeners.push(listener);
+    else this.listeners = [listener];
     return () => {
       if (this.listeners) this.listeners = this.listeners.filter((other) => other !== listener);
     };
