@@ -6,15 +6,19 @@ import { type E2eApp, http, startE2eApp } from './support/e2e-app';
 
 let e2e: E2eApp;
 let projectId: string;
+/** The project the owner deletes when the table reaches the deletion route (the others keep theirs). */
+let doomedId: string;
 const cookies = {} as Record<Role | 'outsider', string>;
 const ROLES: Role[] = ['owner', 'admin', 'agent', 'analyst'];
 
 beforeAll(async () => {
   e2e = await startE2eApp();
   projectId = (await e2e.admin.createProject()).project.id;
+  doomedId = (await e2e.admin.createProject({ name: 'Doomed' })).project.id;
   for (const role of ROLES) {
     const user = await signedInUser(e2e.url, e2e.app.adminToken, `${role}@example.com`);
     await e2e.admin.call('PUT', `/projects/${projectId}/members/${user.id}`, { role });
+    await e2e.admin.call('PUT', `/projects/${doomedId}/members/${user.id}`, { role });
     cookies[role] = user.cookie;
   }
   cookies.outsider = (await signedInUser(e2e.url, e2e.app.adminToken, 'outsider@example.com')).cookie;
@@ -40,10 +44,12 @@ const adminRoutes = async (): Promise<AdminRoute[]> => {
   );
 };
 
-const concrete = (path: string): string => path.replace('{projectId}', projectId).replace(/\{\w+\}/g, () => randomUUID());
+const concrete = (path: string, project: string): string => path.replace('{projectId}', project).replace(/\{\w+\}/g, () => randomUUID());
+
+const deletesProject = (route: AdminRoute): boolean => route.method === 'DELETE' && route.path === '/admin/v1/projects/{projectId}';
 
 const call = (who: Role | 'outsider', route: AdminRoute) =>
-  asUser(e2e.url, cookies[who], concrete(route.path), {
+  asUser(e2e.url, cookies[who], concrete(route.path, deletesProject(route) ? doomedId : projectId), {
     method: route.method,
     ...(['POST', 'PUT', 'PATCH'].includes(route.method) ? { body: {} } : {}),
   });
@@ -87,6 +93,7 @@ describe('the permission matrix, over every admin route and role', () => {
   it('lists to a user only the projects they have a role in; the admin token sees all', async () => {
     const other = await e2e.admin.createProject({ name: 'Not theirs' });
     const mine = await asUser(e2e.url, cookies.agent, '/admin/v1/projects');
+    // The other project it was in, the owner deleted (the table's deletion route).
     expect(mine.body.data.map((p: { id: string }) => p.id)).toEqual([projectId]);
     expect((await e2e.admin.call('GET', '/projects')).data.map((p: { id: string }) => p.id)).toContain(other.project.id);
   });

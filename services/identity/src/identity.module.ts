@@ -29,6 +29,7 @@ import { KeyService } from './services/key.service';
 import { MembershipService } from './services/membership.service';
 import { PasswordHasher } from './services/password.hasher';
 import { ProjectService } from './services/project.service';
+import { ProjectDeletionService } from './services/project-deletion.service';
 import { SessionService } from './services/session.service';
 import { SignInService } from './services/sign-in.service';
 import { UserService } from './services/user.service';
@@ -51,6 +52,7 @@ export class IdentityModule {
         VisitorRepository,
         SessionStore,
         ProjectService,
+        ProjectDeletionService,
         AssistantService,
         KeyService,
         SessionService,

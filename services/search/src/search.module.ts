@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { AuditOutbox, type Infrastructure, portProviders } from '@palaver/platform';
 import { CrawlQueueConsumer } from './consumers/crawl-queue.consumer';
+import { ProjectErasureHandler } from './handlers/project-erasure.handler';
 import { SearchHandler } from './handlers/search.handler';
 import { SourceHandler } from './handlers/source.handler';
 import { DocumentRepository } from './repositories/document.repository';
@@ -13,6 +14,7 @@ import { SourceRepository } from './repositories/source.repository';
 import { SourcePageRepository } from './repositories/source-page.repository';
 import { TermStatsRepository } from './repositories/term-stats.repository';
 import { DocumentService } from './services/document.service';
+import { ProjectKnowledgeErasureService } from './services/project-knowledge-erasure.service';
 import { QnaService } from './services/qna.service';
 import { SearchService } from './services/search.service';
 import { SourceService } from './services/source.service';
@@ -25,7 +27,7 @@ export class SearchModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: SearchModule,
-      controllers: [SearchHandler, SourceHandler],
+      controllers: [SearchHandler, SourceHandler, ProjectErasureHandler],
       providers: [
         ...portProviders(infra, 'documents', 'vectors', 'embedder', 'jobs', 'services', 'clock', 'config'),
         DocumentRepository,
@@ -45,6 +47,7 @@ export class SearchModule {
         SourceCrawler,
         CrawlQueueConsumer,
         UploadService,
+        ProjectKnowledgeErasureService,
         AuditOutbox,
       ],
     };

@@ -79,6 +79,18 @@ export const IdentityMessages = {
   ),
   getProject: defineMessage('identity.qry.get-project.v1', z.object({ projectId: Uuid }), ProjectRecord),
   listProjects: defineMessage('identity.qry.list-projects.v1', z.object({}), z.object({ data: z.array(ProjectRecord) })),
+  /** The ids of deleted projects, whose data the retention run erases should an erasure have stopped half-way. */
+  listDeletedProjects: defineMessage(
+    'identity.qry.list-deleted-projects.v1',
+    z.object({}),
+    z.object({ data: z.array(z.object({ id: Uuid, deletedAt: z.string() })) }),
+  ),
+  /**
+   * Deletes a project (docs/accounts.md): marked deleted, its keys, sessions and agents revoked on
+   * every gateway, its memberships and canned replies gone, before it answers; its conversations
+   * and knowledge are erased after. PROJECT_NOT_FOUND when unknown or already deleted.
+   */
+  deleteProject: defineMessage('identity.cmd.delete-project.v1', z.object({ actor: ActorField, projectId: Uuid }), Ack),
   createProject: defineMessage('identity.cmd.create-project.v1', CreateProjectBody.extend({ actor: ActorField }), ProjectRecord),
   updateProject: defineMessage(
     'identity.cmd.update-project.v1',

@@ -5,7 +5,7 @@ import { ErasureActor, ErasureReason, ErasureRecord, VisitorProfile } from '../a
 import { Uuid } from '../common';
 import { AppUserId } from '../surface-b/surface-b';
 import { pagedList } from '../v2/list';
-import { defineMessage } from './define';
+import { Ack, defineMessage } from './define';
 
 /** Which visitor: by id (admin API), or by surface B's appUserId. */
 export const VisitorRef = z.union([z.object({ visitorId: Uuid }), z.object({ appUserId: AppUserId })]);
@@ -41,6 +41,18 @@ export const PrivacyMessages = {
     z.object({ projectId: Uuid, visitorId: Uuid, erasedBy: ErasureActor, reason: ErasureReason, profileErased: z.boolean() }),
     ErasureRecord,
   ),
+  /**
+   * Erases every conversation of a deleted project (crypto-shredded, read models purged, files
+   * compacted); answers how many. Idempotent: the retention run sends it again for a deleted
+   * project whose erasure stopped half-way.
+   */
+  eraseProjectConversations: defineMessage(
+    'conversation.cmd.erase-project.v1',
+    z.object({ projectId: Uuid }),
+    z.object({ conversations: z.number().int().min(0) }),
+  ),
+  /** Deletes a deleted project's knowledge: documents, Q&A, sources, their pages and vectors. */
+  eraseProjectKnowledge: defineMessage('search.cmd.erase-project.v1', z.object({ projectId: Uuid }), Ack),
   /** The project's erasure records, newest first. */
   listErasures: defineMessage(
     'conversation.qry.erasures.v1',

@@ -23,7 +23,7 @@ const NO_PROJECT = Symbol('no scalar projectId');
 type GroupKey = string | number | boolean | typeof NO_PROJECT;
 
 /** Where the index writes its changes: a JSONL log, or nowhere (`inMemory`). */
-type ChangeLog = Pick<JsonlLog<Op>, 'append' | 'close'>;
+type ChangeLog = Pick<JsonlLog<Op>, 'append' | 'close' | 'rewrite'>;
 
 /**
  * One collection's points, grouped by payload `projectId`: every search of the services filters
@@ -110,7 +110,11 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
   /** An index that persists nothing: for benchmarks and tests that only search. */
   static inMemory(): EmbeddedVectorIndex {
-    return new EmbeddedVectorIndex(new Map(), { append: async () => undefined, close: async () => undefined });
+    return new EmbeddedVectorIndex(new Map(), {
+      append: async () => undefined,
+      close: async () => undefined,
+      rewrite: async () => undefined,
+    });
   }
 
   static async open(dir: string): Promise<EmbeddedVectorIndex> {
@@ -186,6 +190,12 @@ export class EmbeddedVectorIndex implements VectorIndex {
     hits.sort((a, b) => b.score - a.score);
     // Payloads are frozen when stored, so a hit can share them: copying is what a search cost most.
     return hits.slice(0, options.limit).map((h) => ({ id: h.id, score: h.score, payload: h.point.payload }));
+  }
+
+  /** Rewrites the log with the live points only, so that no deleted point's payload stays on disk. */
+  async compact(): Promise<void> {
+    this.assertOpen();
+    await this.log.rewrite(snapshot(this.collections));
   }
 
   async close(): Promise<void> {

@@ -100,6 +100,9 @@ export class QdrantVectorIndex implements VectorIndex {
     }));
   }
 
+  /** Qdrant deletes points itself. */
+  async compact(): Promise<void> {}
+
   async close(): Promise<void> {}
 
   private async dimensionsOf(collection: string): Promise<number | undefined> {

@@ -27,5 +27,7 @@ export interface VectorIndex {
   upsert(collection: string, points: VectorPoint[]): Promise<void>;
   deleteWhere(collection: string, filter: PayloadFilter): Promise<void>;
   search(collection: string, vector: number[], options: VectorSearchOptions): Promise<VectorHit[]>;
+  /** Drops deleted points from disk where deleting them leaves them there (the embedded log); a no-op elsewhere. */
+  compact(): Promise<void>;
   close(): Promise<void>;
 }

@@ -22,6 +22,11 @@ export class PrivacyHandler {
     return handle(M.eraseVisitorConversations, raw, (req) => this.erasure.eraseVisitor(req));
   }
 
+  @MessagePattern(M.eraseProjectConversations.subject)
+  eraseProject(@Payload() raw: unknown) {
+    return handle(M.eraseProjectConversations, raw, async (req) => ({ conversations: await this.erasure.eraseProject(req.projectId) }));
+  }
+
   @MessagePattern(M.listErasures.subject)
   listErasures(@Payload() raw: unknown) {
     return handle(M.listErasures, raw, (req) => this.erasure.list(req.projectId, req.offset, req.limit));

@@ -64,6 +64,12 @@ export class ConversationReadRepository {
     return docs.map((doc) => doc._id);
   }
 
+  /** Every conversation id of the project (a deleted project's erasure). */
+  async idsOfProject(projectId: string): Promise<string[]> {
+    const docs = await this.readModel.conversations.find({ projectId }, { sort: { createdAt: 1, _id: 1 } });
+    return docs.map((doc) => doc._id);
+  }
+
   /** Conversations whose last activity is before `cutoff` (retention), oldest activity first. */
   inactiveBefore(projectId: string, cutoff: string, limit: number): Promise<ConversationDoc[]> {
     return this.readModel.conversations.find(

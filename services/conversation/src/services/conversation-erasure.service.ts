@@ -47,6 +47,18 @@ export class ConversationErasureService {
     return this.record({ ...request, conversations: ids.length });
   }
 
+  /**
+   * Erases every conversation of a deleted project, then compacts; answers how many. Idempotent:
+   * an erased conversation is no longer listed, so a run after a crash erases what is left.
+   */
+  async eraseProject(projectId: string): Promise<number> {
+    await this.relay.flush();
+    const ids = await this.conversations.idsOfProject(projectId);
+    await this.erase(projectId, ids, 'request');
+    await this.compact();
+    return ids.length;
+  }
+
   /** Erases the conversations (of one project), without compacting: the caller compacts once after a batch. */
   async erase(projectId: string, conversationIds: readonly string[], reason: ErasureReason): Promise<void> {
     for (const conversationId of conversationIds) {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { IdentityMessages, RETENTION_ACTOR } from '@palaver/contracts';
+import { IdentityMessages, PrivacyMessages, RETENTION_ACTOR } from '@palaver/contracts';
 import { AuditOutbox, type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
 import { RetentionRunRepository } from '../repositories/retention-run.repository';
@@ -13,6 +13,7 @@ const BATCH = 100;
  * Retention (docs/privacy.md): once a day, every project with `retentionDays` loses the
  * conversations whose last activity is older, erased as a visitor's erasure erases them, and one
  * record and one audit entry per visitor concerned (reason `retention`; their profile stays).
+ * A deleted project's conversations and knowledge that are left (a crash) are erased in the same run.
  */
 @Injectable()
 export class RetentionService {
@@ -40,6 +41,16 @@ export class RetentionService {
       if (project.retentionDays === null) continue;
       const cutoff = new Date(now.getTime() - project.retentionDays * DAY_MS).toISOString();
       erased += await this.eraseProject(project.id, cutoff);
+    }
+    // A deleted project whose erasure stopped half-way (a crash) loses what is left.
+    const { data: deleted } = await this.services.send(IdentityMessages.listDeletedProjects, {});
+    for (const project of deleted) {
+      erased += await this.erasure.eraseProject(project.id);
+      await this.services
+        .send(PrivacyMessages.eraseProjectKnowledge, { projectId: project.id })
+        .catch((err: unknown) =>
+          logger.warn({ err, projectId: project.id }, "a deleted project's knowledge was not erased; tried again at the next run"),
+        );
     }
     if (erased > 0) {
       await this.erasure.compact();

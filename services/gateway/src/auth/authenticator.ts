@@ -42,6 +42,14 @@ export class Authenticator {
     return this.services.send(IdentityMessages.resolveAgent, { token: bearerOf(request).slice(0, 200) });
   }
 
+  /**
+   * The admin token sees every project, so a route naming one it cannot find (unknown or deleted)
+   * answers PROJECT_NOT_FOUND, as it does to a person without a role there; through the cache.
+   */
+  async assertProject(projectId: string): Promise<void> {
+    await this.identity.project(projectId);
+  }
+
   /** Surface B: the private key of the `x-service-key` header (a publishable key is 403, as on v2). */
   serviceKey(request: FastifyRequest): Promise<KeyInfo> {
     const header = request.headers['x-service-key'];

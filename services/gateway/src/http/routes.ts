@@ -93,7 +93,12 @@ export class Routes {
         if (route.auth === 'admin') {
           // Before the body is read: a caller without the right learns nothing from validation.
           const projectId = (params as { projectId?: string } | undefined)?.projectId;
-          this.auth.access.authorize((credential as { principal: AdminPrincipal }).principal, route.permission as Permission, projectId);
+          const { principal } = credential as { principal: AdminPrincipal };
+          this.auth.access.authorize(principal, route.permission as Permission, projectId);
+          // A deleted project's audit log stays readable by the admin token (docs/accounts.md).
+          if (principal.kind === 'admin-token' && projectId !== undefined && route.permission !== 'audit.read') {
+            await this.auth.assertProject(projectId);
+          }
         }
         // The credential spread last: no keys added after a spread on the hot path (test/support/keys-after-spread.ts).
         const input = {

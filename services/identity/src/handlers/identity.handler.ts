@@ -9,6 +9,7 @@ import { CustomerService } from '../services/customer.service';
 import { KeyService } from '../services/key.service';
 import { MembershipService } from '../services/membership.service';
 import { ProjectService } from '../services/project.service';
+import { ProjectDeletionService } from '../services/project-deletion.service';
 import { SessionService } from '../services/session.service';
 import { VisitorService } from '../services/visitor.service';
 
@@ -24,6 +25,7 @@ export class IdentityHandler {
     @Inject(CustomerService) private readonly customers: CustomerService,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(MembershipService) private readonly memberships: MembershipService,
+    @Inject(ProjectDeletionService) private readonly deletion: ProjectDeletionService,
   ) {}
 
   @MessagePattern(M.initVisitor.subject)
@@ -98,6 +100,16 @@ export class IdentityHandler {
       );
       return project;
     });
+  }
+
+  @MessagePattern(M.deleteProject.subject)
+  deleteProject(@Payload() raw: unknown) {
+    return handle(M.deleteProject, raw, (req) => this.deletion.delete(req.actor, req.projectId));
+  }
+
+  @MessagePattern(M.listDeletedProjects.subject)
+  listDeletedProjects(@Payload() raw: unknown) {
+    return handle(M.listDeletedProjects, raw, async () => ({ data: await this.deletion.listDeleted() }));
   }
 
   @MessagePattern(M.rotateIdentitySecret.subject)

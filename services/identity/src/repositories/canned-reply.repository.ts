@@ -41,4 +41,8 @@ export class CannedReplyRepository {
   async delete(projectId: string, id: string): Promise<boolean> {
     return (await this.replies.deleteOne({ _id: id, projectId })) > 0;
   }
+
+  async deleteForProject(projectId: string): Promise<void> {
+    await this.replies.deleteMany({ projectId });
+  }
 }

@@ -59,4 +59,8 @@ export class MembershipRepository {
   async removeForUser(userId: string): Promise<void> {
     await this.memberships.deleteMany({ userId });
   }
+
+  async removeForProject(projectId: string): Promise<void> {
+    await this.memberships.deleteMany({ projectId });
+  }
 }

@@ -1,8 +1,11 @@
-import { AccountMessages, AuditPage, AuditQuery, Uuid } from '@palaver/contracts';
+import { AccountMessages, AuditPage, AuditQuery, IdentityMessages, Uuid } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
 import { existingProject } from './existing-project';
+
+const wasDeleted = async (services: GatewayDeps['services'], projectId: string): Promise<boolean> =>
+  (await services.send(IdentityMessages.listDeletedProjects, {})).data.some((project) => project.id === projectId);
 
 /** The project's audit log, newest first. */
 export const auditAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
@@ -18,7 +21,12 @@ export const auditAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
       query: AuditQuery,
       responses: { 200: { description: 'Audit entries', schema: AuditPage } },
     },
-    async ({ params, query }) =>
-      services.send(AccountMessages.listAudit, { projectId: await existingProject(services, params.projectId), query }),
+    async ({ params, query, principal }) => {
+      await existingProject(services, params.projectId).catch(async (err: unknown) => {
+        // A deleted project's log stays readable by the admin token (its members are gone): what was done, and who deleted it.
+        if (principal.kind !== 'admin-token' || !(await wasDeleted(services, params.projectId))) throw err;
+      });
+      return services.send(AccountMessages.listAudit, { projectId: params.projectId, query });
+    },
   );
 };

@@ -90,6 +90,25 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   routes.add(
     {
       ...admin,
+      permission: 'project.delete',
+      method: 'DELETE',
+      url: '/admin/v1/projects/:projectId',
+      summary:
+        'Delete a project: its keys, sessions and agents stop at once, its members and canned replies go; its conversations and knowledge are erased in the background',
+      params: ProjectPath,
+      responses: { 204: { description: 'Deleted' } },
+    },
+    async ({ params, actor, reply }) => {
+      await services.send(IdentityMessages.deleteProject, { ...params, actor });
+      // Identity announces it to every gateway; this one drops it before answering, whatever the pub/sub latency.
+      identity.apply({ kind: 'project-changed', projectId: params.projectId });
+      return reply.status(204).send();
+    },
+  );
+
+  routes.add(
+    {
+      ...admin,
       permission: 'project.update',
       method: 'POST',
       url: '/admin/v1/projects/:projectId/identity-secret',
