@@ -39,6 +39,10 @@ describe('fuzz: every route, generated requests', () => {
   let arbitraries: SchemaArbitraries;
   const credentials: Record<string, string> = {};
   const knownIds: Record<string, string> = {};
+  /** Deleting the project is fuzzed on a throwaway one: the fuzz project must outlive it for every later route. */
+  let throwawayProjectId: string;
+  const idsOf = (op: Operation): Record<string, string> =>
+    op.method === 'DELETE' && op.path === '/admin/v1/projects/{projectId}' ? { ...knownIds, projectId: throwawayProjectId } : knownIds;
 
   beforeAll(async () => {
     // Generated website sources name random hosts: none may be looked up or crawled from a test.
@@ -60,6 +64,7 @@ describe('fuzz: every route, generated requests', () => {
       url: 'https://fuzz.invalid/returns',
       content: 'Returns are free within 30 days.',
     });
+    throwawayProjectId = (await e2e.admin.createProject({ name: 'Fuzz throwaway' })).project.id;
     const colleague = await e2e.admin.call('POST', '/users', { email: 'colleague@fuzz.example', name: 'Fuzz colleague' });
     const apiToken = await personalToken(e2e);
     Object.assign(credentials, {
@@ -99,9 +104,9 @@ describe('fuzz: every route, generated requests', () => {
   });
   afterAll(() => e2e?.stop());
 
-  const pathValue = (name: string): fc.Arbitrary<string> =>
+  const pathValue = (name: string, ids: Record<string, string>): fc.Arbitrary<string> =>
     fc.oneof(
-      { weight: 4, arbitrary: knownIds[name] ? fc.constant(knownIds[name]) : fc.uuid() },
+      { weight: 4, arbitrary: ids[name] ? fc.constant(ids[name]) : fc.uuid() },
       { weight: 2, arbitrary: fc.uuid() },
       { weight: 2, arbitrary: fc.string({ maxLength: 40 }).map(encodeURIComponent) },
       { weight: 1, arbitrary: fc.constantFrom('%ZZ', 'a'.repeat(101), '..', '%00', 'null') },
@@ -123,8 +128,9 @@ describe('fuzz: every route, generated requests', () => {
   const build = (op: Operation, wellFormed: boolean): fc.Arbitrary<FuzzRequest> => {
     const pathParams = op.parameters.filter((p) => p.in === 'path');
     const queryParams = op.parameters.filter((p) => p.in === 'query');
+    const ids = idsOf(op);
     const path = fc.record(
-      Object.fromEntries(pathParams.map((p) => [p.name, wellFormed ? fc.constant(knownIds[p.name] ?? randomUUID()) : pathValue(p.name)])),
+      Object.fromEntries(pathParams.map((p) => [p.name, wellFormed ? fc.constant(ids[p.name] ?? randomUUID()) : pathValue(p.name, ids)])),
     );
     const query = fc.record(
       Object.fromEntries(

@@ -185,6 +185,7 @@ export const ConfirmDialog = ({
   title,
   body,
   confirmLabel,
+  confirmDisabled = false,
   onConfirm,
   onClose,
 }: {
@@ -192,6 +193,8 @@ export const ConfirmDialog = ({
   title: string;
   body: ComponentChildren;
   confirmLabel: string;
+  /** Until the body's own check passes (a name typed to confirm). */
+  confirmDisabled?: boolean;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) => {
@@ -219,7 +222,7 @@ export const ConfirmDialog = ({
         <Button variant="secondary" onClick={onClose} autoFocus>
           Cancel
         </Button>
-        <Button variant="danger" busy={busy} onClick={confirm}>
+        <Button variant="danger" busy={busy} disabled={confirmDisabled} onClick={confirm}>
           {confirmLabel}
         </Button>
       </div>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { DeleteProject } from '../components/delete-project';
 import { TextField } from '../components/fields';
 import { IdentitySecret } from '../components/identity-secret';
 import { type ProjectDraft, ProjectFields } from '../components/project-fields';
@@ -93,6 +94,7 @@ export const SettingsPage = () => {
         <SaveFooter submit={save} saved={saved} savedText="Saved." label="Save settings" />
       </Form>
       <IdentitySecret />
+      <DeleteProject />
     </>
   );
 };
