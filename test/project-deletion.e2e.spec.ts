@@ -6,7 +6,7 @@ import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 
 /**
  * Deleting a project end to end (docs/accounts.md, docs/privacy.md): its credentials stop at
- * once, every route naming it answers 404, and what its visitors wrote and its knowledge leave
+ * once, every route naming it answers 404, and what its visitors wrote, their profiles and its knowledge leave
  * every file of DATA_DIR.
  */
 describe('DELETE /admin/v1/projects/{projectId}', () => {
@@ -47,9 +47,14 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
       token,
     });
     expect(sent.status).toBe(200);
+    // The visitor's profile holds a marker too: their email.
+    const emailMarker = `mail-${randomUUID()}@example.com`;
+    const contact = await http(`${e2e.url}/v2/conversations/${conversation.id}/contact`, { body: { email: emailMarker }, token });
+    expect(contact.status).toBe(200);
     // On disk before: the check after can fail.
     await vi.waitFor(async () => expect(await filesContaining(e2e.dataDir, marker)).not.toEqual([]), { timeout: 10_000, interval: 200 });
     expect(await filesContaining(e2e.dataDir, knowledgeMarker)).not.toEqual([]);
+    expect(await filesContaining(e2e.dataDir, emailMarker)).not.toEqual([]);
     expect((await http(`${e2e.url}/agent/v1/queue`, { token: agent.token })).status).toBe(200);
 
     // An admin of the project may not delete it.
@@ -94,6 +99,7 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
       async () => {
         expect(await filesContaining(e2e.dataDir, marker)).toEqual([]);
         expect(await filesContaining(e2e.dataDir, knowledgeMarker)).toEqual([]);
+        expect(await filesContaining(e2e.dataDir, emailMarker)).toEqual([]);
       },
       { timeout: 20_000, interval: 500 },
     );

@@ -68,6 +68,11 @@ export class VisitorRepository {
   }
 
   /** Deletes the visitor (erasure); whether there was one. */
+  /** Every visitor profile of a (deleted) project. */
+  async deleteForProject(projectId: string): Promise<void> {
+    await this.visitors.deleteMany({ projectId });
+  }
+
   async delete(projectId: string, visitorId: string): Promise<boolean> {
     return (await this.visitors.deleteOne({ _id: visitorId, projectId })) > 0;
   }

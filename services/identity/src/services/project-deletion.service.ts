@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, PrivacyMessages } from '@palaver/contracts';
-import { type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { type Clock, type DocumentStore, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
 import { AgentRepository } from '../repositories/agent.repository';
 import { CannedReplyRepository } from '../repositories/canned-reply.repository';
 import { KeyRepository } from '../repositories/key.repository';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { ProjectRepository } from '../repositories/project.repository';
+import { VISITORS, VisitorRepository } from '../repositories/visitor.repository';
 import { AgentService } from './agent.service';
 import { AuditService } from './audit.service';
 import { KeyService } from './key.service';
@@ -33,6 +34,8 @@ export class ProjectDeletionService {
     @Inject(MembershipRepository) private readonly memberships: MembershipRepository,
     @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
     @Inject(AuditService) private readonly audit: AuditService,
+    @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
+    @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(Ports.services) private readonly services: ServiceClient,
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
@@ -50,6 +53,8 @@ export class ProjectDeletionService {
     await this.changes.announce({ kind: 'project-changed', projectId });
     await this.cannedReplies.deleteForProject(projectId);
     await this.memberships.removeForProject(projectId);
+    await this.visitors.deleteForProject(projectId);
+    await this.documents.compact([VISITORS]);
     await this.audit.record(actor, projectId, 'project.deleted', { type: 'project', id: projectId }, { name: project.name });
     void this.eraseData(projectId);
     return { ok: true };
