@@ -6,20 +6,21 @@ import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
 
 /**
  * Deleting a project end to end (docs/accounts.md, docs/privacy.md): its credentials stop at
- * once, every route naming it answers 404, and what its visitors wrote, their profiles and its knowledge leave
+ * once, every route naming it answers 404, and what its visitors wrote, their profiles, its knowledge and its webhooks leave
  * every file of DATA_DIR.
  */
 describe('DELETE /admin/v1/projects/{projectId}', () => {
   let e2e: E2eApp;
   beforeAll(async () => {
-    e2e = await startE2eApp();
+    // The webhook's receiver is on loopback.
+    e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' });
   }, 60_000);
   afterAll(() => e2e?.stop());
 
   const admin = (method: string, path: string, body?: unknown) =>
     http(`${e2e.url}/admin/v1${path}`, { method, body, token: 'test-admin-token' });
 
-  it('an owner deletes it: keys, sessions and agents refused at once, 404 everywhere, its conversations and knowledge erased from disk', async () => {
+  it('an owner deletes it: keys, sessions and agents refused at once, 404 everywhere, its conversations, visitors, knowledge and webhooks erased from disk', async () => {
     const marker = `MARKER-${randomUUID()}`;
     const knowledgeMarker = `KNOWLEDGE-${randomUUID()}`;
     const keys = await e2e.admin.createProject({ name: 'Doomed shop' });
@@ -40,6 +41,12 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
       createdBy: { name: 'Sam', image: null },
     });
 
+    const webhookMarker = `HOOK-${randomUUID()}`;
+    const webhook = await admin('POST', `/projects/${p}/webhooks`, {
+      url: `http://127.0.0.1:9/hook?ref=${webhookMarker}`,
+      events: ['feedback.given'],
+    });
+    expect(webhook.status).toBe(201);
     const { token } = await newVisitor(e2e.url, keys.publishableKey);
     const conversation = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body;
     const sent = await http(`${e2e.url}/v2/conversations/${conversation.id}/messages`, {
@@ -55,6 +62,7 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
     await vi.waitFor(async () => expect(await filesContaining(e2e.dataDir, marker)).not.toEqual([]), { timeout: 10_000, interval: 200 });
     expect(await filesContaining(e2e.dataDir, knowledgeMarker)).not.toEqual([]);
     expect(await filesContaining(e2e.dataDir, emailMarker)).not.toEqual([]);
+    expect(await filesContaining(e2e.dataDir, webhookMarker)).not.toEqual([]);
     expect((await http(`${e2e.url}/agent/v1/queue`, { token: agent.token })).status).toBe(200);
 
     // An admin of the project may not delete it.
@@ -100,6 +108,7 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
         expect(await filesContaining(e2e.dataDir, marker)).toEqual([]);
         expect(await filesContaining(e2e.dataDir, knowledgeMarker)).toEqual([]);
         expect(await filesContaining(e2e.dataDir, emailMarker)).toEqual([]);
+        expect(await filesContaining(e2e.dataDir, webhookMarker)).toEqual([]);
       },
       { timeout: 20_000, interval: 500 },
     );

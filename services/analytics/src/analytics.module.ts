@@ -5,6 +5,7 @@ import { WebhookConsumer } from './consumers/webhook.consumer';
 import { WebhookDeliveryWorker } from './consumers/webhook-delivery.worker';
 import { AnalyticsHandler } from './handlers/analytics.handler';
 import { InsightsHandler } from './handlers/insights.handler';
+import { ProjectErasureHandler } from './handlers/project-erasure.handler';
 import { WebhookHandler } from './handlers/webhook.handler';
 import { AnalyticsProjection } from './projections/analytics.projection';
 import { InsightsProjection } from './projections/insights.projection';
@@ -20,6 +21,7 @@ import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repos
 import { FeedService } from './services/feed.service';
 import { FeedbackSummaryService } from './services/feedback-summary.service';
 import { InsightsSummaryService } from './services/insights-summary.service';
+import { ProjectAnalyticsErasureService } from './services/project-analytics-erasure.service';
 import { UnansweredService } from './services/unanswered.service';
 import { WebhookService } from './services/webhook.service';
 import { WebhookDeliveryService } from './services/webhook-delivery.service';
@@ -29,10 +31,11 @@ export class AnalyticsModule {
   static register(infra: Infrastructure): DynamicModule {
     return {
       module: AnalyticsModule,
-      controllers: [AnalyticsHandler, WebhookHandler, InsightsHandler],
+      controllers: [AnalyticsHandler, WebhookHandler, InsightsHandler, ProjectErasureHandler],
       providers: [
         ...portProviders(infra, 'documents', 'eventStream', 'jobs', 'services', 'clock', 'config'),
         FeedRepository,
+        ProjectAnalyticsErasureService,
         MessageFeedbackRepository,
         FeedbackDayRepository,
         AnalyticsProjection,

@@ -51,6 +51,8 @@ export const PrivacyMessages = {
     z.object({ projectId: Uuid }),
     z.object({ conversations: z.number().int().min(0) }),
   ),
+  /** Deletes a deleted project's analytics: events feed, feedback, insights, webhooks and their deliveries. */
+  eraseProjectAnalytics: defineMessage('analytics.cmd.erase-project.v1', z.object({ projectId: Uuid }), Ack),
   /** Deletes a deleted project's knowledge: documents, Q&A, sources, their pages and vectors. */
   eraseProjectKnowledge: defineMessage('search.cmd.erase-project.v1', z.object({ projectId: Uuid }), Ack),
   /** The project's erasure records, newest first. */

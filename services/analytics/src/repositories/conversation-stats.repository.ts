@@ -54,4 +54,9 @@ export class ConversationStatsRepository {
     const docs = await this.conversations.find(Object.keys(startedAt).length > 0 ? { projectId, startedAt } : { projectId });
     return docs.map(({ _id, ...stats }) => stats);
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  deleteForProject(projectId: string): Promise<number> {
+    return this.conversations.deleteMany({ projectId });
+  }
 }

@@ -124,6 +124,11 @@ export class FeedRepository {
   async has(projectId: string, eventId: string): Promise<boolean> {
     return (await this.events.count({ _id: eventId, projectId })) > 0;
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  deleteForProject(projectId: string): Promise<number> {
+    return this.events.deleteMany({ projectId });
+  }
 }
 
 const toDoc = (entry: FeedEntry, seq: number): FeedDoc => ({

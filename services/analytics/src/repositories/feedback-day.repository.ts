@@ -60,4 +60,9 @@ export class FeedbackDayRepository {
     const docs = await this.days.find({ projectId }, { sort: { day: 1 } });
     return docs.map((d) => ({ day: d.day, likes: d.likes ?? 0, dislikes: d.dislikes ?? 0, removals: d.removals ?? 0 }));
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  deleteForProject(projectId: string): Promise<number> {
+    return this.days.deleteMany({ projectId });
+  }
 }

@@ -88,4 +88,9 @@ export class MessageFeedbackRepository {
     const docs = await this.messages.find({ projectId, feedback: { $in: ['like', 'dislike'] } });
     return docs.map((doc) => ({ feedback: doc.feedback as Feedback, at: doc.updatedAt }));
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  deleteForProject(projectId: string): Promise<number> {
+    return this.messages.deleteMany({ projectId });
+  }
 }

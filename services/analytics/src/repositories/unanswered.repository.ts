@@ -114,4 +114,12 @@ export class UnansweredRepository {
   async questionsOf(projectId: string, groupId: string): Promise<UnansweredQuestionDoc[]> {
     return this.questions.find({ projectId, groupId }, { sort: { askedAt: -1 } });
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  async deleteForProject(projectId: string): Promise<number> {
+    return (await Promise.all([this.questions.deleteMany({ projectId }), this.groups.deleteMany({ projectId })])).reduce(
+      (a, b) => a + b,
+      0,
+    );
+  }
 }

@@ -94,4 +94,9 @@ export class WebhookDeliveryRepository {
   async deleteOf(webhookId: string): Promise<void> {
     await this.deliveries.deleteMany({ webhookId });
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  deleteForProject(projectId: string): Promise<number> {
+    return this.deliveries.deleteMany({ projectId });
+  }
 }

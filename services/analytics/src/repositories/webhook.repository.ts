@@ -56,4 +56,9 @@ export class WebhookRepository {
   async delete(projectId: string, webhookId: string): Promise<boolean> {
     return (await this.webhooks.deleteOne({ _id: webhookId, projectId })) > 0;
   }
+
+  /** Everything of a deleted project; answers how many rows went. */
+  deleteForProject(projectId: string): Promise<number> {
+    return this.webhooks.deleteMany({ projectId });
+  }
 }

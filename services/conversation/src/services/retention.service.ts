@@ -13,7 +13,7 @@ const BATCH = 100;
  * Retention (docs/privacy.md): once a day, every project with `retentionDays` loses the
  * conversations whose last activity is older, erased as a visitor's erasure erases them, and one
  * record and one audit entry per visitor concerned (reason `retention`; their profile stays).
- * A deleted project's conversations and knowledge that are left (a crash) are erased in the same run.
+ * A deleted project's conversations, knowledge and analytics that are left (a crash) are erased in the same run.
  */
 @Injectable()
 export class RetentionService {
@@ -46,11 +46,16 @@ export class RetentionService {
     const { data: deleted } = await this.services.send(IdentityMessages.listDeletedProjects, {});
     for (const project of deleted) {
       erased += await this.erasure.eraseProject(project.id);
-      await this.services
-        .send(PrivacyMessages.eraseProjectKnowledge, { projectId: project.id })
-        .catch((err: unknown) =>
-          logger.warn({ err, projectId: project.id }, "a deleted project's knowledge was not erased; tried again at the next run"),
-        );
+      for (const message of [PrivacyMessages.eraseProjectKnowledge, PrivacyMessages.eraseProjectAnalytics]) {
+        await this.services
+          .send(message, { projectId: project.id })
+          .catch((err: unknown) =>
+            logger.warn(
+              { err, projectId: project.id, subject: message.subject },
+              "a deleted project's data was not erased; tried again at the next run",
+            ),
+          );
+      }
     }
     if (erased > 0) {
       await this.erasure.compact();

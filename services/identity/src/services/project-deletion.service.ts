@@ -18,8 +18,8 @@ import { projectNotFound } from './project.service';
  * project is revoked (its sessions with it) and every agent, each announced to every gateway as
  * a single revocation is; then the project is marked deleted (found by nothing after, announced
  * as changed), its canned replies and memberships deleted, the deletion audited. After it
- * answers, in the background: the conversation service erases its conversations and the search
- * service its knowledge; the daily retention run erases what a crash left (it lists the deleted
+ * answers, in the background: the conversation service erases its conversations, the search
+ * service its knowledge and the analytics service its events, insights and webhooks; the daily retention run erases what a crash left (it lists the deleted
  * projects).
  */
 @Injectable()
@@ -69,6 +69,8 @@ export class ProjectDeletionService {
     try {
       await this.services.send(PrivacyMessages.eraseProjectConversations, { projectId });
       await this.services.send(PrivacyMessages.eraseProjectKnowledge, { projectId });
+      // After the conversations: their erasure's events reach analytics first, most of them at least.
+      await this.services.send(PrivacyMessages.eraseProjectAnalytics, { projectId });
     } catch (err) {
       logger.warn({ err, projectId }, "a deleted project's data was not all erased; the next retention run erases the rest");
     }

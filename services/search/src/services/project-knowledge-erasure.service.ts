@@ -40,32 +40,40 @@ export class ProjectKnowledgeErasureService {
   ) {}
 
   async erase(projectId: string): Promise<{ ok: true }> {
-    for (
-      let page = await this.sources.list(projectId, BATCH, 0);
-      page.data.length > 0;
-      page = await this.sources.list(projectId, BATCH, 0)
-    ) {
-      for (const source of page.data) await unlessGone(() => this.sources.delete(projectId, source.id));
+    const sources = await this.drain(
+      () => this.sources.list(projectId, BATCH, 0),
+      (id) => unlessGone(() => this.sources.delete(projectId, id)),
+    );
+    const documents = await this.drain(
+      () => this.documents.list(projectId, BATCH, 0),
+      (id) => unlessGone(() => this.documents.delete(projectId, id)),
+    );
+    const qnas = await this.drain(
+      () => this.qnas.list(projectId, {}, BATCH, 0),
+      async (id) => {
+        await this.qnas.delete(projectId, id);
+        await this.vectors.deleteQna(projectId, id);
+      },
+    );
+    const deleted = sources + documents + qnas;
+    // A run that found nothing (the retention run's check of a long-deleted project) rewrites no file.
+    if (deleted > 0) {
+      await this.store.compact(KNOWLEDGE_COLLECTIONS);
+      await this.index.compact();
     }
-    for (
-      let page = await this.documents.list(projectId, BATCH, 0);
-      page.data.length > 0;
-      page = await this.documents.list(projectId, BATCH, 0)
-    ) {
-      for (const document of page.data) await unlessGone(() => this.documents.delete(projectId, document.id));
-    }
-    for (
-      let page = await this.qnas.list(projectId, {}, BATCH, 0);
-      page.data.length > 0;
-      page = await this.qnas.list(projectId, {}, BATCH, 0)
-    ) {
-      for (const qna of page.data) {
-        await this.qnas.delete(projectId, qna.id);
-        await this.vectors.deleteQna(projectId, qna.id);
+    return { ok: true };
+  }
+
+  /** Deletes what `list` answers until it answers nothing new (an item it still lists once deleted stops the loop); answers how many. */
+  private async drain(list: () => Promise<{ data: { id: string }[] }>, remove: (id: string) => Promise<void>): Promise<number> {
+    const seen = new Set<string>();
+    for (;;) {
+      const fresh = (await list()).data.filter((item) => !seen.has(item.id));
+      if (fresh.length === 0) return seen.size;
+      for (const item of fresh) {
+        seen.add(item.id);
+        await remove(item.id);
       }
     }
-    await this.store.compact(KNOWLEDGE_COLLECTIONS);
-    await this.index.compact();
-    return { ok: true };
   }
 }
