@@ -47,6 +47,27 @@ describe('EmbeddedVectorIndex persistence', () => {
     await second.close();
   });
 
+  it('compact rewrites the log without deleted points, which stay on disk until then', async () => {
+    const index = await EmbeddedVectorIndex.open(dir);
+    await index.ensureCollection('kb', 2);
+    await index.upsert('kb', [
+      { id: id(1), vector: [1, 0], payload: { projectId: 'gone', text: 'ERASED-TEXT' } },
+      { id: id(2), vector: [0, 1], payload: { projectId: 'kept', text: 'KEPT-TEXT' } },
+    ]);
+    await index.deleteWhere('kb', { projectId: 'gone' });
+    const log = () => readFile(join(dir, 'vectors.jsonl'), 'utf8');
+    expect(await log()).toContain('ERASED-TEXT');
+    await index.compact();
+    expect(await log()).not.toContain('ERASED-TEXT');
+    expect(await log()).toContain('KEPT-TEXT');
+    await index.upsert('kb', [{ id: id(3), vector: [1, 1], payload: { projectId: 'kept' } }]);
+    await index.close();
+
+    const reopened = await EmbeddedVectorIndex.open(dir);
+    expect((await reopened.search('kb', [0, 1], { limit: 10, filter: {} })).map((h) => h.id)).toEqual([id(2), id(3)]);
+    await reopened.close();
+  });
+
   it('tolerates a torn last line, and keeps appending cleanly after it', async () => {
     const first = await EmbeddedVectorIndex.open(dir);
     await first.ensureCollection('kb', 2);
