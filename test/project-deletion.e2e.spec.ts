@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asUser, signedInUser } from './support/accounts';
 import { filesContaining } from './support/data-dir-grep';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type SecondGateway, startSecondGateway } from './support/second-gateway';
 
 /**
  * Deleting a project end to end (docs/accounts.md, docs/privacy.md): its credentials stop at
@@ -115,4 +117,40 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
     // The other project is untouched.
     expect((await admin('GET', `/projects/${kept.project.id}`)).status).toBe(200);
   }, 90_000);
+});
+
+const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
+
+describe.skipIf(!distributed)(`deleting a project across two gateways${distributed ? '' : ' (NATS or Redis unreachable: skipped)'}`, () => {
+  let e2e: E2eApp;
+  let second: SecondGateway;
+  beforeAll(async () => {
+    e2e = await startE2eApp({ NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') });
+    second = await startSecondGateway(e2e, { REDIS_URL: infraUrl('redis') });
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await e2e?.stop();
+  });
+
+  it("the other gateway, whose cache holds the project's key, session and record, refuses them as soon as the deletion answers", async () => {
+    const keys = await e2e.admin.createProject({ name: 'Doomed elsewhere' });
+    const p = keys.project.id as string;
+    const { token } = await newVisitor(second.url, keys.publishableKey);
+    const conversation = (await http(`${second.url}/v2/conversations`, { body: {}, token })).body;
+    // Read twice on the second gateway: its cache holds the session, the keys and the project.
+    for (let i = 0; i < 2; i++) {
+      expect((await http(`${second.url}/v2/conversations/${conversation.id}`, { token })).status).toBe(200);
+      // The key is accepted: the customer is unknown, nothing else.
+      const chats = await http(`${second.url}/api/customers/c1/chats`, { headers: { 'x-service-key': keys.privateKey } });
+      expect([chats.status, chats.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+      expect((await http(`${second.url}/admin/v1/projects/${p}`, { token: e2e.app.adminToken })).status).toBe(200);
+    }
+
+    expect((await http(`${e2e.url}/admin/v1/projects/${p}`, { method: 'DELETE', token: e2e.app.adminToken })).status).toBe(204);
+
+    expect((await http(`${second.url}/v2/conversations/${conversation.id}`, { token })).status).toBe(401);
+    expect((await http(`${second.url}/api/customers/c1/chats`, { headers: { 'x-service-key': keys.privateKey } })).status).toBe(401);
+    expect((await http(`${second.url}/admin/v1/projects/${p}`, { token: e2e.app.adminToken })).status).toBe(404);
+  });
 });
