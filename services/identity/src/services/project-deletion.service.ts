@@ -17,11 +17,15 @@ import { projectNotFound } from './project.service';
  * Deleting a project (docs/accounts.md, docs/privacy.md). Before it answers: every key of the
  * project is revoked (its sessions with it) and every agent, each announced to every gateway as
  * a single revocation is; then the project is marked deleted (found by nothing after, announced
- * as changed), its canned replies and memberships deleted, the deletion audited. After it
- * answers, in the background: the conversation service erases its conversations, the search
- * service its knowledge and the analytics service its events, insights and webhooks; the daily retention run erases what a crash left (it lists the deleted
- * projects).
+ * as changed), its canned replies, memberships and visitor profiles deleted (identity's visitors
+ * file compacted), the deletion audited. After it answers, in the background: the conversation
+ * service erases its conversations, the search service its knowledge, the analytics service its
+ * events, insights and webhooks. The daily retention run lists the deleted projects and erases
+ * what a crash left of them.
  */
+/** A large project's erasure takes long; it runs in the background, so it may. */
+const ERASURE_TIMEOUT_MS = 10 * 60_000;
+
 @Injectable()
 export class ProjectDeletionService {
   constructor(
@@ -49,12 +53,14 @@ export class ProjectDeletionService {
     for (const agent of await this.agentRecords.listByProject(projectId)) {
       if (agent.revokedAt === null) await this.agents.revoke(projectId, agent.id);
     }
-    if (!(await this.projects.markDeleted(projectId, this.clock.now().toISOString()))) throw projectNotFound(projectId);
-    await this.changes.announce({ kind: 'project-changed', projectId });
+    // What may go before the mark does: a call that fails half-way can be made again.
     await this.cannedReplies.deleteForProject(projectId);
-    await this.memberships.removeForProject(projectId);
     await this.visitors.deleteForProject(projectId);
     await this.documents.compact([VISITORS]);
+    if (!(await this.projects.markDeleted(projectId, this.clock.now().toISOString()))) throw projectNotFound(projectId);
+    await this.changes.announce({ kind: 'project-changed', projectId });
+    // After it: until then the owner may still call again; a membership left by a crash names a project nobody finds.
+    await this.memberships.removeForProject(projectId);
     await this.audit.record(actor, projectId, 'project.deleted', { type: 'project', id: projectId }, { name: project.name });
     void this.eraseData(projectId);
     return { ok: true };
@@ -65,14 +71,23 @@ export class ProjectDeletionService {
     return this.projects.listDeleted();
   }
 
+  /** Each service in turn, each on its own: one that fails or times out leaves the others to go on. */
   private async eraseData(projectId: string): Promise<void> {
-    try {
-      await this.services.send(PrivacyMessages.eraseProjectConversations, { projectId });
-      await this.services.send(PrivacyMessages.eraseProjectKnowledge, { projectId });
-      // After the conversations: their erasure's events reach analytics first, most of them at least.
-      await this.services.send(PrivacyMessages.eraseProjectAnalytics, { projectId });
-    } catch (err) {
-      logger.warn({ err, projectId }, "a deleted project's data was not all erased; the next retention run erases the rest");
+    // Conversations first: their erasure's events reach analytics before analytics deletes the project's rows.
+    const messages = [
+      PrivacyMessages.eraseProjectConversations,
+      PrivacyMessages.eraseProjectKnowledge,
+      PrivacyMessages.eraseProjectAnalytics,
+    ];
+    for (const message of messages) {
+      try {
+        await this.services.send(message, { projectId }, { timeoutMs: ERASURE_TIMEOUT_MS });
+      } catch (err) {
+        logger.warn(
+          { err, projectId, subject: message.subject },
+          "a deleted project's data was not all erased; the next retention run erases the rest",
+        );
+      }
     }
   }
 }
