@@ -44,6 +44,7 @@ describe('the retention run and deleted projects', () => {
         asked.push({ subject, payload });
         return { ok: true, data: answers[subject] };
       },
+      close: () => undefined,
     });
     const erasure = new ConversationErasureService(
       service.executor,
