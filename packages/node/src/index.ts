@@ -1,6 +1,6 @@
+export { PalaverApiError, PalaverNetworkError } from '../../client/src/errors';
 export { type ListWindow, type PagedList, PalaverAdmin, type PalaverAdminOptions } from './admin.client';
 export type * from './contract-types';
-export { PalaverApiError, PalaverNetworkError } from './errors';
 export {
   type ChatInput,
   type ChatReply,
