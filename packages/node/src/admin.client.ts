@@ -29,7 +29,7 @@ import type {
   WebhookInput,
   WebhookWithSecret,
 } from './contract-types';
-import { HttpApi, segment } from './http';
+import { HttpApi, type Query, segment } from './http';
 
 export interface PalaverAdminOptions {
   /** The gateway's address, e.g. `https://chat.example.com`. */
@@ -98,69 +98,36 @@ export class PalaverAdmin {
       this.http.json('DELETE', `/projects/${segment(projectId)}/keys/${segment(keyId)}`),
   };
 
-  readonly qnas = {
-    list: (projectId: string, query: ListWindow & { query?: string } = {}): Promise<PagedList<Qna>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/qnas`, { query: { ...query } }),
-    create: (projectId: string, input: QnaInput): Promise<Qna> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/qnas`, { body: input }),
-    update: (projectId: string, qnaId: string, input: UpdateQnaInput): Promise<Qna> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/qnas/${segment(qnaId)}`, { body: input }),
-    delete: async (projectId: string, qnaId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/qnas/${segment(qnaId)}`);
-    },
-  };
+  /** Q&A entries; `list` takes a `query` to search them. */
+  readonly qnas = this.items<Qna, QnaInput, UpdateQnaInput, { query?: string }>('qnas');
 
+  /** A created document is searchable when the call returns. */
   readonly documents = {
-    /** The document is searchable when the call returns. */
-    create: (projectId: string, input: DocumentInput): Promise<DocumentRecord> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/documents`, { body: input }),
-    list: (projectId: string, query: ListWindow = {}): Promise<PagedList<DocumentRecord>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/documents`, { query: { ...query } }),
-    get: (projectId: string, documentId: string): Promise<DocumentRecord> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/documents/${segment(documentId)}`),
-    update: (projectId: string, documentId: string, input: UpdateDocumentInput): Promise<DocumentRecord> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/documents/${segment(documentId)}`, { body: input }),
-    delete: async (projectId: string, documentId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/documents/${segment(documentId)}`);
-    },
+    ...this.items<DocumentRecord, DocumentInput, UpdateDocumentInput>('documents'),
+    get: this.getItem<DocumentRecord>('documents'),
   };
 
+  /**
+   * Websites or sitemaps to crawl: `create` answers `status: 'queued'` and crawls in the background,
+   * `get` answers the live page counters, `delete` removes every document the source made.
+   */
   readonly sources = {
-    /** A website or sitemap to crawl; it answers `status: 'queued'` and crawls in the background. */
-    create: (projectId: string, input: SourceInput): Promise<Source> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/sources`, { body: input }),
-    list: (projectId: string, query: ListWindow = {}): Promise<PagedList<Source>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/sources`, { query: { ...query } }),
-    /** The source with its live page counters. */
-    get: (projectId: string, sourceId: string): Promise<Source> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`),
+    ...this.items<Source, SourceInput, UpdateSourceInput>('sources'),
+    get: this.getItem<Source>('sources'),
     pages: (projectId: string, sourceId: string, query: ListWindow & { status?: SourcePageStatus } = {}): Promise<PagedList<SourcePage>> =>
       this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/pages`, { query: { ...query } }),
     /** Crawls again now: changed pages replace their documents, gone ones lose them. */
     sync: (projectId: string, sourceId: string): Promise<Source> =>
       this.http.json('POST', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/sync`),
-    update: (projectId: string, sourceId: string, input: UpdateSourceInput): Promise<Source> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`, { body: input }),
-    /** Removes the source and every document it made. */
-    delete: async (projectId: string, sourceId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`);
-    },
   };
 
   /** Signed webhook endpoints (verify deliveries with `verifyWebhook`) and their deliveries. */
   readonly webhooks = {
-    /** Answers the endpoint's `whsec_…` secret: the only time it is shown. */
-    create: (projectId: string, input: WebhookInput): Promise<WebhookWithSecret> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/webhooks`, { body: input }),
+    /** `create` answers the endpoint's `whsec_…` secret: the only time it is shown. */
+    ...this.items<Webhook, WebhookInput, UpdateWebhookInput, object, WebhookWithSecret>('webhooks'),
     list: (projectId: string): Promise<{ object: 'list'; data: Webhook[] }> =>
       this.http.json('GET', `/projects/${segment(projectId)}/webhooks`),
-    get: (projectId: string, webhookId: string): Promise<Webhook> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`),
-    update: (projectId: string, webhookId: string, input: UpdateWebhookInput): Promise<Webhook> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`, { body: input }),
-    delete: async (projectId: string, webhookId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`);
-    },
+    get: this.getItem<Webhook>('webhooks'),
     rotateSecret: (projectId: string, webhookId: string): Promise<WebhookWithSecret> =>
       this.http.json('POST', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}/rotate-secret`),
     /** Sends a `webhook.test` event to the endpoint now. */
@@ -194,4 +161,26 @@ export class PalaverAdmin {
     get: (projectId: string, conversationId: string): Promise<AdminConversation> =>
       this.http.json('GET', `/projects/${segment(projectId)}/conversations/${segment(conversationId)}`),
   };
+
+  /** Create, list, update and delete of one kind of item a project owns: `/projects/:projectId/<kind>[/:itemId]`. */
+  private items<Item, Input, Update, Filter = object, Created = Item>(kind: string) {
+    const path = (projectId: string, itemId?: string) =>
+      `/projects/${segment(projectId)}/${kind}${itemId === undefined ? '' : `/${segment(itemId)}`}`;
+    return {
+      create: (projectId: string, input: Input): Promise<Created> => this.http.json('POST', path(projectId), { body: input }),
+      // The window and the filters are flat fields of scalars, which is what a query string takes.
+      list: (projectId: string, query?: ListWindow & Filter): Promise<PagedList<Item>> =>
+        this.http.json('GET', path(projectId), { query: { ...(query as Query | undefined) } }),
+      update: (projectId: string, itemId: string, input: Update): Promise<Item> =>
+        this.http.json('PATCH', path(projectId, itemId), { body: input }),
+      delete: async (projectId: string, itemId: string): Promise<void> => {
+        await this.http.send('DELETE', path(projectId, itemId));
+      },
+    };
+  }
+
+  private getItem<Item>(kind: string) {
+    return (projectId: string, itemId: string): Promise<Item> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/${kind}/${segment(itemId)}`);
+  }
 }
