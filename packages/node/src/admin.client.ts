@@ -55,6 +55,55 @@ export interface ListWindow {
 }
 
 /**
+ * The calls on one kind of item a project owns, at `/projects/:projectId/<kind>[/:itemId]`:
+ * create, list (paged; `Filter` narrows it), update and delete.
+ */
+export class ProjectItems<Item, Input, Update, Filter = object> {
+  constructor(
+    protected readonly http: HttpApi,
+    private readonly kind: string,
+  ) {}
+
+  protected path(projectId: string, itemId?: string): string {
+    return `/projects/${segment(projectId)}/${this.kind}${itemId === undefined ? '' : `/${segment(itemId)}`}`;
+  }
+
+  readonly create = (projectId: string, input: Input): Promise<Item> => this.http.json('POST', this.path(projectId), { body: input });
+
+  // The window and the filters are flat fields of scalars, which is what a query string takes.
+  readonly list = (projectId: string, query?: ListWindow & Filter): Promise<PagedList<Item>> =>
+    this.http.json('GET', this.path(projectId), { query: { ...(query as Query | undefined) } });
+
+  readonly update = (projectId: string, itemId: string, input: Update): Promise<Item> =>
+    this.http.json('PATCH', this.path(projectId, itemId), { body: input });
+
+  readonly delete = async (projectId: string, itemId: string): Promise<void> => {
+    await this.http.send('DELETE', this.path(projectId, itemId));
+  };
+}
+
+/** The same, and `get` of one item. */
+export class ReadableProjectItems<Item, Input, Update, Filter = object> extends ProjectItems<Item, Input, Update, Filter> {
+  readonly get = (projectId: string, itemId: string): Promise<Item> => this.http.json('GET', this.path(projectId, itemId));
+}
+
+/**
+ * Websites or sitemaps to crawl: `create` answers `status: 'queued'` and crawls in the background,
+ * `get` answers the live page counters, `delete` removes every document the source made.
+ */
+export class SourceCalls extends ReadableProjectItems<Source, SourceInput, UpdateSourceInput> {
+  readonly pages = (
+    projectId: string,
+    sourceId: string,
+    query: ListWindow & { status?: SourcePageStatus } = {},
+  ): Promise<PagedList<SourcePage>> => this.http.json('GET', `${this.path(projectId, sourceId)}/pages`, { query: { ...query } });
+
+  /** Crawls again now: changed pages replace their documents, gone ones lose them. */
+  readonly sync = (projectId: string, sourceId: string): Promise<Source> =>
+    this.http.json('POST', `${this.path(projectId, sourceId)}/sync`);
+}
+
+/**
  * The admin API (`/admin/v1`, the dashboard's backend): projects, assistants, keys, knowledge
  * (Q&A entries and documents) and the conversations of a project.
  */
@@ -67,6 +116,9 @@ export class PalaverAdmin {
       { authorization: `Bearer ${options.adminToken}` },
       options.fetch,
     );
+    this.qnas = new ProjectItems(this.http, 'qnas');
+    this.documents = new ReadableProjectItems(this.http, 'documents');
+    this.sources = new SourceCalls(this.http, 'sources');
   }
 
   readonly projects = {
@@ -99,35 +151,27 @@ export class PalaverAdmin {
   };
 
   /** Q&A entries; `list` takes a `query` to search them. */
-  readonly qnas = this.items<Qna, QnaInput, UpdateQnaInput, { query?: string }>('qnas');
+  readonly qnas: ProjectItems<Qna, QnaInput, UpdateQnaInput, { query?: string }>;
 
   /** A created document is searchable when the call returns. */
-  readonly documents = {
-    ...this.items<DocumentRecord, DocumentInput, UpdateDocumentInput>('documents'),
-    get: this.getItem<DocumentRecord>('documents'),
-  };
+  readonly documents: ReadableProjectItems<DocumentRecord, DocumentInput, UpdateDocumentInput>;
 
-  /**
-   * Websites or sitemaps to crawl: `create` answers `status: 'queued'` and crawls in the background,
-   * `get` answers the live page counters, `delete` removes every document the source made.
-   */
-  readonly sources = {
-    ...this.items<Source, SourceInput, UpdateSourceInput>('sources'),
-    get: this.getItem<Source>('sources'),
-    pages: (projectId: string, sourceId: string, query: ListWindow & { status?: SourcePageStatus } = {}): Promise<PagedList<SourcePage>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/pages`, { query: { ...query } }),
-    /** Crawls again now: changed pages replace their documents, gone ones lose them. */
-    sync: (projectId: string, sourceId: string): Promise<Source> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/sync`),
-  };
+  readonly sources: SourceCalls;
 
   /** Signed webhook endpoints (verify deliveries with `verifyWebhook`) and their deliveries. */
   readonly webhooks = {
-    /** `create` answers the endpoint's `whsec_…` secret: the only time it is shown. */
-    ...this.items<Webhook, WebhookInput, UpdateWebhookInput, object, WebhookWithSecret>('webhooks'),
+    /** Answers the endpoint's `whsec_…` secret: the only time it is shown. */
+    create: (projectId: string, input: WebhookInput): Promise<WebhookWithSecret> =>
+      this.http.json('POST', `/projects/${segment(projectId)}/webhooks`, { body: input }),
     list: (projectId: string): Promise<{ object: 'list'; data: Webhook[] }> =>
       this.http.json('GET', `/projects/${segment(projectId)}/webhooks`),
-    get: this.getItem<Webhook>('webhooks'),
+    get: (projectId: string, webhookId: string): Promise<Webhook> =>
+      this.http.json('GET', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`),
+    update: (projectId: string, webhookId: string, input: UpdateWebhookInput): Promise<Webhook> =>
+      this.http.json('PATCH', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`, { body: input }),
+    delete: async (projectId: string, webhookId: string): Promise<void> => {
+      await this.http.send('DELETE', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}`);
+    },
     rotateSecret: (projectId: string, webhookId: string): Promise<WebhookWithSecret> =>
       this.http.json('POST', `/projects/${segment(projectId)}/webhooks/${segment(webhookId)}/rotate-secret`),
     /** Sends a `webhook.test` event to the endpoint now. */
@@ -161,26 +205,4 @@ export class PalaverAdmin {
     get: (projectId: string, conversationId: string): Promise<AdminConversation> =>
       this.http.json('GET', `/projects/${segment(projectId)}/conversations/${segment(conversationId)}`),
   };
-
-  /** Create, list, update and delete of one kind of item a project owns: `/projects/:projectId/<kind>[/:itemId]`. */
-  private items<Item, Input, Update, Filter = object, Created = Item>(kind: string) {
-    const path = (projectId: string, itemId?: string) =>
-      `/projects/${segment(projectId)}/${kind}${itemId === undefined ? '' : `/${segment(itemId)}`}`;
-    return {
-      create: (projectId: string, input: Input): Promise<Created> => this.http.json('POST', path(projectId), { body: input }),
-      // The window and the filters are flat fields of scalars, which is what a query string takes.
-      list: (projectId: string, query?: ListWindow & Filter): Promise<PagedList<Item>> =>
-        this.http.json('GET', path(projectId), { query: { ...(query as Query | undefined) } }),
-      update: (projectId: string, itemId: string, input: Update): Promise<Item> =>
-        this.http.json('PATCH', path(projectId, itemId), { body: input }),
-      delete: async (projectId: string, itemId: string): Promise<void> => {
-        await this.http.send('DELETE', path(projectId, itemId));
-      },
-    };
-  }
-
-  private getItem<Item>(kind: string) {
-    return (projectId: string, itemId: string): Promise<Item> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/${kind}/${segment(itemId)}`);
-  }
 }

@@ -1,5 +1,13 @@
 export { PalaverApiError, PalaverNetworkError } from '../../client/src/errors';
-export { type ListWindow, type PagedList, PalaverAdmin, type PalaverAdminOptions } from './admin.client';
+export {
+  type ListWindow,
+  type PagedList,
+  PalaverAdmin,
+  type PalaverAdminOptions,
+  type ProjectItems,
+  type ReadableProjectItems,
+  type SourceCalls,
+} from './admin.client';
 export type * from './contract-types';
 export {
   type ChatInput,

@@ -88,12 +88,12 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
   const nats = config.NATS_URL ? new SharedNatsConnection(config.NATS_URL) : null;
 
   try {
-    const documents: DocumentStore = await mongoOrEmbedded(
+    const documents = await mongoOrEmbedded<DocumentStore>(
       'documents',
       async (url, db) => (await import('./document-store/mongo.document-store')).MongoDocumentStore.connect(url, db),
       { folder: 'documents', open: (path) => EmbeddedDocumentStore.open(path) },
     );
-    const eventStore: EventStore = await mongoOrEmbedded(
+    const eventStore = await mongoOrEmbedded<EventStore>(
       'eventStore',
       async (url, db) => (await import('./event-store/mongo.event-store')).MongoEventStore.connect(url, db),
       { folder: 'events', open: (path) => FileEventStore.open(path) },
@@ -123,7 +123,7 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
         ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
         : InProcessKeyValueStore.open(await dir('kv'), clock),
     );
-    const keys: KeyStore = await mongoOrEmbedded(
+    const keys = await mongoOrEmbedded<KeyStore>(
       'keys',
       async (url, db) => (await import('./key-store/mongo.key-store')).MongoKeyStore.connect(url, db),
       { folder: 'keys', open: (path) => FileKeyStore.open(path) },
