@@ -2,9 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, PrivacyMessages } from '@palaver/contracts';
 import { type Clock, type DocumentStore, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
-import { AgentRepository } from '../repositories/agent.repository';
 import { CannedReplyRepository } from '../repositories/canned-reply.repository';
-import { KeyRepository } from '../repositories/key.repository';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { ProjectRepository } from '../repositories/project.repository';
 import { VISITORS, VisitorRepository } from '../repositories/visitor.repository';
@@ -30,9 +28,7 @@ const ERASURE_TIMEOUT_MS = 10 * 60_000;
 export class ProjectDeletionService {
   constructor(
     @Inject(ProjectRepository) private readonly projects: ProjectRepository,
-    @Inject(KeyRepository) private readonly keyRecords: KeyRepository,
     @Inject(KeyService) private readonly keys: KeyService,
-    @Inject(AgentRepository) private readonly agentRecords: AgentRepository,
     @Inject(AgentService) private readonly agents: AgentService,
     @Inject(CannedReplyRepository) private readonly cannedReplies: CannedReplyRepository,
     @Inject(MembershipRepository) private readonly memberships: MembershipRepository,
@@ -47,12 +43,8 @@ export class ProjectDeletionService {
   async delete(actor: Actor, projectId: string): Promise<{ ok: true }> {
     const project = await this.projects.findById(projectId);
     if (!project) throw projectNotFound(projectId);
-    for (const key of await this.keyRecords.listByProject(projectId)) {
-      if (key.revokedAt === null) await this.keys.revoke(projectId, key.id);
-    }
-    for (const agent of await this.agentRecords.listByProject(projectId)) {
-      if (agent.revokedAt === null) await this.agents.revoke(projectId, agent.id);
-    }
+    await this.keys.revokeAll(projectId);
+    await this.agents.revokeAll(projectId);
     // What may go before the mark does: a call that fails half-way can be made again.
     await this.cannedReplies.deleteForProject(projectId);
     await this.visitors.deleteForProject(projectId);
