@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, PrivacyMessages } from '@palaver/contracts';
-import { type Clock, type DocumentStore, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
 import { CannedReplyRepository } from '../repositories/canned-reply.repository';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { ProjectRepository } from '../repositories/project.repository';
-import { VISITORS, VisitorRepository } from '../repositories/visitor.repository';
+import { VisitorRepository } from '../repositories/visitor.repository';
 import { AgentService } from './agent.service';
 import { AuditService } from './audit.service';
 import { KeyService } from './key.service';
@@ -35,7 +35,6 @@ export class ProjectDeletionService {
     @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
-    @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(Ports.services) private readonly services: ServiceClient,
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
@@ -48,7 +47,7 @@ export class ProjectDeletionService {
     // What may go before the mark does: a call that fails half-way can be made again.
     await this.cannedReplies.deleteForProject(projectId);
     await this.visitors.deleteForProject(projectId);
-    await this.documents.compact([VISITORS]);
+    await this.visitors.compact();
     if (!(await this.projects.markDeleted(projectId, this.clock.now().toISOString()))) throw projectNotFound(projectId);
     await this.changes.announce({ kind: 'project-changed', projectId });
     // After it: until then the owner may still call again; a membership left by a crash names a project nobody finds.
