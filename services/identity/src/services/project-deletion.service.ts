@@ -11,6 +11,9 @@ import { AuditService } from './audit.service';
 import { KeyService } from './key.service';
 import { projectNotFound } from './project.service';
 
+/** A large project's erasure takes long; it runs in the background, so it may. */
+const ERASURE_TIMEOUT_MS = 10 * 60_000;
+
 /**
  * Deleting a project (docs/accounts.md, docs/privacy.md). Before it answers: every key of the
  * project is revoked (its sessions with it) and every agent, each announced to every gateway as
@@ -21,9 +24,6 @@ import { projectNotFound } from './project.service';
  * events, insights and webhooks. The daily retention run lists the deleted projects and erases
  * what a crash left of them.
  */
-/** A large project's erasure takes long; it runs in the background, so it may. */
-const ERASURE_TIMEOUT_MS = 10 * 60_000;
-
 @Injectable()
 export class ProjectDeletionService {
   constructor(
