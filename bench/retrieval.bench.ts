@@ -11,7 +11,6 @@
  *      through SearchService.search (hybrid: (b) and (c) fused), one result per document.
  * Then the service's search latency on this corpus and on about 100,000 chunks.
  * Data: `../shared/data/beir-scifact` from the repo root, or `SCIFACT_DIR`.
- * Run: `npx tsx bench/retrieval.bench.ts` (or `pnpm bench` for every benchmark).
  */
 import type { DocumentRecord } from '@palaver/contracts';
 import { EmbeddedVectorIndex, LocalEmbedder, loadConfig, systemClock } from '../packages/platform/src/index';
@@ -23,9 +22,8 @@ import { contributionOf, idfWeights } from '../services/search/src/domain/term-s
 import { DocumentRepository } from '../services/search/src/repositories/document.repository';
 import { KnowledgeRevisionRepository } from '../services/search/src/repositories/knowledge-revision.repository';
 import { LexicalIndex, lexicalTokens } from '../services/search/src/repositories/lexical-index';
-import { formatTable, percentile, runIfMain, type Table, timed } from './common';
-import { evaluateRun } from './ir-metrics';
-import { loadSciFact, type SciFact, scifactDir } from './scifact';
+import { percentile, type Table, timed } from './common';
+import { evaluateRun, loadSciFact, type SciFact, scifactDir } from './scifact';
 import { newProjectId, type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';
 
 const DEPTH = 100;
@@ -43,24 +41,16 @@ const plainTokens = (text: string): string[] =>
 const documentText = (doc: SciFact['corpus'][number]): string => `${doc.title}\n${doc.text}`;
 const docUrl = (id: string): string => `https://scifact.example/doc/${id}`;
 
-interface Quality {
-  name: string;
-  /** query id -> ranked corpus ids */
-  runs: Map<string, string[]>;
-  queryMs: number[];
-  indexMs: number;
-}
-
-/** Indexes with `index` (timed), warms it up, then ranks every claim with `rank`. */
+/** Indexes with `index` (timed), warms it up, then ranks every claim with `rank` (runs: query id -> ranked corpus ids). */
 const method = async <I>(
   data: SciFact,
   name: string,
   index: () => Promise<I> | I,
   rank: (i: I, query: string) => Promise<string[]> | string[],
-  warm: (i: I) => Promise<unknown> | undefined = () => undefined,
-): Promise<Quality & { index: I }> => {
+  warm?: (i: I) => Promise<unknown>,
+) => {
   const [built, indexMs] = await timed(index);
-  await warm(built);
+  await warm?.(built);
   const runs = new Map<string, string[]>();
   const queryMs: number[] = [];
   for (const q of data.queries) {
@@ -125,20 +115,15 @@ const service = async (data: SciFact, name: string) => {
   return { ...result, projectId, chunks };
 };
 
-/** CPU time of this process (ms) for a call: its cost less the waiting for a core on a busy machine. */
-const cpuTimed = async (run: () => Promise<unknown>): Promise<number> => {
-  const start = process.cpuUsage();
-  await run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
-
-/** The claims again at `size` 10 as a widget asks: ms of the service (wall and CPU) and of its lexical half. */
+/** The claims again at `size` 10 as a widget asks: ms of the service (wall and CPU: its cost less the waiting for a core) and of its lexical half. */
 const latency = async (s: SearchServiceUnderTest, projectId: string, data: SciFact) => {
   const samples = { full: [] as number[], cpu: [] as number[], lexical: [] as number[] };
   for (const q of data.queries) {
     samples.full.push((await timed(() => s.search.search(projectId, q.text, 10)))[1]);
-    samples.cpu.push(await cpuTimed(() => s.search.search(projectId, q.text, 10)));
+    const cpu = process.cpuUsage();
+    await s.search.search(projectId, q.text, 10);
+    const used = process.cpuUsage(cpu);
+    samples.cpu.push((used.user + used.system) / 1000);
     samples.lexical.push((await timed(() => s.lexical.search(projectId, q.text, DEPTH)))[1]);
   }
   return samples;
@@ -193,7 +178,7 @@ const ratio = (value: number, baseline: number): string => `${(value / baseline)
 const perSecond = (count: number, ms: number): number => Math.round(count / (ms / 1000));
 const p = (samples: number[], at: number) => fixed(percentile(samples, at / 100), 2);
 
-export const runRetrievalBench = async (): Promise<Table[]> => {
+export const retrievalBench = async (): Promise<Table[]> => {
   const [data, loadMs] = await timed(() => loadSciFact());
   const plain = await bm25(data, '(a) BM25 k1=0.9 b=0.4, no stemming', plainTokens, 0.9, 0.4);
   const lexical = await bm25(data, '(b) BM25 k1=1.2 b=0.75, local analyzer', lexicalTokens, 1.2, 0.75);
@@ -205,15 +190,8 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
     columns: ['method', 'nDCG@10', 'vs (a)', 'recall@100', 'vs (a)', 'MRR@10', 'recall@5', 'index docs/s', 'ms/query p50', 'p99'],
     rows: [plain, lexical, vector, hybrid].map((m) => {
       const q = evaluateRun(m.runs, data.qrels);
-      const [ndcg, recall] = [q.ndcgAt10, q.recallAt100];
-      const quality = [
-        fixed(ndcg),
-        ratio(ndcg, base.ndcgAt10),
-        fixed(recall),
-        ratio(recall, base.recallAt100),
-        fixed(q.mrrAt10),
-        fixed(q.recallAt5),
-      ];
+      const againstPlain = (metric: 'ndcgAt10' | 'recallAt100') => [fixed(q[metric]), ratio(q[metric], base[metric])];
+      const quality = [...againstPlain('ndcgAt10'), ...againstPlain('recallAt100'), fixed(q.mrrAt10), fixed(q.recallAt5)];
       return [m.name, ...quality, perSecond(data.corpus.length, m.indexMs), p(m.queryMs, 50), p(m.queryMs, 99)];
     }),
     notes: [
@@ -255,9 +233,3 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
   };
   return [qualityTable, latencyTable];
 };
-
-export const printRetrievalBench = async (): Promise<void> => {
-  for (const table of await runRetrievalBench()) console.log(`${formatTable(table)}\n`);
-};
-
-await runIfMain(import.meta.url, printRetrievalBench);

@@ -1,7 +1,7 @@
 import { percentile } from '../common';
-import type { BenchInfra } from './bench-infra';
-import { startChild } from './child';
 import { cpuProbe, measureCpu } from './cpu';
+import type { BenchInfra } from './servers';
+import { startChild } from './servers';
 
 export interface BusFloorResult {
   rps: number;
@@ -28,14 +28,14 @@ export const measureBusFloor = async (
     if (!cpu) return null;
     const drive = async (runSeconds: number) => {
       const started = performance.now();
-      const { completed } = await floor.ask<{ completed: number }>('run', 'ran', { concurrency, seconds: runSeconds });
+      const { completed } = await floor.ask<{ completed: number }>('run', { concurrency, seconds: runSeconds });
       return { answered: completed, rps: (1000 * completed) / (performance.now() - started) };
     };
     await drive(Math.min(2, seconds));
     const { result, cpuMsPerRequest, mainThreadMsPerRequest } = await measureCpu(cpu, () => drive(seconds));
     // The bench process only waits: the floor drives its messages itself.
     const { 'load generator': _idle, ...cpuMsPerMessage } = cpuMsPerRequest;
-    const { took } = await floor.ask<{ took: number[] }>('sequential', 'sequential', { count: sequential + WARMUP });
+    const { took } = await floor.ask<{ took: number[] }>('sequential', { count: sequential + WARMUP });
     const samples = took.slice(WARMUP);
     return {
       rps: result.rps,

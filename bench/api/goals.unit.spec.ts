@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkGoals, checkSoakGoal, describeGoals } from './goals';
-import type { LoadResult } from './load';
+import type { LoadResult } from './measure';
 import type { Row } from './table';
 
 const load = (rps: number, p99: number): LoadResult => ({ rps, answered: rps * 5, p50: 1, p99, failed: 0, failures: '' });
