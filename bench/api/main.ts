@@ -17,7 +17,7 @@ import { type CpuProbe, cpuProbe } from './cpu';
 import { checkGoals, describeGoals, type Floors } from './goals';
 import { type LoadOptions, type LoadResult, load, measureTtft, type TtftResult } from './measure';
 import { type OtlpSink, startOtlpSink } from './otlp-sink';
-import { call, messagesRequest, type ProductFixture, prepareProduct } from './product.setup';
+import { call, type ProductFixture, prepareProduct, QUESTION, type Visitor } from './product.setup';
 import { type BenchChild, type BenchInfra, benchInfra, buildServers, builtServer, startChild } from './servers';
 import { soak } from './soak';
 import { printBusFloor, printRows, printSoak, printTracing, type Row, type Scenario, type TracingRow } from './table';
@@ -51,33 +51,31 @@ interface Plan {
 }
 
 const plans = ({ reader, writer, streamer, publishableKey }: ProductFixture): Plan[] => {
-  const onLoad = (options: Omit<LoadOptions, 'url' | 'cpu'>) => (url: string, cpu: CpuProbe | null) => load({ url, cpu, ...options });
-  const reads = { path: '/v2/conversations', headers: reader.headers, durationSeconds: duration };
+  const onLoad = (options: Omit<LoadOptions, 'url' | 'cpu' | 'durationSeconds'>) => (url: string, cpu: CpuProbe | null) =>
+    load({ url, cpu, durationSeconds: duration, ...options });
+  const json = { 'content-type': 'application/json' };
+  const messages = (visitor: Visitor) => visitor.conversationIds.map((id) => `/v2/conversations/${id}/messages`);
+  const reads = { path: '/v2/conversations', headers: reader.headers };
   const init = {
     method: 'POST' as const,
     path: '/v2/identity/init',
-    headers: { 'content-type': 'application/json' },
-    durationSeconds: duration,
+    headers: json,
+    body: JSON.stringify({ apiKey: publishableKey, saVid: 'bench-init' }),
   };
-  const streamed = streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`);
+  // Each writer connection posts to a conversation of its own (non-streamed).
+  const write = {
+    method: 'POST' as const,
+    headers: { ...writer.headers, ...json },
+    body: JSON.stringify(QUESTION),
+    paths: messages(writer),
+  };
+  const ttft = (url: string) => measureTtft(url, messages(streamer), streamer.headers, ttftRequests);
   return [
     { scenario: 'reads', name: `GET /v2/conversations (${connections} conn)`, measure: onLoad({ ...reads, connections }) },
     { scenario: 'reads-1', name: 'GET /v2/conversations (1 conn)', measure: onLoad({ ...reads, connections: 1 }) },
-    {
-      scenario: 'init',
-      name: `POST /v2/identity/init (${connections} conn)`,
-      measure: onLoad({ ...init, body: JSON.stringify({ apiKey: publishableKey, saVid: 'bench-init' }), connections }),
-    },
-    {
-      scenario: 'messages',
-      name: `messages, ${writers} conversations in parallel`,
-      measure: onLoad({ ...messagesRequest(writer), durationSeconds: duration }),
-    },
-    {
-      scenario: 'ttft',
-      name: 'time to first text-delta (streamed)',
-      measure: (url) => measureTtft(url, streamed, streamer.headers, ttftRequests),
-    },
+    { scenario: 'init', name: `POST /v2/identity/init (${connections} conn)`, measure: onLoad({ ...init, connections }) },
+    { scenario: 'messages', name: `messages, ${writers} conversations in parallel`, measure: onLoad({ ...write, connections: writers }) },
+    { scenario: 'ttft', name: 'time to first text-delta (streamed)', measure: ttft },
   ];
 };
 
@@ -127,7 +125,7 @@ const benchMode = async (mode: string, infra: BenchInfra, sink: OtlpSink | null)
   try {
     return await withProduct(mode, infra, {}, (product) =>
       sink && tracedInfra
-        ? withProduct(mode, tracedInfra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, (traced) => compare(mode, product, { traced, sink }))
+        ? withProduct(mode, tracedInfra, sink.env, (traced) => compare(mode, product, { traced, sink }))
         : compare(mode, product, null),
     );
   } finally {

@@ -104,7 +104,7 @@ export const printTracing = (
   const { total } = sink;
   console.log(
     [
-      `\nTracing on: the same product exporting every span over OTLP (${process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf'}) to a sink in the bench process, taking its turn in the same rounds as the tracing-off product above (the product's CPU per request beside req/s):`,
+      `\nTracing on: the same product exporting every span over OTLP (http/protobuf) to a sink in the bench process, taking its turn in the same rounds as the tracing-off product above (the product's CPU per request beside req/s):`,
       '',
       ...markdown(['mode', 'scenario', 'tracing off', 'tracing on', 'on vs off'], cells),
       '',
