@@ -13,7 +13,7 @@ import { overridingQna } from '../services/inference/src/domain/qna-override';
 import { BIKE_SHOP_CASES, BIKE_SHOP_DOCUMENTS } from '../test/support/bike-shop.content';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
 import type { Table } from './common';
-import { newProjectId, startSearchServiceUnderTest } from './search-service';
+import { startSearchServiceUnderTest } from './search-service';
 
 interface AnswerSet {
   name: string;
@@ -44,7 +44,7 @@ const sourceKey = (from: AnswerCase['from']): string | null =>
 const answeredFrom = async (set: AnswerSet) => {
   const service = await startSearchServiceUnderTest();
   try {
-    const projectId = newProjectId();
+    const { projectId } = service;
     for (const body of set.qnas) await service.qnas.create(projectId, body, ADMIN_TOKEN_ACTOR);
     for (const body of set.documents) await service.documents.create(projectId, body);
     const outcomes = [];

@@ -24,7 +24,7 @@ import { KnowledgeRevisionRepository } from '../services/search/src/repositories
 import { LexicalIndex, lexicalTokens } from '../services/search/src/repositories/lexical-index';
 import { percentile, type Table, timed } from './common';
 import { evaluateRun, loadSciFact, type SciFact, scifactDir } from './scifact';
-import { newProjectId, type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';
+import { type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';
 
 const DEPTH = 100;
 /** Lucene's default English stop set, as the published BM25 baselines use. */
@@ -98,8 +98,8 @@ const vectors = (data: SciFact, name: string) => {
 
 /** Creates every abstract through the service (one project), then searches it. */
 const service = async (data: SciFact, name: string) => {
-  const projectId = newProjectId();
   const under = await startSearchServiceUnderTest();
+  const { projectId } = under;
   let chunks = 0;
   const result = await method(
     data,
@@ -112,11 +112,12 @@ const service = async (data: SciFact, name: string) => {
     async (s, query) => (await s.search.search(projectId, query, DEPTH)).results.map((r) => r.url.slice(r.url.lastIndexOf('/') + 1)),
     (s) => s.search.search(projectId, 'warm up', 10),
   );
-  return { ...result, projectId, chunks };
+  return { ...result, chunks };
 };
 
 /** The claims again at `size` 10 as a widget asks: ms of the service (wall and CPU: its cost less the waiting for a core) and of its lexical half. */
-const latency = async (s: SearchServiceUnderTest, projectId: string, data: SciFact) => {
+const latency = async (s: SearchServiceUnderTest, data: SciFact) => {
+  const { projectId } = s;
   const samples = { full: [] as number[], cpu: [] as number[], lexical: [] as number[] };
   for (const q of data.queries) {
     samples.full.push((await timed(() => s.search.search(projectId, q.text, 10)))[1]);
@@ -136,7 +137,7 @@ const latency = async (s: SearchServiceUnderTest, projectId: string, data: SciFa
  */
 const largeProject = async (data: SciFact, target: number) => {
   const s = await startSearchServiceUnderTest((infra) => ({ ...infra, vectors: EmbeddedVectorIndex.inMemory() }));
-  const projectId = newProjectId();
+  const { projectId } = s;
   const perDoc = data.corpus.map((doc) => documentChunks(doc.title, doc.text));
   const distinct = perDoc.flat().map((c) => c.text);
   const vectorOf = new Map(distinct.map((text, i) => [text, i]));
@@ -167,8 +168,8 @@ const largeProject = async (data: SciFact, target: number) => {
       chunks += points.length;
     }
   }
-  await latency(s, projectId, data); // warm up
-  const samples = await latency(s, projectId, data);
+  await latency(s, data); // warm up
+  const samples = await latency(s, data);
   await s.close();
   return { chunks, lexicalMs, vectorMs, samples };
 };
@@ -200,11 +201,11 @@ export const retrievalBench = async (): Promise<Table[]> => {
       '(s) queries SearchService.search with size 100 (recall@100); its latency at size 10 is in the next table',
     ],
   };
-  const small = await latency(hybrid.index, hybrid.projectId, data);
+  const small = await latency(hybrid.index, data);
   // A restart: a new instance's lexical index is rebuilt from the documents on its first search.
   const store = hybrid.index.infra.documents;
   const restarted = new LexicalIndex(new DocumentRepository(store), new KnowledgeRevisionRepository(store), systemClock, loadConfig());
-  const [, rebuildMs] = await timed(() => restarted.search(hybrid.projectId, 'rebuild', 1));
+  const [, rebuildMs] = await timed(() => restarted.search(hybrid.index.projectId, 'rebuild', 1));
   await hybrid.index.close();
   const fiveK = await largeProject(data, 5_000);
   const large = await largeProject(data, 100_000);

@@ -69,7 +69,8 @@ export const startChild = (script: string, env: Record<string, string>, nodeArgs
     });
     const output: string[] = [];
     for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (d: Buffer) => output.push(d.toString()));
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output.join('')}`)), 60_000);
+    // As long as a cluster's supervisor waits for its services (each a process loading its sources through tsx).
+    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output.join('')}`)), 180_000);
     const onExit = (code: number | null) => reject(new Error(`${script} exited with ${code}:\n${output.join('')}`));
     const onDeath = (code: number | null, signal: string | null) => {
       process.stderr.write(`${script} died (${signal ?? code}):\n${output.join('').slice(-4_000)}\n`);
