@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type Clock, type Config, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
+import { type Clock, type Config, type JobQueue, type JobWorker, jobsByName, logger, PeriodicTask, Ports } from '@palaver/platform';
 import { RetentionService } from '../services/retention.service';
 
 export const RETENTION_QUEUE = 'conversation-retention';
@@ -13,40 +13,40 @@ const RETENTION_JOB = 'erase-expired';
 @Injectable()
 export class RetentionQueueConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private worker: JobWorker | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly check: PeriodicTask<void>;
 
   constructor(
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
-    @Inject(Ports.config) private readonly config: Config,
+    @Inject(Ports.config) config: Config,
     @Inject(RetentionService) private readonly retention: RetentionService,
-  ) {}
+  ) {
+    this.check = new PeriodicTask({
+      run: () => this.queueToday(),
+      everyMs: config.RETENTION_CHECK_INTERVAL_MS,
+      failed: (err) => logger.warn({ err }, 'could not queue the retention job; tried again at the next check'),
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.worker = await this.jobs.process(RETENTION_QUEUE, async (job) => {
-      if (job.name !== RETENTION_JOB) {
-        logger.error({ jobId: job.id, name: job.name }, 'unknown retention job dropped');
-        return;
-      }
-      await this.retention.runIfDue();
+    const run = jobsByName('retention', {
+      [RETENTION_JOB]: async () => {
+        await this.retention.runIfDue();
+      },
     });
-    this.timer = setInterval(() => void this.tick(), this.config.RETENTION_CHECK_INTERVAL_MS);
-    this.timer.unref();
-    void this.tick();
+    this.worker = await this.jobs.process(RETENTION_QUEUE, run);
+    void this.check.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    await this.check.stop();
     await this.worker?.close();
     this.worker = null;
   }
 
   /** Queues today's job (a second one of the day is ignored while the first exists). */
-  async tick(): Promise<void> {
+  private async queueToday(): Promise<void> {
     const day = this.clock.now().toISOString().slice(0, 10);
-    await this.jobs
-      .enqueue(RETENTION_QUEUE, RETENTION_JOB, { day }, { jobId: `retention-${day}`, attempts: 3, backoffMs: 60_000 })
-      .catch((err: unknown) => logger.warn({ err }, 'could not queue the retention job; tried again at the next check'));
+    await this.jobs.enqueue(RETENTION_QUEUE, RETENTION_JOB, { day }, { jobId: `retention-${day}`, attempts: 3, backoffMs: 60_000 });
   }
 }

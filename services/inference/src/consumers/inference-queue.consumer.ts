@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { GENERATE_COMPLETION_JOB, GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
-import { type Config, type Job, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
+import { type Config, type JobQueue, type JobWorker, jobsByName, Ports } from '@palaver/platform';
 import { GenerateCompletionService } from '../services/generate-completion.service';
 import { GenerateReplyService } from '../services/generate-reply.service';
 
@@ -17,23 +17,16 @@ export class InferenceQueueConsumer implements OnApplicationBootstrap, OnModuleD
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.worker = await this.jobs.process(INFERENCE_QUEUE, (job) => this.run(job), { concurrency: this.config.INFERENCE_CONCURRENCY });
+    const run = jobsByName('inference', {
+      [GENERATE_REPLY_JOB]: (job) => this.replies.process(job),
+      [GENERATE_COMPLETION_JOB]: (job) => this.completions.process(job),
+    });
+    this.worker = await this.jobs.process(INFERENCE_QUEUE, run, { concurrency: this.config.INFERENCE_CONCURRENCY });
   }
 
   /** Waits for the replies in progress, so that each still ends with its terminal chunk. */
   async onModuleDestroy(): Promise<void> {
     await this.worker?.close();
     this.worker = null;
-  }
-
-  private async run(job: Job): Promise<void> {
-    switch (job.name) {
-      case GENERATE_REPLY_JOB:
-        return this.replies.process(job);
-      case GENERATE_COMPLETION_JOB:
-        return this.completions.process(job);
-      default:
-        logger.error({ jobId: job.id, name: job.name }, 'unknown inference job dropped');
-    }
   }
 }
