@@ -26,6 +26,7 @@ export * from './job-queue/in-process.job-queue';
 export * from './job-queue/job-queue.port';
 export * from './job-workers/job-dispatch';
 export * from './job-workers/periodic-task';
+export * from './job-workers/queue-consumer';
 export * from './key-store/file.key-store';
 export * from './key-store/in-memory.key-store';
 export * from './key-store/key-store.port';

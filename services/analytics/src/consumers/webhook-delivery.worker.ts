@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_QUEUE, WebhookDeliveryJob } from '@palaver/contracts';
-import { type Config, type Job, type JobQueue, type JobWorker, jobData, jobsByName, logger, PeriodicTask, Ports } from '@palaver/platform';
+import { type Config, type Job, type JobQueue, jobData, logger, Ports, QueueConsumer, type QueueConsumption } from '@palaver/platform';
 import { WebhookDeliveryService } from '../services/webhook-delivery.service';
 
 /** Attempts one analytics process makes at once (each waits on a remote endpoint, up to its timeout). */
@@ -13,33 +13,30 @@ const DELIVERIES_AT_ONCE = 8;
  * recovery once overdue.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker: JobWorker | null = null;
-  private readonly recovery: PeriodicTask<number>;
-
+export class WebhookDeliveryWorker extends QueueConsumer {
   constructor(
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
-    @Inject(Ports.config) config: Config,
+    @Inject(Ports.config) private readonly config: Config,
     @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
   ) {
-    this.recovery = new PeriodicTask({
-      // An attempt may run up to its timeout, so only those overdue by more are lost.
-      run: () => this.deliveries.requeueLost(config.WEBHOOK_TIMEOUT_MS + config.WEBHOOK_RECOVERY_INTERVAL_MS),
-      everyMs: config.WEBHOOK_RECOVERY_INTERVAL_MS,
-      failed: (err) => logger.warn({ err }, 'webhook recovery failed; tried again at the next interval'),
-    });
+    super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const run = jobsByName('webhook', { [WEBHOOK_DELIVERY_JOB]: (job) => this.attempt(job) });
-    this.worker = await this.jobs.process(WEBHOOK_QUEUE, run, { concurrency: DELIVERIES_AT_ONCE });
-    void this.recovery.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.recovery.stop();
-    await this.worker?.close();
-    this.worker = null;
+  protected consumption(): QueueConsumption {
+    const { WEBHOOK_TIMEOUT_MS, WEBHOOK_RECOVERY_INTERVAL_MS } = this.config;
+    return {
+      jobs: this.jobs,
+      queue: WEBHOOK_QUEUE,
+      name: 'webhook',
+      handlers: { [WEBHOOK_DELIVERY_JOB]: (job) => this.attempt(job) },
+      concurrency: DELIVERIES_AT_ONCE,
+      periodic: {
+        // An attempt may run up to its timeout, so only those overdue by more are lost.
+        run: () => this.deliveries.requeueLost(WEBHOOK_TIMEOUT_MS + WEBHOOK_RECOVERY_INTERVAL_MS),
+        everyMs: WEBHOOK_RECOVERY_INTERVAL_MS,
+        failed: (err) => logger.warn({ err }, 'webhook recovery failed; tried again at the next interval'),
+      },
+    };
   }
 
   private async attempt(job: Job): Promise<void> {

@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type Clock, type Config, type JobQueue, type JobWorker, jobsByName, logger, PeriodicTask, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Clock, type Config, type JobQueue, logger, Ports, QueueConsumer, type QueueConsumption } from '@palaver/platform';
 import { RetentionService } from '../services/retention.service';
 
 export const RETENTION_QUEUE = 'conversation-retention';
@@ -11,37 +11,32 @@ const RETENTION_JOB = 'erase-expired';
  * runs retention unless it already ran that day (RetentionRunRepository).
  */
 @Injectable()
-export class RetentionQueueConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker: JobWorker | null = null;
-  private readonly check: PeriodicTask<void>;
-
+export class RetentionQueueConsumer extends QueueConsumer {
   constructor(
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
-    @Inject(Ports.config) config: Config,
+    @Inject(Ports.config) private readonly config: Config,
     @Inject(RetentionService) private readonly retention: RetentionService,
   ) {
-    this.check = new PeriodicTask({
-      run: () => this.queueToday(),
-      everyMs: config.RETENTION_CHECK_INTERVAL_MS,
-      failed: (err) => logger.warn({ err }, 'could not queue the retention job; tried again at the next check'),
-    });
+    super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const run = jobsByName('retention', {
-      [RETENTION_JOB]: async () => {
-        await this.retention.runIfDue();
+  protected consumption(): QueueConsumption {
+    return {
+      jobs: this.jobs,
+      queue: RETENTION_QUEUE,
+      name: 'retention',
+      handlers: {
+        [RETENTION_JOB]: async () => {
+          await this.retention.runIfDue();
+        },
       },
-    });
-    this.worker = await this.jobs.process(RETENTION_QUEUE, run);
-    void this.check.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.check.stop();
-    await this.worker?.close();
-    this.worker = null;
+      periodic: {
+        run: () => this.queueToday(),
+        everyMs: this.config.RETENTION_CHECK_INTERVAL_MS,
+        failed: (err) => logger.warn({ err }, 'could not queue the retention job; tried again at the next check'),
+      },
+    };
   }
 
   /** Queues today's job (a second one of the day is ignored while the first exists). */

@@ -1,17 +1,16 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { CRAWL_QUEUE, CRAWL_SOURCE_JOB, CrawlSourceJob } from '@palaver/contracts';
 import {
   type Clock,
   type Config,
   type Job,
   type JobQueue,
-  type JobWorker,
   jobData,
-  jobsByName,
   logger,
   type OutboundGuard,
-  PeriodicTask,
   Ports,
+  QueueConsumer,
+  type QueueConsumption,
 } from '@palaver/platform';
 import { OUTBOUND_GUARD } from '../repositories/outbound-guard.provider';
 import { SourceRepository } from '../repositories/source.repository';
@@ -29,36 +28,36 @@ const CRAWLS_AT_ONCE = 2;
  * embedded queue's jobs do not outlive their process) is queued again and resumes.
  */
 @Injectable()
-export class CrawlQueueConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker: JobWorker | null = null;
-  private readonly scheduler: PeriodicTask<void>;
-
+export class CrawlQueueConsumer extends QueueConsumer {
   constructor(
     @Inject(Ports.jobs) private readonly jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
-    @Inject(Ports.config) config: Config,
+    @Inject(Ports.config) private readonly config: Config,
     @Inject(SourceCrawler) private readonly crawler: SourceCrawler,
     @Inject(SourceRepository) private readonly sources: SourceRepository,
     @Inject(SourceService) private readonly service: SourceService,
     @Inject(OUTBOUND_GUARD) private readonly guard: OutboundGuard,
   ) {
-    this.scheduler = new PeriodicTask({
-      run: () => this.schedule(),
-      everyMs: config.SOURCE_SCHEDULE_INTERVAL_MS,
-      failed: (err) => logger.warn({ err }, 'source schedule failed; tried again at the next interval'),
-    });
+    super();
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const run = jobsByName('crawl', { [CRAWL_SOURCE_JOB]: (job) => this.crawl(job) });
-    this.worker = await this.jobs.process(CRAWL_QUEUE, run, { concurrency: CRAWLS_AT_ONCE });
-    void this.scheduler.start();
+  protected consumption(): QueueConsumption {
+    return {
+      jobs: this.jobs,
+      queue: CRAWL_QUEUE,
+      name: 'crawl',
+      handlers: { [CRAWL_SOURCE_JOB]: (job) => this.crawl(job) },
+      concurrency: CRAWLS_AT_ONCE,
+      periodic: {
+        run: () => this.schedule(),
+        everyMs: this.config.SOURCE_SCHEDULE_INTERVAL_MS,
+        failed: (err) => logger.warn({ err }, 'source schedule failed; tried again at the next interval'),
+      },
+    };
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.scheduler.stop();
-    await this.worker?.close();
-    this.worker = null;
+  override async onModuleDestroy(): Promise<void> {
+    await super.onModuleDestroy();
     this.guard.close();
   }
 

@@ -10,6 +10,14 @@ export interface VersionedDocument {
   version: string;
 }
 
+/** A document's change once its record is written: what it was and what it is now (null: no document). */
+export interface DocumentChange {
+  projectId: string;
+  documentId: string;
+  before: VersionedDocument | null;
+  after: VersionedDocument | null;
+}
+
 /** The knowledge base's documents (collection `documents`); every query is scoped to a project. */
 @Injectable()
 export class DocumentRepository {
