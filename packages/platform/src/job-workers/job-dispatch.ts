@@ -11,7 +11,7 @@ export const jobsByName =
   async (job: Job): Promise<void> => {
     const handle = Object.hasOwn(handlers, job.name) ? handlers[job.name] : undefined;
     if (!handle) {
-      logger.error({ jobId: job.id, name: job.name }, `unknown ${queue} job dropped`);
+      logger.error({ queue, jobId: job.id, name: job.name }, 'unknown job dropped');
       return;
     }
     await handle(job);

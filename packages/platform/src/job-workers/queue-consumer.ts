@@ -5,10 +5,7 @@ import { PeriodicTask } from './periodic-task';
 
 /** What a service takes from one queue while it is up, and the work it does beside it. */
 export interface QueueConsumption {
-  jobs: JobQueue;
   queue: string;
-  /** Names the queue's jobs in the log line of one dropped for its name. */
-  name: string;
   /** The handler of each job name. */
   handlers: Record<string, (job: Job) => Promise<void>>;
   /** Jobs run at once by this process (the queue's default when absent). */
@@ -26,12 +23,14 @@ export abstract class QueueConsumer implements OnApplicationBootstrap, OnModuleD
   private worker: JobWorker | null = null;
   private periodic: PeriodicTask<unknown> | null = null;
 
+  constructor(protected readonly jobs: JobQueue) {}
+
   /** Read once, when the service is up. */
   protected abstract consumption(): QueueConsumption;
 
   async onApplicationBootstrap(): Promise<void> {
-    const { jobs, queue, name, handlers, concurrency, periodic } = this.consumption();
-    this.worker = await jobs.process(queue, jobsByName(name, handlers), concurrency === undefined ? undefined : { concurrency });
+    const { queue, handlers, concurrency, periodic } = this.consumption();
+    this.worker = await this.jobs.process(queue, jobsByName(queue, handlers), concurrency === undefined ? undefined : { concurrency });
     if (periodic) {
       this.periodic = new PeriodicTask(periodic);
       void this.periodic.start();

@@ -15,19 +15,17 @@ const DELIVERIES_AT_ONCE = 8;
 @Injectable()
 export class WebhookDeliveryWorker extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
   ) {
-    super();
+    super(jobs);
   }
 
   protected consumption(): QueueConsumption {
     const { WEBHOOK_TIMEOUT_MS, WEBHOOK_RECOVERY_INTERVAL_MS } = this.config;
     return {
-      jobs: this.jobs,
       queue: WEBHOOK_QUEUE,
-      name: 'webhook',
       handlers: { [WEBHOOK_DELIVERY_JOB]: (job) => this.attempt(job) },
       concurrency: DELIVERIES_AT_ONCE,
       periodic: {

@@ -13,19 +13,17 @@ const RETENTION_JOB = 'erase-expired';
 @Injectable()
 export class RetentionQueueConsumer extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(RetentionService) private readonly retention: RetentionService,
   ) {
-    super();
+    super(jobs);
   }
 
   protected consumption(): QueueConsumption {
     return {
-      jobs: this.jobs,
       queue: RETENTION_QUEUE,
-      name: 'retention',
       handlers: {
         [RETENTION_JOB]: async () => {
           await this.retention.runIfDue();

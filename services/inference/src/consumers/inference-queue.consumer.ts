@@ -11,19 +11,17 @@ import { GenerateReplyService } from '../services/generate-reply.service';
 @Injectable()
 export class InferenceQueueConsumer extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(GenerateReplyService) private readonly replies: GenerateReplyService,
     @Inject(GenerateCompletionService) private readonly completions: GenerateCompletionService,
   ) {
-    super();
+    super(jobs);
   }
 
   protected consumption(): QueueConsumption {
     return {
-      jobs: this.jobs,
       queue: INFERENCE_QUEUE,
-      name: 'inference',
       handlers: {
         [GENERATE_REPLY_JOB]: (job) => this.replies.process(job),
         [GENERATE_COMPLETION_JOB]: (job) => this.completions.process(job),

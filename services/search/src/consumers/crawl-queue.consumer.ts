@@ -30,7 +30,7 @@ const CRAWLS_AT_ONCE = 2;
 @Injectable()
 export class CrawlQueueConsumer extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(SourceCrawler) private readonly crawler: SourceCrawler,
@@ -38,14 +38,12 @@ export class CrawlQueueConsumer extends QueueConsumer {
     @Inject(SourceService) private readonly service: SourceService,
     @Inject(OUTBOUND_GUARD) private readonly guard: OutboundGuard,
   ) {
-    super();
+    super(jobs);
   }
 
   protected consumption(): QueueConsumption {
     return {
-      jobs: this.jobs,
       queue: CRAWL_QUEUE,
-      name: 'crawl',
       handlers: { [CRAWL_SOURCE_JOB]: (job) => this.crawl(job) },
       concurrency: CRAWLS_AT_ONCE,
       periodic: {
