@@ -164,7 +164,9 @@ const largeProject = async (data: SciFact, target: number) => {
         return { id: pointId(id, version, chunk.index), vector: embedded[vectorOf.get(text)!]!, payload };
       });
       vectorMs += (await timed(() => s.vectors.upsertChunks(points)))[1];
-      lexicalMs += (await timed(() => s.lexical.documentChanged(projectId, id, null, { record, version })))[1];
+      lexicalMs += (
+        await timed(() => s.lexical.documentChanged({ projectId, documentId: id, before: null, after: { record, version } }))
+      )[1];
       chunks += points.length;
     }
   }

@@ -373,37 +373,30 @@ describe('conversation service', () => {
     const otherProject = { projectId: randomUUID() };
     const otherVisitor = { visitorId: randomUUID() };
 
-    for (const call of [
-      get(id, otherProject),
-      send(M.listMessages, { ...scope(otherProject), conversationId: id, query: {} as never }),
+    /** The visitor's own calls on the conversation, made with `who` in place of its project or its visitor. */
+    const callsAs = (who: { projectId?: string; visitorId?: string }) => [
+      get(id, who),
+      send(M.listMessages, { ...scope(who), conversationId: id, query: {} as never }),
       send(M.postMessage, {
-        ...scope(otherProject),
+        ...scope(who),
         conversationId: id,
         content: 'x',
         pageContext: null,
         assistantMessageId: randomUUID(),
         assistantId: null,
       }),
-      send(M.close, { ...scope(otherProject), conversationId: id, closeReason: null }),
+      send(M.close, { ...scope(who), conversationId: id, closeReason: null }),
+    ];
+
+    for (const call of [
+      ...callsAs(otherProject),
       send(M.handoff, { ...otherProject, conversationId: id, humanAgent: { name: null, image: null } }),
     ]) {
       const error = await failure(call);
       expect(error.code).toBe('CONVERSATION_NOT_FOUND');
       expect(error.details).toEqual({ conversationId: id });
     }
-    for (const call of [
-      get(id, otherVisitor),
-      send(M.listMessages, { ...scope(otherVisitor), conversationId: id, query: {} as never }),
-      send(M.postMessage, {
-        ...scope(otherVisitor),
-        conversationId: id,
-        content: 'x',
-        pageContext: null,
-        assistantMessageId: randomUUID(),
-        assistantId: null,
-      }),
-      send(M.close, { ...scope(otherVisitor), conversationId: id, closeReason: null }),
-    ]) {
+    for (const call of callsAs(otherVisitor)) {
       expect((await failure(call)).code).toBe('FORBIDDEN');
     }
     expect((await send(M.list, { ...scope(otherVisitor), query: {} as never })).total).toBe(0);

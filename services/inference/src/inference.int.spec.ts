@@ -169,6 +169,13 @@ describe('inference service', () => {
     running.push(await startInferenceService(chatModel ? { ...infra, chatModel } : infra));
   };
 
+  /** Listens on the job's reply channel, then queues it: its chunks, and the terminal one once it comes. */
+  const runReply = async (job: GenerateReplyJob) => {
+    const listened = await listen(infra, job.assistantMessageId, doubles);
+    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    return listened;
+  };
+
   const replyJob = (overrides: Partial<GenerateReplyJob> = {}): GenerateReplyJob => ({
     projectId,
     conversationId: randomUUID(),
@@ -208,8 +215,7 @@ describe('inference service', () => {
   it('streams a grounded reply on its channel, records it, then publishes the finish chunk', async () => {
     await start();
     const job = replyJob();
-    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { chunks, ended } = await runReply(job);
     const end = await ended;
 
     const deltas = chunks.filter((c) => c.type === 'delta');
@@ -248,8 +254,7 @@ describe('inference service', () => {
     const carried = doubles.retrieval as Retrieval;
     doubles.retrieval = new AppError('SERVICE_UNAVAILABLE', 'search must not be asked');
     const job = replyJob({ knowledge: carried });
-    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { chunks, ended } = await runReply(job);
     expect(await ended).toMatchObject({ type: 'finish', text: OPENING_HOURS });
     expect(chunks.flatMap((c) => (c.type === 'delta' ? [c.delta] : [])).join('')).toBe(OPENING_HOURS);
     expect(doubles.requests('retrieve')).toEqual([]);
@@ -277,8 +282,7 @@ describe('inference service', () => {
     doubles.assistant = { ...doubles.assistant!, model: 'acme-large' };
     await start(model);
     const job = replyJob({ assistantId: doubles.assistant.id });
-    const { ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { ended } = await runReply(job);
     await ended;
 
     const [request] = model.requests;
@@ -297,8 +301,7 @@ describe('inference service', () => {
     await start(model);
     const reply = async (assistantId: string | null) => {
       const job = replyJob({ assistantId });
-      const { ended } = await listen(infra, job.assistantMessageId, doubles);
-      await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+      const { ended } = await runReply(job);
       await ended;
       return model.requests.at(-1)!.messages[0]!.content;
     };
@@ -334,8 +337,7 @@ describe('inference service', () => {
     };
     await start(new FailingModel());
     const job = replyJob();
-    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { chunks, ended } = await runReply(job);
     const end = await ended;
 
     // A model that names no sources (as a remote one) cites the documents it was given, each once.
@@ -386,8 +388,7 @@ describe('inference service', () => {
     doubles.assistant = null;
     await start();
     const job = replyJob({ assistantId: randomUUID() });
-    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { chunks, ended } = await runReply(job);
     await ended;
 
     expect(chunks).toEqual([{ type: 'error', code: 'ASSISTANT_NOT_FOUND', error: 'assistant not found' }]);
@@ -398,8 +399,7 @@ describe('inference service', () => {
     doubles.retrieval = new AppError('SERVICE_UNAVAILABLE', 'search is down');
     await start();
     const job = replyJob();
-    const { ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { ended } = await runReply(job);
     const end = await ended;
 
     expect(end.type).toBe('finish');
@@ -412,8 +412,7 @@ describe('inference service', () => {
     doubles.completeReplyErrors = [new AppError('SERVICE_UNAVAILABLE', 'conversation is restarting')];
     await start();
     const job = replyJob();
-    const { ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { ended } = await runReply(job);
     const end = await ended;
 
     expect(end.type).toBe('finish');
@@ -424,8 +423,7 @@ describe('inference service', () => {
     doubles.completeReplyErrors = [new AppError('CONFLICT', 'the conversation is closed')];
     await start();
     const job = replyJob();
-    const { chunks, ended } = await listen(infra, job.assistantMessageId, doubles);
-    await infra.jobs.enqueue(INFERENCE_QUEUE, GENERATE_REPLY_JOB, job);
+    const { chunks, ended } = await runReply(job);
     const end = await ended;
 
     expect(end).toEqual({ type: 'error', code: 'CONFLICT', error: 'the conversation is closed' });

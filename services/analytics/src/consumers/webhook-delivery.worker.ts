@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_QUEUE, WebhookDeliveryJob } from '@palaver/contracts';
-import { type Config, type Job, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
+import { type Config, type Job, type JobQueue, jobData, logger, Ports, QueueConsumer, type QueueConsumption } from '@palaver/platform';
 import { WebhookDeliveryService } from '../services/webhook-delivery.service';
 
 /** Attempts one analytics process makes at once (each waits on a remote endpoint, up to its timeout). */
@@ -13,50 +13,32 @@ const DELIVERIES_AT_ONCE = 8;
  * recovery once overdue.
  */
 @Injectable()
-export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker: JobWorker | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
-
+export class WebhookDeliveryWorker extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(WebhookDeliveryService) private readonly deliveries: WebhookDeliveryService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.worker = await this.jobs.process(WEBHOOK_QUEUE, (job) => this.run(job), { concurrency: DELIVERIES_AT_ONCE });
-    this.timer = setInterval(() => this.sweep(), this.config.WEBHOOK_RECOVERY_INTERVAL_MS);
-    this.timer.unref();
-    this.sweep();
+  ) {
+    super(jobs);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
-    await this.worker?.close();
-    this.worker = null;
+  protected consumption(): QueueConsumption {
+    const { WEBHOOK_TIMEOUT_MS, WEBHOOK_RECOVERY_INTERVAL_MS } = this.config;
+    return {
+      queue: WEBHOOK_QUEUE,
+      handlers: { [WEBHOOK_DELIVERY_JOB]: (job) => this.attempt(job) },
+      concurrency: DELIVERIES_AT_ONCE,
+      periodic: {
+        // An attempt may run up to its timeout, so only those overdue by more are lost.
+        run: () => this.deliveries.requeueLost(WEBHOOK_TIMEOUT_MS + WEBHOOK_RECOVERY_INTERVAL_MS),
+        everyMs: WEBHOOK_RECOVERY_INTERVAL_MS,
+        failed: (err) => logger.warn({ err }, 'webhook recovery failed; tried again at the next interval'),
+      },
+    };
   }
 
-  /** One sweep at a time; an attempt may run up to its timeout, so only those overdue by more are lost. */
-  sweep(): Promise<void> {
-    this.sweeping ??= this.deliveries
-      .requeueLost(this.config.WEBHOOK_TIMEOUT_MS + this.config.WEBHOOK_RECOVERY_INTERVAL_MS)
-      .then(() => undefined)
-      .catch((err: unknown) => logger.warn({ err }, 'webhook recovery failed; tried again at the next interval'))
-      .finally(() => {
-        this.sweeping = null;
-      });
-    return this.sweeping;
-  }
-
-  private async run(job: Job): Promise<void> {
-    const parsed = job.name === WEBHOOK_DELIVERY_JOB ? WebhookDeliveryJob.safeParse(job.data) : null;
-    if (!parsed?.success) {
-      logger.error({ jobId: job.id, name: job.name }, 'malformed webhook job dropped');
-      return;
-    }
-    await this.deliveries.attempt(parsed.data);
+  private async attempt(job: Job): Promise<void> {
+    const data = jobData(WebhookDeliveryJob, job);
+    if (data) await this.deliveries.attempt(data);
   }
 }

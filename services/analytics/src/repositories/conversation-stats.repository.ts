@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, Ports, replaceIfUnchanged } from '@palaver/platform';
 import type { ConversationStats } from '../domain/conversation-stats';
 import { ANALYTICS_DURABILITY } from './analytics-durability';
 
@@ -31,19 +31,9 @@ export class ConversationStatsRepository {
    * Stores `next` if the stored version is still `expectedVersion` (0: none stored yet); false
    * when another writer got there first, and the caller reads again.
    */
-  async save(next: ConversationStats, expectedVersion: number): Promise<boolean> {
-    const _id = idOf(next.projectId, next.conversationId);
-    if (expectedVersion === 0) {
-      try {
-        await this.conversations.insertOne({ _id, ...next });
-        return true;
-      } catch (err) {
-        if (err instanceof DuplicateKeyError) return false;
-        throw err;
-      }
-    }
-    const { matched } = await this.conversations.replaceOne({ _id, version: expectedVersion }, { _id, ...next });
-    return matched > 0;
+  save(next: ConversationStats, expectedVersion: number): Promise<boolean> {
+    const doc = { _id: idOf(next.projectId, next.conversationId), ...next };
+    return replaceIfUnchanged(this.conversations, doc, expectedVersion === 0 ? null : { version: expectedVersion });
   }
 
   /** The conversations started in [from, to). */

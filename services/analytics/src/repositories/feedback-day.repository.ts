@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, insertUnlessPresent, Ports } from '@palaver/platform';
 import type { DayCounts, DayCountsOf } from '../domain/feedback-summary.reducer';
 import { ANALYTICS_DURABILITY } from './analytics-durability';
 
@@ -45,11 +45,7 @@ export class FeedbackDayRepository {
 
   private async ensureDay(_id: string, projectId: string, day: string): Promise<void> {
     if (await this.days.findOne({ _id })) return;
-    try {
-      await this.days.insertOne({ _id, projectId, day, likes: 0, dislikes: 0, removals: 0, pending: [] });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-    }
+    await insertUnlessPresent(this.days, { _id, projectId, day, likes: 0, dislikes: 0, removals: 0, pending: [] });
   }
 
   async settle(projectId: string, day: string, eventId: string): Promise<void> {

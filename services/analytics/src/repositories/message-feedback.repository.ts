@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Feedback } from '@palaver/contracts';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, insertUnlessPresent, Ports } from '@palaver/platform';
 import { evolveLatest, type FeedbackSubmission } from '../domain/feedback-summary.reducer';
 import { ANALYTICS_DURABILITY } from './analytics-durability';
 
@@ -55,21 +55,17 @@ export class MessageFeedbackRepository {
       const next = evolveLatest(current, submission);
       if (next === null) return;
       if (current === null) {
-        try {
-          await this.messages.insertOne({
-            _id,
-            projectId: submission.projectId,
-            conversationId: submission.conversationId,
-            messageId: submission.messageId,
-            feedback: next.feedback,
-            version: next.version,
-            updatedAt: submission.occurredAt,
-          });
-          return;
-        } catch (err) {
-          if (!(err instanceof DuplicateKeyError)) throw err;
-          continue;
-        }
+        const inserted = await insertUnlessPresent(this.messages, {
+          _id,
+          projectId: submission.projectId,
+          conversationId: submission.conversationId,
+          messageId: submission.messageId,
+          feedback: next.feedback,
+          version: next.version,
+          updatedAt: submission.occurredAt,
+        });
+        if (inserted) return;
+        continue;
       }
       const { matched } = await this.messages.updateOne(
         { _id, version: current.version },

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, insertUnlessPresent, Ports } from '@palaver/platform';
 import type { UnansweredReason } from '../domain/conversation-stats';
 import type { GroupCentroid } from '../domain/question-grouping';
 import { ANALYTICS_DURABILITY } from './analytics-durability';
@@ -43,10 +43,7 @@ export class UnansweredRepository {
   /** Idempotent: a question already recorded gains the reason. */
   async add(q: Omit<UnansweredQuestionDoc, '_id' | 'reasons' | 'groupId'>, reason: UnansweredReason): Promise<void> {
     const _id = `${q.projectId}:${q.messageId}`;
-    try {
-      await this.questions.insertOne({ _id, ...q, reasons: [reason], groupId: null });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
+    if (!(await insertUnlessPresent(this.questions, { _id, ...q, reasons: [reason], groupId: null }))) {
       await this.questions.updateOne({ _id }, { $addToSet: { reasons: reason } });
     }
   }

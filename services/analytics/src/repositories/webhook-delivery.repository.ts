@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeliveryStatus } from '@palaver/contracts';
-import { type Collection, type DocumentStore, DuplicateKeyError, type Filter, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, type Filter, findPage, insertUnlessPresent, Ports } from '@palaver/platform';
 
 export interface StoredDelivery {
   /** Name-based on the endpoint and the event (see deliveryIdOf): one delivery per event and endpoint. */
@@ -35,14 +35,8 @@ export class WebhookDeliveryRepository {
   }
 
   /** Stores the delivery unless it exists (the event read again): true when it was new. */
-  async insertNew(delivery: StoredDelivery): Promise<boolean> {
-    try {
-      await this.deliveries.insertOne(delivery);
-      return true;
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) return false;
-      throw err;
-    }
+  insertNew(delivery: StoredDelivery): Promise<boolean> {
+    return insertUnlessPresent(this.deliveries, delivery);
   }
 
   byId(deliveryId: string): Promise<StoredDelivery | null> {
@@ -53,13 +47,9 @@ export class WebhookDeliveryRepository {
     return this.deliveries.findOne({ _id: deliveryId, webhookId });
   }
 
-  async list(webhookId: string, status: DeliveryStatus | undefined, limit: number, offset: number) {
+  list(webhookId: string, status: DeliveryStatus | undefined, limit: number, offset: number) {
     const filter: Filter = status ? { webhookId, status } : { webhookId };
-    const [total, data] = await Promise.all([
-      this.deliveries.count(filter),
-      this.deliveries.find(filter, { sort: { createdAt: -1, _id: 1 }, skip: offset, limit }),
-    ]);
-    return { total, data };
+    return findPage(this.deliveries, filter, { sort: { createdAt: -1, _id: 1 }, limit, offset });
   }
 
   /**

@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type Clock, type Config, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Clock, type Config, type JobQueue, logger, Ports, QueueConsumer, type QueueConsumption } from '@palaver/platform';
 import { RetentionService } from '../services/retention.service';
 
 export const RETENTION_QUEUE = 'conversation-retention';
@@ -11,42 +11,35 @@ const RETENTION_JOB = 'erase-expired';
  * runs retention unless it already ran that day (RetentionRunRepository).
  */
 @Injectable()
-export class RetentionQueueConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker: JobWorker | null = null;
-  private timer: NodeJS.Timeout | null = null;
-
+export class RetentionQueueConsumer extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.clock) private readonly clock: Clock,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(RetentionService) private readonly retention: RetentionService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.worker = await this.jobs.process(RETENTION_QUEUE, async (job) => {
-      if (job.name !== RETENTION_JOB) {
-        logger.error({ jobId: job.id, name: job.name }, 'unknown retention job dropped');
-        return;
-      }
-      await this.retention.runIfDue();
-    });
-    this.timer = setInterval(() => void this.tick(), this.config.RETENTION_CHECK_INTERVAL_MS);
-    this.timer.unref();
-    void this.tick();
+  ) {
+    super(jobs);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.worker?.close();
-    this.worker = null;
+  protected consumption(): QueueConsumption {
+    return {
+      queue: RETENTION_QUEUE,
+      handlers: {
+        [RETENTION_JOB]: async () => {
+          await this.retention.runIfDue();
+        },
+      },
+      periodic: {
+        run: () => this.queueToday(),
+        everyMs: this.config.RETENTION_CHECK_INTERVAL_MS,
+        failed: (err) => logger.warn({ err }, 'could not queue the retention job; tried again at the next check'),
+      },
+    };
   }
 
   /** Queues today's job (a second one of the day is ignored while the first exists). */
-  async tick(): Promise<void> {
+  private async queueToday(): Promise<void> {
     const day = this.clock.now().toISOString().slice(0, 10);
-    await this.jobs
-      .enqueue(RETENTION_QUEUE, RETENTION_JOB, { day }, { jobId: `retention-${day}`, attempts: 3, backoffMs: 60_000 })
-      .catch((err: unknown) => logger.warn({ err }, 'could not queue the retention job; tried again at the next check'));
+    await this.jobs.enqueue(RETENTION_QUEUE, RETENTION_JOB, { day }, { jobId: `retention-${day}`, attempts: 3, backoffMs: 60_000 });
   }
 }

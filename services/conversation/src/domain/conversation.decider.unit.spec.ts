@@ -422,24 +422,16 @@ describe('Handoff by an admin call (agent without identity)', () => {
 });
 
 describe('PostAgentMessage', () => {
-  it('posts as the agent handling the conversation', () => {
-    given(...answered, ev.handoff('Ada'))
-      .when(agentPost)
+  it.each([
+    { as: 'the agent handling the conversation', handedOff: [ev.handoff('Ada')], humanAgentId: null },
+    { as: 'the identified agent holding it, with its id', handedOff: [ev.requested(), ev.claimed()], humanAgentId: ADA_ID },
+  ])('posts as $as', ({ handedOff, humanAgentId }) => {
+    given(...answered, ...handedOff)
+      .when({ ...agentPost, humanAgentId })
       .then([
         {
           type: 'HumanAgentMessagePosted',
-          data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId: null },
-        },
-      ]);
-  });
-
-  it('posts as the identified agent holding it, with its id', () => {
-    given(...answered, ev.requested(), ev.claimed())
-      .when({ ...agentPost, humanAgentId: ADA_ID })
-      .then([
-        {
-          type: 'HumanAgentMessagePosted',
-          data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId: ADA_ID },
+          data: { messageId: AGENT_1, content: 'Hi, Ada here.', humanAgent: { name: 'Ada', image: null }, humanAgentId },
         },
       ]);
   });

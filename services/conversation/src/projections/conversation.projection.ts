@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DuplicateKeyError } from '@palaver/platform';
+import { replaceIfUnchanged } from '@palaver/platform';
 import { conversationIdOf, type StoredConversationEvent } from '../domain/conversation.stream';
 import { conversationTitle } from '../domain/conversation.title';
 import { type ConversationDoc, ReadModel } from '../repositories/read-model';
@@ -131,18 +131,8 @@ export class ConversationProjection {
         after.push(next);
       }
       if (next === current || next === null) return after;
-      if (current === null) {
-        try {
-          await collection.insertOne(next);
-          return after;
-        } catch (err) {
-          if (err instanceof DuplicateKeyError && attempt < MAX_ATTEMPTS) continue;
-          throw err;
-        }
-      }
       // Only over the version we read: another relay may have moved it on meanwhile; then read again.
-      const { matched } = await collection.replaceOne({ _id: id, version: current.version }, next);
-      if (matched > 0) return after;
+      if (await replaceIfUnchanged(collection, next, current && { version: current.version })) return after;
       if (attempt >= MAX_ATTEMPTS) throw new Error(`conversation ${id}: projection of ${first.eventId} did not settle`);
     }
   }

@@ -39,17 +39,17 @@ describe('applyToConversation', () => {
     expect(after).toEqual({ ...before, version: 3 });
   });
 
+  /** A first exchange, its reply liked afterwards. */
+  const likedExchange = () => [
+    ev.started(0),
+    ev.userPosted(USER_1, '  Where is my order?  ', 1_000),
+    ev.replyStarted(REPLY_1, 1_000),
+    ev.replyCompleted(REPLY_1, 'On its way', 3_000),
+    ev.feedback(REPLY_1, 'like', null, 5_000),
+  ];
+
   it('follows messages: title from the first visitor message, last message, interaction times', () => {
-    const doc = project(
-      stored(
-        ev.started(0),
-        ev.userPosted(USER_1, '  Where is my order?  ', 1_000),
-        ev.replyStarted(REPLY_1, 1_000),
-        ev.replyCompleted(REPLY_1, 'On its way', 3_000),
-        ev.feedback(REPLY_1, 'like', null, 5_000),
-        ev.userPosted(USER_2, 'Thanks', 7_000),
-      ),
-    );
+    const doc = project(stored(...likedExchange(), ev.userPosted(USER_2, 'Thanks', 7_000)));
     expect(doc).toMatchObject({
       title: 'Where is my order?',
       lastMessageId: USER_2,
@@ -61,16 +61,8 @@ describe('applyToConversation', () => {
   });
 
   it('a completed reply is an interaction, feedback only an update', () => {
-    const doc = project(
-      stored(
-        ev.started(0),
-        ev.userPosted(USER_1, 'Hi', 1_000),
-        ev.replyStarted(REPLY_1, 1_000),
-        ev.replyCompleted(REPLY_1, 'Hello', 2_000),
-        ev.feedback(REPLY_1, 'like', null, 9_000),
-      ),
-    );
-    expect(doc).toMatchObject({ lastInteractionAt: at(2_000), updatedAt: at(9_000), lastMessageId: REPLY_1 });
+    const doc = project(stored(...likedExchange()));
+    expect(doc).toMatchObject({ lastInteractionAt: at(3_000), updatedAt: at(5_000), lastMessageId: REPLY_1 });
   });
 
   it('records the close and the handoff', () => {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { MessageMetadata, PageContext } from '@palaver/contracts';
-import { DuplicateKeyError } from '@palaver/platform';
+import { replaceIfUnchanged } from '@palaver/platform';
 import { conversationIdOf, type StoredConversationEvent } from '../domain/conversation.stream';
 import { type MessageDoc, ReadModel } from '../repositories/read-model';
 
@@ -16,33 +16,37 @@ export const metadataOf = (pageContext: PageContext | null): MessageMetadata => 
   textSelection: pageContext?.textSelection ?? null,
 });
 
+/** Whether each kind of event is about one message (its data names it) or about the conversation itself. */
+const ABOUT_A_MESSAGE = {
+  UserMessagePosted: true,
+  AssistantReplyStarted: true,
+  AssistantReplyCompleted: true,
+  AssistantReplyFailed: true,
+  MessageFeedbackGiven: true,
+  HumanAgentMessagePosted: true,
+  AssistantReplyRestarted: true,
+  ConversationStarted: false,
+  ConversationRated: false,
+  ConversationClosed: false,
+  HumanHandoffRequested: false,
+  HumanHandoffClaimed: false,
+  HumanHandoffReleased: false,
+  ConversationErased: false,
+  ContactCaptured: false,
+  AgentNoteAdded: false,
+} as const satisfies Record<StoredConversationEvent['type'], boolean>;
+
+type MessageEventType = {
+  [K in keyof typeof ABOUT_A_MESSAGE]: (typeof ABOUT_A_MESSAGE)[K] extends true ? K : never;
+}[keyof typeof ABOUT_A_MESSAGE];
+
+/** An event that creates or changes one message. */
+export type MessageEvent = Extract<StoredConversationEvent, { type: MessageEventType }>;
+
+const isMessageEvent = (event: StoredConversationEvent): event is MessageEvent => ABOUT_A_MESSAGE[event.type];
+
 /** The message an event creates or changes; null for events about the conversation itself. */
-export const messageIdOf = (event: StoredConversationEvent): string | null => {
-  switch (event.type) {
-    case 'UserMessagePosted':
-    case 'AssistantReplyStarted':
-    case 'AssistantReplyCompleted':
-    case 'AssistantReplyFailed':
-    case 'MessageFeedbackGiven':
-    case 'HumanAgentMessagePosted':
-    case 'AssistantReplyRestarted':
-      return event.data.messageId;
-    case 'ConversationStarted':
-    case 'ConversationRated':
-    case 'ConversationClosed':
-    case 'HumanHandoffRequested':
-    case 'HumanHandoffClaimed':
-    case 'HumanHandoffReleased':
-    case 'ConversationErased':
-    case 'ContactCaptured':
-    case 'AgentNoteAdded':
-      return null;
-    default: {
-      const unreachable: never = event;
-      return unreachable;
-    }
-  }
-};
+export const messageIdOf = (event: StoredConversationEvent): string | null => (isMessageEvent(event) ? event.data.messageId : null);
 
 /** What a message document takes from its conversation. */
 export interface MessageOwner {
@@ -55,7 +59,8 @@ export interface MessageOwner {
  * has no document.
  */
 export const applyToMessage = (doc: MessageDoc | null, event: StoredConversationEvent, owner: MessageOwner): MessageDoc | null => {
-  if (doc && (event.version <= doc.version || messageIdOf(event) !== doc._id)) return doc;
+  if (!isMessageEvent(event)) return doc;
+  if (doc && (event.version <= doc.version || event.data.messageId !== doc._id)) return doc;
   // Listed, not spread: no keys after a spread on the hot path (docs/architecture.md, "No keys added after a spread").
   const created = (fields: Pick<MessageDoc, '_id' | 'role' | 'parts' | 'status' | 'metadata' | 'assistantId'>): MessageDoc =>
     doc ?? {
@@ -138,16 +143,6 @@ export const applyToMessage = (doc: MessageDoc | null, event: StoredConversation
         feedback: event.data.feedback,
         feedbackAt: event.data.feedback === null ? null : event.occurredAt,
       });
-    case 'ConversationStarted':
-    case 'ConversationRated':
-    case 'ConversationClosed':
-    case 'HumanHandoffRequested':
-    case 'HumanHandoffClaimed':
-    case 'HumanHandoffReleased':
-    case 'ConversationErased':
-    case 'ContactCaptured':
-    case 'AgentNoteAdded':
-      return doc;
     default: {
       const unreachable: never = event;
       return unreachable;
@@ -173,17 +168,7 @@ export class MessageProjection {
       const current = await collection.findOne({ _id: messageId, projectId: event.projectId });
       const next = applyToMessage(current, event, owner);
       if (next === current || next === null) return;
-      if (current === null) {
-        try {
-          await collection.insertOne(next);
-          return;
-        } catch (err) {
-          if (err instanceof DuplicateKeyError && attempt < MAX_ATTEMPTS) continue;
-          throw err;
-        }
-      }
-      const { matched } = await collection.replaceOne({ _id: messageId, version: current.version }, next);
-      if (matched > 0) return;
+      if (await replaceIfUnchanged(collection, next, current && { version: current.version })) return;
       if (attempt >= MAX_ATTEMPTS) throw new Error(`message ${messageId}: projection of ${event.eventId} did not settle`);
     }
   }

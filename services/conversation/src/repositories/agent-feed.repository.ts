@@ -4,7 +4,7 @@ import {
   type Clock,
   type Collection,
   type DocumentStore,
-  DuplicateKeyError,
+  insertUnlessPresent,
   logger,
   nextSequence,
   Ports,
@@ -38,21 +38,17 @@ export class AgentFeedRepository {
     if (!entry) return;
     if (await this.entries.findOne({ _id: event.eventId })) return;
     const seq = await nextSequence(this.counters, event.projectId);
-    try {
-      await this.entries.insertOne({
-        _id: event.eventId,
-        projectId: event.projectId,
-        seq,
-        ...entry,
-        conversationId: conversationIdOf(event.streamId),
-        humanAgentId: after.handoffStatus === 'claimed' ? (after.humanAgent?.id ?? null) : null,
-        occurredAt: event.occurredAt,
-        recordedAt: this.clock.now().toISOString(),
-      });
-    } catch (err) {
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      return;
-    }
+    const recorded = await insertUnlessPresent(this.entries, {
+      _id: event.eventId,
+      projectId: event.projectId,
+      seq,
+      ...entry,
+      conversationId: conversationIdOf(event.streamId),
+      humanAgentId: after.handoffStatus === 'claimed' ? (after.humanAgent?.id ?? null) : null,
+      occurredAt: event.occurredAt,
+      recordedAt: this.clock.now().toISOString(),
+    });
+    if (!recorded) return;
     // Best effort: the agents' streams also ask every few seconds.
     await this.pubsub.publish(AGENT_FEED_CHANGES_CHANNEL, { projectId: event.projectId }).catch((err: unknown) => {
       logger.warn({ err, projectId: event.projectId }, 'could not announce an agent feed entry');

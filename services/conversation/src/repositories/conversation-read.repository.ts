@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AdminConversationFilter, ConversationStatus } from '@palaver/contracts';
-import type { Filter, Sort } from '@palaver/platform';
+import { type Filter, findPage, type Sort } from '@palaver/platform';
 import { type ConversationDoc, ReadModel } from './read-model';
 
 /** A page of conversations and how many match in all. */
@@ -103,10 +103,7 @@ export class ConversationReadRepository {
   }
 
   private async page(filter: Filter, { sort, skip, limit }: { sort: Sort; skip: number; limit: number }): Promise<ConversationPage> {
-    const [docs, total] = await Promise.all([
-      this.readModel.conversations.find(filter, { sort, skip, limit }),
-      this.readModel.conversations.count(filter),
-    ]);
-    return { docs, total };
+    const { total, data } = await findPage(this.readModel.conversations, filter, { sort, limit, offset: skip });
+    return { docs: data, total };
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ErasureRecord } from '@palaver/contracts';
-import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, findPage, Ports } from '@palaver/platform';
 
 type ErasureDoc = Omit<ErasureRecord, 'id' | 'object'> & { _id: string };
 
@@ -19,10 +19,7 @@ export class ErasureRecordRepository {
   }
 
   async page(projectId: string, offset: number, limit: number): Promise<{ data: ErasureRecord[]; total: number }> {
-    const [docs, total] = await Promise.all([
-      this.records.find({ projectId }, { sort: { erasedAt: -1, _id: -1 }, skip: offset, limit }),
-      this.records.count({ projectId }),
-    ]);
-    return { data: docs.map(({ _id, ...rest }) => ({ object: 'erasure', id: _id, ...rest })), total };
+    const { total, data } = await findPage(this.records, { projectId }, { sort: { erasedAt: -1, _id: -1 }, limit, offset });
+    return { data: data.map(({ _id, ...rest }) => ({ object: 'erasure', id: _id, ...rest })), total };
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, insertUnlessPresent, Ports } from '@palaver/platform';
 
 interface RetentionRunDoc {
   _id: 'daily';
@@ -20,12 +20,6 @@ export class RetentionRunRepository {
   async claim(day: string): Promise<boolean> {
     const { matched } = await this.runs.updateOne({ _id: 'daily', day: { $lt: day } }, { $set: { day } });
     if (matched > 0) return true;
-    try {
-      await this.runs.insertOne({ _id: 'daily', day });
-      return true;
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) return false;
-      throw err;
-    }
+    return insertUnlessPresent(this.runs, { _id: 'daily', day });
   }
 }

@@ -209,13 +209,7 @@ export class ConversationCommandService {
   }
 
   async close(req: Req<'close'>): Promise<CloseConversationResponse> {
-    const executed = await this.executor.execute({
-      type: 'Close',
-      conversationId: req.conversationId,
-      projectId: req.projectId,
-      visitorId: req.visitorId,
-      closeReason: req.closeReason,
-    });
+    const executed = await this.executor.execute({ type: 'Close', ...req });
     return {
       success: true,
       message: executed.appended.length > 0 ? 'Conversation closed' : 'Conversation was already closed',
@@ -224,14 +218,7 @@ export class ConversationCommandService {
 
   /** The contact the visitor left, on its conversation (ContactCaptured; the latest one wins). */
   async captureContact(req: Req<'captureContact'>): Promise<Contact> {
-    const executed = await this.executor.execute({
-      type: 'CaptureContact',
-      conversationId: req.conversationId,
-      projectId: req.projectId,
-      visitorId: req.visitorId,
-      email: req.email,
-      name: req.name,
-    });
+    const executed = await this.executor.execute({ type: 'CaptureContact', ...req });
     const captured = executed.appended.find((event) => event.type === 'ContactCaptured');
     if (!captured) throw new Error('a captured contact has no event');
     return { email: req.email, name: req.name, capturedAt: captured.occurredAt };
@@ -253,44 +240,20 @@ export class ConversationCommandService {
   }
 
   async rate(req: Req<'rate'>): Promise<Rating> {
-    const { state } = await this.executor.execute({
-      type: 'Rate',
-      conversationId: req.conversationId,
-      projectId: req.projectId,
-      visitorId: req.visitorId,
-      score: req.score,
-      comment: req.comment,
-    });
+    const { state } = await this.executor.execute({ type: 'Rate', ...req });
     const rating = state.status === 'none' ? null : state.rating;
     if (!rating) throw new Error(`conversation ${req.conversationId} has no rating after rating it`);
     return { object: 'conversation.rating', conversationId: req.conversationId, ...rating };
   }
 
   async completeReply(req: Req<'completeReply'>): Promise<typeof ok> {
-    await this.executor.execute({
-      type: 'CompleteReply',
-      conversationId: req.conversationId,
-      projectId: req.projectId,
-      messageId: req.messageId,
-      text: req.text,
-      finishReason: req.finishReason,
-      usage: req.usage,
-      ...(req.sources ? { sources: req.sources } : {}),
-      ...(req.grounded === undefined ? {} : { grounded: req.grounded }),
-      ...(req.declined === undefined ? {} : { declined: req.declined }),
-    });
+    // The decider copies only the optional fields the command carries into the event.
+    await this.executor.execute({ type: 'CompleteReply', ...req });
     return ok;
   }
 
   async failReply(req: Req<'failReply'>): Promise<typeof ok> {
-    await this.executor.execute({
-      type: 'FailReply',
-      conversationId: req.conversationId,
-      projectId: req.projectId,
-      messageId: req.messageId,
-      error: req.error,
-      partialText: req.partialText,
-    });
+    await this.executor.execute({ type: 'FailReply', ...req });
     return ok;
   }
 

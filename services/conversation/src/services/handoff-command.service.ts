@@ -3,6 +3,7 @@ import { type AgentConversation, AppError, type ConversationMessages, type Human
 import type { z } from 'zod';
 import type { ConversationCommand } from '../domain/conversation.commands';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
+import type { ConversationDoc } from '../repositories/read-model';
 import { ConversationExecutor } from './conversation.executor';
 import { HandoffAudit } from './handoff-audit';
 import { HandoffQueryService } from './handoff-query.service';
@@ -57,15 +58,10 @@ export class HandoffCommandService {
    */
   async releaseHeld(req: Req<'releaseHeld'>): Promise<{ released: string[] }> {
     const released: string[] = [];
-    let after = '';
-    for (;;) {
-      const held = await this.conversations.heldByAfter(req.projectId, req.humanAgentId, after, RELEASE_PAGE);
-      for (const doc of held) {
-        if (await this.tryRelease(req.projectId, doc._id, req.humanAgentId)) released.push(doc._id);
-      }
-      if (held.length < RELEASE_PAGE) return { released };
-      after = held.at(-1)!._id;
+    for await (const doc of this.heldIn(req.projectId, req.humanAgentId)) {
+      if (await this.tryRelease(req.projectId, doc._id, req.humanAgentId)) released.push(doc._id);
     }
+    return { released };
   }
 
   /**
@@ -74,29 +70,39 @@ export class HandoffCommandService {
    */
   async requeueHeld(req: Req<'requeueHeld'>): Promise<{ requeued: string[] }> {
     const requeued: string[] = [];
+    for await (const doc of this.heldIn(req.projectId, req.humanAgentId)) {
+      const command = { type: 'Requeue' as const, projectId: req.projectId, conversationId: doc._id, humanAgentId: req.humanAgentId };
+      // One that moved on meanwhile is left alone, and its entry dropped with the failed change.
+      const moved = await this.audit
+        .around(
+          { ...command, actor: req.actor },
+          'handoff.requeued',
+          async () => {
+            if (!(await this.tryCommand(command))) throw MOVED_ON;
+            return true;
+          },
+          { heldBy: req.humanAgentId },
+        )
+        .catch((err: unknown) => {
+          if (err === MOVED_ON) return false;
+          throw err;
+        });
+      if (moved) requeued.push(doc._id);
+    }
+    return { requeued };
+  }
+
+  /**
+   * The open conversations the agent holds, read page by page in id order, each page after the
+   * last id of the one before: a conversation released meanwhile leaves the query without
+   * moving the pages still to come.
+   */
+  private async *heldIn(projectId: string, humanAgentId: string): AsyncGenerator<ConversationDoc> {
     let after = '';
     for (;;) {
-      const held = await this.conversations.heldByAfter(req.projectId, req.humanAgentId, after, RELEASE_PAGE);
-      for (const doc of held) {
-        const command = { type: 'Requeue' as const, projectId: req.projectId, conversationId: doc._id, humanAgentId: req.humanAgentId };
-        // One that moved on meanwhile is left alone, and its entry dropped with the failed change.
-        const moved = await this.audit
-          .around(
-            { ...command, actor: req.actor },
-            'handoff.requeued',
-            async () => {
-              if (!(await this.tryCommand(command))) throw MOVED_ON;
-              return true;
-            },
-            { heldBy: req.humanAgentId },
-          )
-          .catch((err: unknown) => {
-            if (err === MOVED_ON) return false;
-            throw err;
-          });
-        if (moved) requeued.push(doc._id);
-      }
-      if (held.length < RELEASE_PAGE) return { requeued };
+      const held = await this.conversations.heldByAfter(projectId, humanAgentId, after, RELEASE_PAGE);
+      yield* held;
+      if (held.length < RELEASE_PAGE) return;
       after = held.at(-1)!._id;
     }
   }

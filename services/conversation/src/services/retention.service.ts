@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdentityMessages, PrivacyMessages, RETENTION_ACTOR } from '@palaver/contracts';
-import { AuditOutbox, type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { AuditOutbox, type Clock, drainListing, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { ConversationReadRepository } from '../repositories/conversation-read.repository';
 import { RetentionRunRepository } from '../repositories/retention-run.repository';
 import { ConversationErasureService } from './conversation-erasure.service';
@@ -66,18 +66,18 @@ export class RetentionService {
 
   private async eraseProject(projectId: string, cutoff: string): Promise<number> {
     const byVisitor = new Map<string, number>();
-    const seen = new Set<string>();
-    for (;;) {
-      const batch = (await this.conversations.inactiveBefore(projectId, cutoff, BATCH)).filter((c) => !seen.has(c._id));
-      if (batch.length === 0) break;
-      for (const conversation of batch) seen.add(conversation._id);
-      await this.erasure.erase(
-        projectId,
-        batch.map((c) => c._id),
-        'retention',
-      );
-      for (const c of batch) byVisitor.set(c.visitorId, (byVisitor.get(c.visitorId) ?? 0) + 1);
-    }
+    const erased = await drainListing(
+      () => this.conversations.inactiveBefore(projectId, cutoff, BATCH),
+      (conversation) => conversation._id,
+      async (batch) => {
+        await this.erasure.erase(
+          projectId,
+          batch.map((c) => c._id),
+          'retention',
+        );
+        for (const c of batch) byVisitor.set(c.visitorId, (byVisitor.get(c.visitorId) ?? 0) + 1);
+      },
+    );
     for (const [visitorId, conversations] of byVisitor) {
       // As a visitor erasure is audited (counts, never content), by the retention job.
       const entry = {
@@ -98,6 +98,6 @@ export class RetentionService {
         }),
       );
     }
-    return seen.size;
+    return erased;
   }
 }

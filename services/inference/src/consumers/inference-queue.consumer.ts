@@ -1,39 +1,32 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { GENERATE_COMPLETION_JOB, GENERATE_REPLY_JOB, INFERENCE_QUEUE } from '@palaver/contracts';
-import { type Config, type Job, type JobQueue, type JobWorker, logger, Ports } from '@palaver/platform';
+import { type Config, type JobQueue, Ports, QueueConsumer, type QueueConsumption } from '@palaver/platform';
 import { GenerateCompletionService } from '../services/generate-completion.service';
 import { GenerateReplyService } from '../services/generate-reply.service';
 
-/** Takes jobs from the inference queue once the service is up; stops taking them when it closes. */
+/**
+ * Takes jobs from the inference queue once the service is up; stops taking them when it closes,
+ * waiting for the replies in progress, so that each still ends with its terminal chunk.
+ */
 @Injectable()
-export class InferenceQueueConsumer implements OnApplicationBootstrap, OnModuleDestroy {
-  private worker: JobWorker | null = null;
-
+export class InferenceQueueConsumer extends QueueConsumer {
   constructor(
-    @Inject(Ports.jobs) private readonly jobs: JobQueue,
+    @Inject(Ports.jobs) jobs: JobQueue,
     @Inject(Ports.config) private readonly config: Config,
     @Inject(GenerateReplyService) private readonly replies: GenerateReplyService,
     @Inject(GenerateCompletionService) private readonly completions: GenerateCompletionService,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    this.worker = await this.jobs.process(INFERENCE_QUEUE, (job) => this.run(job), { concurrency: this.config.INFERENCE_CONCURRENCY });
+  ) {
+    super(jobs);
   }
 
-  /** Waits for the replies in progress, so that each still ends with its terminal chunk. */
-  async onModuleDestroy(): Promise<void> {
-    await this.worker?.close();
-    this.worker = null;
-  }
-
-  private async run(job: Job): Promise<void> {
-    switch (job.name) {
-      case GENERATE_REPLY_JOB:
-        return this.replies.process(job);
-      case GENERATE_COMPLETION_JOB:
-        return this.completions.process(job);
-      default:
-        logger.error({ jobId: job.id, name: job.name }, 'unknown inference job dropped');
-    }
+  protected consumption(): QueueConsumption {
+    return {
+      queue: INFERENCE_QUEUE,
+      handlers: {
+        [GENERATE_REPLY_JOB]: (job) => this.replies.process(job),
+        [GENERATE_COMPLETION_JOB]: (job) => this.completions.process(job),
+      },
+      concurrency: this.config.INFERENCE_CONCURRENCY,
+    };
   }
 }

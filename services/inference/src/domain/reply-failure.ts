@@ -19,3 +19,6 @@ export const describeFailure = (err: unknown): ReplyFailure => {
   if (err.code === 'INTERNAL_SERVER_ERROR') return { code: err.code, message: 'The reply failed because of an internal error.' };
   return { code: err.code, message: err.message };
 };
+
+/** The terminal chunk that tells whoever listens to the reply that it failed, and why. */
+export const errorChunkOf = (failure: ReplyFailure) => ({ type: 'error' as const, code: failure.code, error: failure.message });

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GenerateReplyJob, HANDOFF_NOTICE, HANDOFF_TOOL, REPLY_INTERRUPTED, type ReplyAddress, ZERO_USAGE } from '@palaver/contracts';
-import { type Job, logger } from '@palaver/platform';
+import { type Job, jobData, logger } from '@palaver/platform';
 import { isDeclined } from '../domain/declined-reply';
 import { isGrounded } from '../domain/qna-override';
-import { describeFailure } from '../domain/reply-failure';
+import { describeFailure, errorChunkOf } from '../domain/reply-failure';
 import { ReplyStops } from '../repositories/reply-stops';
 import { TokenChannel } from '../repositories/token-channel';
 import { ReplyPromptService } from './reply-prompt.service';
 import { ReplyReportService } from './reply-report.service';
-import { ReplyStreamService, type StreamOutcome } from './reply-stream.service';
+import { outcomeOf, ReplyStreamService, type StreamOutcome } from './reply-stream.service';
 
 /**
  * Answers a visitor message: prompt (or a Q&A entry's answer verbatim, see `overridingQna`), stream on the reply's channel, then record the outcome with
@@ -27,12 +27,8 @@ export class GenerateReplyService {
   ) {}
 
   async process(job: Job): Promise<void> {
-    const parsed = GenerateReplyJob.safeParse(job.data);
-    if (!parsed.success) {
-      logger.error({ jobId: job.id, issues: parsed.error.issues }, 'invalid generate-reply job dropped');
-      return;
-    }
-    const data = parsed.data;
+    const data = jobData(GenerateReplyJob, job);
+    if (!data) return;
     const replyId = data.assistantMessageId;
     const reply = { replyId, replyTo: data.replyTo, streamed: data.streamed, replayable: true };
     const ids = { projectId: data.projectId, conversationId: data.conversationId, messageId: replyId };
@@ -42,20 +38,16 @@ export class GenerateReplyService {
 
     // A stop (POST .../stop) stores the reply and ends its streams itself: only the model call is left to cancel.
     const stop = this.stops.track(replyId);
-    let outcome: StreamOutcome;
     let grounded: boolean | undefined;
-    try {
+    const outcome = await outcomeOf(async () => {
       stop.signal.throwIfAborted();
       const request = await this.prompts.prepare(data);
       request.signal = stop.signal;
       grounded = isGrounded(request.grounding);
       const verbatim = await this.prompts.verbatimAnswer(data.projectId, request.grounding);
-      outcome = verbatim ? await this.answerVerbatim(reply, verbatim.answer) : await this.streamer.stream(reply, request);
-    } catch (error) {
-      outcome = { ok: false, error, partialText: '' };
-    } finally {
-      stop.release();
-    }
+      return verbatim ? this.answerVerbatim(reply, verbatim.answer) : this.streamer.stream(reply, request);
+    });
+    stop.release();
     if (stop.signal.aborted) {
       logger.info(ids, 'reply stopped by the visitor');
       return;
@@ -76,7 +68,7 @@ export class GenerateReplyService {
         if (wantsHuman) await this.reports.handoffRequested({ projectId: data.projectId, conversationId: data.conversationId });
       } catch (err) {
         logger.error({ err, ...ids }, 'could not record the completed reply');
-        await this.channel.publish(reply, { type: 'error', ...errorChunk(err) });
+        await this.channel.publish(reply, errorChunkOf(describeFailure(err)));
         return;
       }
       await this.channel.publish(reply, { type: 'finish', text, finishReason, usage, sources });
@@ -90,7 +82,7 @@ export class GenerateReplyService {
     } catch (err) {
       logger.error({ err, ...ids }, 'could not record the failed reply');
     }
-    await this.channel.publish(reply, { type: 'error', code: failure.code, error: failure.message });
+    await this.channel.publish(reply, errorChunkOf(failure));
   }
 
   /** A Q&A entry's answer as the reply: published whole, the model not called. */
@@ -134,9 +126,4 @@ export const INTERRUPTED_LISTENER_GRACE_MS = 3_000;
 const answerFlags = (text: string, grounded: boolean | undefined): { declined: boolean; grounded?: boolean } => {
   if (text === HANDOFF_NOTICE) return { declined: false };
   return { declined: isDeclined(text), ...(grounded === undefined ? {} : { grounded }) };
-};
-
-const errorChunk = (err: unknown) => {
-  const failure = describeFailure(err);
-  return { code: failure.code, error: failure.message };
 };

@@ -64,3 +64,12 @@ export class ReplyStreamService {
     }
   }
 }
+
+/** Runs what prepares and streams a reply; a failure before the stream (the prompt, the knowledge) is an outcome with no text. */
+export const outcomeOf = async (streamReply: () => Promise<StreamOutcome>): Promise<StreamOutcome> => {
+  try {
+    return await streamReply();
+  } catch (error) {
+    return { ok: false, error, partialText: '' };
+  }
+};

@@ -49,62 +49,55 @@ export const productFieldsOf = (source: ProductFields): ProductFields => {
 };
 
 /**
- * Search results from chunk hits (best first): one result per document, its best chunk, and
- * only hits with a positive score (a cosine of zero or less shares nothing with the query).
+ * The hits worth showing, in the order given: a positive score only (a cosine of zero or less
+ * shares nothing with the query), each key once (its first, so its best when sorted), at most `limit`.
  */
-export const searchResultsOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, size: number): SearchResult[] => {
+const distinctHits = <P>(hits: ReadonlyArray<Hit<P>>, keyOf: (payload: P) => string, limit: number): Hit<P>[] => {
   const seen = new Set<string>();
-  const results: SearchResult[] = [];
-  for (const { score, payload } of [...hits].sort((a, b) => b.score - a.score)) {
-    if (results.length >= size) break;
-    if (score <= 0 || seen.has(payload.documentId)) continue;
-    seen.add(payload.documentId);
-    results.push({
-      score,
-      title: payload.title,
-      content: payload.content,
-      url: payload.url,
-      path: payload.path,
-      ...productFieldsOf(payload),
-    });
+  const out: Hit<P>[] = [];
+  for (const hit of hits) {
+    if (out.length >= limit) break;
+    const key = keyOf(hit.payload);
+    if (hit.score <= 0 || seen.has(key)) continue;
+    seen.add(key);
+    out.push(hit);
   }
-  return results;
+  return out;
 };
+
+const bestFirst = <P>(hits: ReadonlyArray<Hit<P>>): Hit<P>[] => [...hits].sort((a, b) => b.score - a.score);
+
+/** Search results from chunk hits (best first): one result per document, its best chunk. */
+export const searchResultsOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, size: number): SearchResult[] =>
+  distinctHits(bestFirst(hits), (payload) => payload.documentId, size).map(({ score, payload }) => ({
+    score,
+    title: payload.title,
+    content: payload.content,
+    url: payload.url,
+    path: payload.path,
+    ...productFieldsOf(payload),
+  }));
 
 /**
  * Context chunks for a reply, in the order of `hits` (the search's ranking): several chunks of
  * one document may help, but never the same chunk twice.
  */
-export const retrievedChunksOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, limit: number): RetrievedChunk[] => {
-  const seen = new Set<string>();
-  const out: RetrievedChunk[] = [];
-  for (const { score, payload } of hits) {
-    if (out.length >= limit) break;
-    const key = `${payload.documentId}:${payload.chunkIndex}`;
-    if (score <= 0 || seen.has(key)) continue;
-    seen.add(key);
-    out.push({
-      documentId: payload.documentId,
-      title: payload.title,
-      url: payload.url,
-      content: payload.content,
-      score,
-      ...(payload.productId !== undefined && payload.productId !== null ? { productId: payload.productId } : {}),
-      ...(payload.headings.length > 0 ? { headings: payload.headings } : {}),
-    });
-  }
-  return out;
-};
+export const retrievedChunksOf = (hits: ReadonlyArray<Hit<ChunkPayload>>, limit: number): RetrievedChunk[] =>
+  distinctHits(hits, (payload) => `${payload.documentId}:${payload.chunkIndex}`, limit).map(({ score, payload }) => ({
+    documentId: payload.documentId,
+    title: payload.title,
+    url: payload.url,
+    content: payload.content,
+    score,
+    ...(payload.productId !== undefined && payload.productId !== null ? { productId: payload.productId } : {}),
+    ...(payload.headings.length > 0 ? { headings: payload.headings } : {}),
+  }));
 
 /** Q&A entries for a reply: each entry once, with the better score of its two points, best first. */
-export const retrievedQnasOf = (hits: ReadonlyArray<Hit<QnaPayload>>, limit: number): RetrievedQna[] => {
-  const seen = new Set<string>();
-  const out: RetrievedQna[] = [];
-  for (const { score, payload } of [...hits].sort((a, b) => b.score - a.score)) {
-    if (out.length >= limit) break;
-    if (score <= 0 || seen.has(payload.qnaId)) continue;
-    seen.add(payload.qnaId);
-    out.push({ id: payload.qnaId, question: payload.question, answer: payload.answer, score });
-  }
-  return out;
-};
+export const retrievedQnasOf = (hits: ReadonlyArray<Hit<QnaPayload>>, limit: number): RetrievedQna[] =>
+  distinctHits(bestFirst(hits), (payload) => payload.qnaId, limit).map(({ score, payload }) => ({
+    id: payload.qnaId,
+    question: payload.question,
+    answer: payload.answer,
+    score,
+  }));

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DocumentRecord } from '@palaver/contracts';
-import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, findPage, Ports } from '@palaver/platform';
 
 type StoredDocument = Omit<DocumentRecord, 'id'> & { _id: string; version: string };
 
@@ -8,6 +8,14 @@ export interface VersionedDocument {
   record: DocumentRecord;
   /** The indexing run whose chunks are live in the vector index. */
   version: string;
+}
+
+/** A document's change once its record is written: what it was and what it is now (null: no document). */
+export interface DocumentChange {
+  projectId: string;
+  documentId: string;
+  before: VersionedDocument | null;
+  after: VersionedDocument | null;
 }
 
 /** The knowledge base's documents (collection `documents`); every query is scoped to a project. */
@@ -70,11 +78,8 @@ export class DocumentRepository {
 
   /** Newest first. */
   async list(projectId: string, limit: number, offset: number): Promise<{ total: number; data: DocumentRecord[] }> {
-    const [total, docs] = await Promise.all([
-      this.documents.count({ projectId }),
-      this.documents.find({ projectId }, { sort: { createdAt: -1, _id: -1 }, skip: offset, limit }),
-    ]);
-    return { total, data: docs.map(fromStored) };
+    const { total, data } = await findPage(this.documents, { projectId }, { sort: { createdAt: -1, _id: -1 }, limit, offset });
+    return { total, data: data.map(fromStored) };
   }
 }
 

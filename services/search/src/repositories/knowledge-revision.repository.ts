@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, insertUnlessPresent, Ports } from '@palaver/platform';
 
 interface StoredRevision {
   /** The project id. */
@@ -40,13 +40,7 @@ export class KnowledgeRevisionRepository {
     }
   }
 
-  private async create(projectId: string): Promise<boolean> {
-    try {
-      await this.revisions.insertOne({ _id: projectId, revision: 1 });
-      return true;
-    } catch (err) {
-      if (err instanceof DuplicateKeyError) return false;
-      throw err;
-    }
+  private create(projectId: string): Promise<boolean> {
+    return insertUnlessPresent(this.revisions, { _id: projectId, revision: 1 });
   }
 }

@@ -3,7 +3,7 @@ import type { DocumentRecord } from '@palaver/contracts';
 import { analyzeText, type Clock, type Config, logger, Ports, SerialQueue } from '@palaver/platform';
 import { Bm25Index } from '../domain/bm25.index';
 import { pointId } from '../domain/point-id';
-import { DocumentRepository, type VersionedDocument } from './document.repository';
+import { type DocumentChange, DocumentRepository } from './document.repository';
 import { KnowledgeRevisionRepository } from './knowledge-revision.repository';
 
 /** How often a project's revision is read to learn of writes made by other instances. */
@@ -91,12 +91,7 @@ export class LexicalIndex {
    * written, and advances the project's revision. Never fails the caller: the write happened;
    * an index that could not follow is dropped and rebuilt by the next search.
    */
-  async documentChanged(
-    projectId: string,
-    documentId: string,
-    before: VersionedDocument | null,
-    after: VersionedDocument | null,
-  ): Promise<void> {
+  async documentChanged({ projectId, documentId, before, after }: DocumentChange): Promise<void> {
     const state = this.projects.get(projectId);
     try {
       if (!state) {

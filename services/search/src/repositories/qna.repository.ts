@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Qna } from '@palaver/contracts';
-import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, findPage, Ports } from '@palaver/platform';
 
 type StoredQna = Omit<Qna, 'id' | 'object'> & { _id: string; projectId: string };
 
@@ -33,12 +33,8 @@ export class QnaRepository {
 
   /** Most recently updated first; `filter` narrows within the project (see `qnaQuestionFilter`). */
   async list(projectId: string, filter: Record<string, unknown>, limit: number, offset: number): Promise<{ total: number; data: Qna[] }> {
-    const query = { ...filter, projectId };
-    const [total, docs] = await Promise.all([
-      this.qnas.count(query),
-      this.qnas.find(query, { sort: { updatedAt: -1, _id: 1 }, skip: offset, limit }),
-    ]);
-    return { total, data: docs.map(fromStored) };
+    const { total, data } = await findPage(this.qnas, { ...filter, projectId }, { sort: { updatedAt: -1, _id: 1 }, limit, offset });
+    return { total, data: data.map(fromStored) };
   }
 }
 

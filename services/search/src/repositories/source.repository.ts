@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { SourceStatus } from '@palaver/contracts';
-import { type Collection, type DocumentStore, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, type FoundPage, findPage, Ports } from '@palaver/platform';
 
 export interface StoredSource {
   _id: string;
@@ -55,12 +55,8 @@ export class SourceRepository {
     return (await this.sources.deleteOne({ _id: sourceId, projectId })) > 0;
   }
 
-  async list(projectId: string, limit: number, offset: number): Promise<{ total: number; data: StoredSource[] }> {
-    const [total, data] = await Promise.all([
-      this.sources.count({ projectId }),
-      this.sources.find({ projectId }, { sort: { createdAt: -1, _id: 1 }, skip: offset, limit }),
-    ]);
-    return { total, data };
+  list(projectId: string, limit: number, offset: number): Promise<FoundPage<StoredSource>> {
+    return findPage(this.sources, { projectId }, { sort: { createdAt: -1, _id: 1 }, limit, offset });
   }
 
   /** Sources whose next scheduled crawl is due and that are not crawling. */

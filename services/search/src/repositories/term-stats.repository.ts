@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type Collection, type DocumentStore, DuplicateKeyError, Ports } from '@palaver/platform';
+import { type Collection, type DocumentStore, Ports, replaceIfUnchanged } from '@palaver/platform';
 import type { TermCounts } from '../domain/term-statistics';
 
 /**
@@ -67,22 +67,9 @@ export class TermStatsRepository {
    * Writes a shard counted from scratch if nothing was written to it since `expectedGeneration`
    * was read (null: it did not exist). False when something was: the caller recounts.
    */
-  async replace(stats: Omit<StoredTermStats, '_id' | 'generation'>, expectedGeneration: number | null): Promise<boolean> {
-    const _id = termStatsId(stats.projectId, stats.shard);
-    if (expectedGeneration === null) {
-      try {
-        await this.stats.insertOne({ ...stats, _id, generation: 1 });
-        return true;
-      } catch (err) {
-        if (err instanceof DuplicateKeyError) return false;
-        throw err;
-      }
-    }
-    const { matched } = await this.stats.replaceOne(
-      { _id, generation: expectedGeneration },
-      { ...stats, _id, generation: expectedGeneration + 1 },
-    );
-    return matched > 0;
+  replace(stats: Omit<StoredTermStats, '_id' | 'generation'>, expectedGeneration: number | null): Promise<boolean> {
+    const doc = { ...stats, _id: termStatsId(stats.projectId, stats.shard), generation: (expectedGeneration ?? 0) + 1 };
+    return replaceIfUnchanged(this.stats, doc, expectedGeneration === null ? null : { generation: expectedGeneration });
   }
 
   async drop(projectId: string): Promise<void> {

@@ -1,41 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { DocumentRecord, SearchMessages as M } from '@palaver/contracts';
-import { ManualClock } from '@palaver/platform';
 import { rejection } from '@palaver/platform/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KNOWLEDGE_COLLECTION } from '../repositories/knowledge-vectors';
 import { FIXTURE_PAGES } from '../testing/knowledge.fixture';
-import { type SearchHarness, startSearchHarness } from '../testing/search.harness';
+import { searchPerTest } from '../testing/search-per-test';
 
-let h: SearchHarness;
-let clock: ManualClock;
+const t = searchPerTest();
 const projectId = randomUUID();
 const otherProjectId = randomUUID();
 
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
-  h = await startSearchHarness({ clock });
-});
-
-afterEach(async () => {
-  await h.close();
-});
-
 /** Every chunk point of the project's documents, read back through the vector index. */
 const chunkPoints = async (project: string) => {
-  const [probe] = await h.infra.embedder.embed(['x'], 'query');
-  return h.infra.vectors.search(
+  const [probe] = await t.h.infra.embedder.embed(['x'], 'query');
+  return t.h.infra.vectors.search(
     KNOWLEDGE_COLLECTION,
     probe!.map(() => 0),
     { limit: 10_000, filter: { projectId: project, kind: 'chunk' } },
   );
 };
 
-const search = async (q: string, project = projectId) => (await h.send(M.search, { projectId: project, q, size: 50 })).results;
+const search = async (q: string, project = projectId) => (await t.h.send(M.search, { projectId: project, q, size: 50 })).results;
 
 describe('search service: documents', () => {
   it('creates a document: chunked, indexed and searchable when the call returns', async () => {
-    const doc = await h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.shipping });
+    const doc = await t.h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.shipping });
     expect(DocumentRecord.parse(doc)).toEqual(doc);
     expect(doc).toMatchObject({
       projectId,
@@ -62,19 +51,19 @@ describe('search service: documents', () => {
       }),
     );
     expect((await search('shipping fee'))[0]!.content).toContain('flat fee of 4.90 EUR');
-    expect(await h.send(M.getDocument, { projectId, documentId: doc.id })).toEqual(doc);
+    expect(await t.h.send(M.getDocument, { projectId, documentId: doc.id })).toEqual(doc);
   });
 
   it('keeps an explicit path and the product fields', async () => {
-    const doc = await h.send(M.createDocument, { projectId, body: { ...FIXTURE_PAGES.product, path: 'Shop > Audio' } });
+    const doc = await t.h.send(M.createDocument, { projectId, body: { ...FIXTURE_PAGES.product, path: 'Shop > Audio' } });
     expect(doc).toMatchObject({ path: 'Shop > Audio', price: 199, currency: 'EUR', productId: 'AUR-X2' });
     expect((await search('aurora'))[0]).toMatchObject({ path: 'Shop > Audio', price: 199, vendor: 'Aurora' });
   });
 
   it('update replaces the chunks: the old text is gone from search, the new text is found', async () => {
-    const doc = await h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.warranty });
-    clock.advance(60_000);
-    const updated = await h.send(M.updateDocument, {
+    const doc = await t.h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.warranty });
+    t.clock.advance(60_000);
+    const updated = await t.h.send(M.updateDocument, {
       projectId,
       documentId: doc.id,
       patch: { content: '# Warranty\nAll appliances carry a three year guarantee, batteries included.', price: 10 },
@@ -94,12 +83,12 @@ describe('search service: documents', () => {
     expect(results).toHaveLength(1);
     expect(results[0]!.content).not.toContain('manufacturing');
     expect(results[0]).toMatchObject({ content: expect.stringContaining('three year'), price: 10 });
-    expect(await h.send(M.getDocument, { projectId, documentId: doc.id })).toEqual(updated);
+    expect(await t.h.send(M.getDocument, { projectId, documentId: doc.id })).toEqual(updated);
   });
 
   it('update of the title or URL re-indexes with the new values; a path taken from the URL follows it', async () => {
-    const doc = await h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.hours });
-    const moved = await h.send(M.updateDocument, {
+    const doc = await t.h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.hours });
+    const moved = await t.h.send(M.updateDocument, {
       projectId,
       documentId: doc.id,
       patch: { title: 'Lyon store', url: 'https://shop.example.com/stores/lyon-centre' },
@@ -107,8 +96,8 @@ describe('search service: documents', () => {
     expect(moved).toMatchObject({ title: 'Lyon store', path: '/stores/lyon-centre', content: doc.content });
     expect((await search('opening hours'))[0]).toMatchObject({ title: 'Lyon store', path: '/stores/lyon-centre' });
 
-    const named = await h.send(M.updateDocument, { projectId, documentId: doc.id, patch: { path: 'Stores > Lyon' } });
-    const again = await h.send(M.updateDocument, {
+    const named = await t.h.send(M.updateDocument, { projectId, documentId: doc.id, patch: { path: 'Stores > Lyon' } });
+    const again = await t.h.send(M.updateDocument, {
       projectId,
       documentId: doc.id,
       patch: { url: 'https://shop.example.com/lyon' },
@@ -118,31 +107,31 @@ describe('search service: documents', () => {
   });
 
   it('delete removes the document and its chunks', async () => {
-    const doc = await h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.returns });
-    const kept = await h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.shipping });
-    expect(await h.send(M.deleteDocument, { projectId, documentId: doc.id })).toEqual({ ok: true });
+    const doc = await t.h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.returns });
+    const kept = await t.h.send(M.createDocument, { projectId, body: FIXTURE_PAGES.shipping });
+    expect(await t.h.send(M.deleteDocument, { projectId, documentId: doc.id })).toEqual({ ok: true });
     expect((await chunkPoints(projectId)).every((p) => p.payload.documentId === kept.id)).toBe(true);
     expect((await search('refund')).map((r) => r.url)).not.toContain(FIXTURE_PAGES.returns.url);
-    const err = await rejection(h.send(M.getDocument, { projectId, documentId: doc.id }));
+    const err = await rejection(t.h.send(M.getDocument, { projectId, documentId: doc.id }));
     expect(err.code).toBe('DOCUMENT_NOT_FOUND');
     expect(err.details).toEqual({ documentId: doc.id });
-    expect((await rejection(h.send(M.deleteDocument, { projectId, documentId: doc.id }))).code).toBe('DOCUMENT_NOT_FOUND');
+    expect((await rejection(t.h.send(M.deleteDocument, { projectId, documentId: doc.id }))).code).toBe('DOCUMENT_NOT_FOUND');
   });
 
   it("answers DOCUMENT_NOT_FOUND for unknown ids and for another project's documents", async () => {
-    const theirs = await h.send(M.createDocument, { projectId: otherProjectId, body: FIXTURE_PAGES.privacy });
+    const theirs = await t.h.send(M.createDocument, { projectId: otherProjectId, body: FIXTURE_PAGES.privacy });
     const unknown = randomUUID();
     for (const call of [
-      h.send(M.getDocument, { projectId, documentId: unknown }),
-      h.send(M.getDocument, { projectId, documentId: theirs.id }),
-      h.send(M.updateDocument, { projectId, documentId: theirs.id, patch: { title: 'mine now' } }),
-      h.send(M.deleteDocument, { projectId, documentId: theirs.id }),
+      t.h.send(M.getDocument, { projectId, documentId: unknown }),
+      t.h.send(M.getDocument, { projectId, documentId: theirs.id }),
+      t.h.send(M.updateDocument, { projectId, documentId: theirs.id, patch: { title: 'mine now' } }),
+      t.h.send(M.deleteDocument, { projectId, documentId: theirs.id }),
     ]) {
       const err = await rejection(call);
       expect(err.code).toBe('DOCUMENT_NOT_FOUND');
       expect(err.details?.documentId).toBeDefined();
     }
-    expect(await h.send(M.getDocument, { projectId: otherProjectId, documentId: theirs.id })).toEqual(theirs);
+    expect(await t.h.send(M.getDocument, { projectId: otherProjectId, documentId: theirs.id })).toEqual(theirs);
     expect(await chunkPoints(otherProjectId)).toHaveLength(1);
     expect(await chunkPoints(projectId)).toHaveLength(0);
   });
@@ -150,20 +139,20 @@ describe('search service: documents', () => {
   it("lists a project's documents newest first, paged, with the total", async () => {
     const created = [];
     for (const body of Object.values(FIXTURE_PAGES)) {
-      created.push(await h.send(M.createDocument, { projectId, body }));
-      clock.advance(1000);
+      created.push(await t.h.send(M.createDocument, { projectId, body }));
+      t.clock.advance(1000);
     }
-    await h.send(M.createDocument, { projectId: otherProjectId, body: FIXTURE_PAGES.shipping });
+    await t.h.send(M.createDocument, { projectId: otherProjectId, body: FIXTURE_PAGES.shipping });
     const newestFirst = created.map((d) => d.id).reverse();
 
-    const first = await h.send(M.listDocuments, { projectId, limit: 4, offset: 0 });
+    const first = await t.h.send(M.listDocuments, { projectId, limit: 4, offset: 0 });
     expect(first).toMatchObject({ object: 'list', total: created.length, limit: 4, offset: 0 });
     expect(first.data.map((d) => d.id)).toEqual(newestFirst.slice(0, 4));
-    const rest = await h.send(M.listDocuments, { projectId, limit: 100, offset: 4 });
+    const rest = await t.h.send(M.listDocuments, { projectId, limit: 100, offset: 4 });
     expect(rest.data.map((d) => d.id)).toEqual(newestFirst.slice(4));
-    expect((await h.send(M.listDocuments, { projectId, offset: null })).limit).toBe(20);
-    expect((await h.sendRaw(M.listDocuments, { projectId, limit: 101 })).ok).toBe(false);
-    expect((await h.sendRaw(M.listDocuments, { projectId, limit: 0 })).ok).toBe(false);
+    expect((await t.h.send(M.listDocuments, { projectId, offset: null })).limit).toBe(20);
+    expect((await t.h.sendRaw(M.listDocuments, { projectId, limit: 101 })).ok).toBe(false);
+    expect((await t.h.sendRaw(M.listDocuments, { projectId, limit: 0 })).ok).toBe(false);
   });
 
   it('rejects invalid bodies before touching anything', async () => {
@@ -173,9 +162,9 @@ describe('search service: documents', () => {
       { ...FIXTURE_PAGES.shipping, content: '' },
       { ...FIXTURE_PAGES.shipping, price: 'cheap' },
     ]) {
-      const reply = await h.sendRaw(M.createDocument, { projectId, body });
+      const reply = await t.h.sendRaw(M.createDocument, { projectId, body });
       expect(reply.ok).toBe(false);
     }
-    expect((await h.send(M.listDocuments, { projectId, offset: 0 })).total).toBe(0);
+    expect((await t.h.send(M.listDocuments, { projectId, offset: 0 })).total).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import { type Clock, Ports } from '@palaver/platform';
 import { type ChunkPayload, productFieldsOf } from '../domain/knowledge-payload';
 import { defaultPath, documentChunks } from '../domain/knowledge-text';
 import { pointId } from '../domain/point-id';
-import { DocumentRepository } from '../repositories/document.repository';
+import { type DocumentChange, DocumentRepository } from '../repositories/document.repository';
 import { KnowledgeVectors } from '../repositories/knowledge-vectors';
 import { LexicalIndex } from '../repositories/lexical-index';
 import { TermStatsService } from './term-stats.service';
@@ -63,10 +63,7 @@ export class DocumentService {
       await this.documents.deleteAt(projectId, draft.id, pending);
       throw err;
     }
-    await Promise.all([
-      this.termStats.documentChanged(projectId, record.id, null, { record, version }),
-      this.lexical.documentChanged(projectId, record.id, null, { record, version }),
-    ]);
+    await Promise.all(this.followChange({ projectId, documentId: record.id, before: null, after: { record, version } }));
     return record;
   }
 
@@ -107,8 +104,7 @@ export class DocumentService {
       });
     }
     await Promise.all([
-      this.termStats.documentChanged(projectId, documentId, current, { record, version }),
-      this.lexical.documentChanged(projectId, documentId, current, { record, version }),
+      ...this.followChange({ projectId, documentId, before: current, after: { record, version } }),
       this.vectors.deleteDocumentChunks(projectId, documentId, current.version),
     ]);
     return record;
@@ -118,8 +114,7 @@ export class DocumentService {
     const deleted = await this.documents.delete(projectId, documentId);
     if (!deleted) throw notFound(documentId);
     await Promise.all([
-      this.termStats.documentChanged(projectId, documentId, deleted, null),
-      this.lexical.documentChanged(projectId, documentId, deleted, null),
+      ...this.followChange({ projectId, documentId, before: deleted, after: null }),
       this.vectors.deleteDocumentChunks(projectId, documentId),
     ]);
     return { ok: true };
@@ -134,6 +129,11 @@ export class DocumentService {
   async list(projectId: string, limit: number, offset: number) {
     const { total, data } = await this.documents.list(projectId, limit, offset);
     return { object: 'list' as const, total, limit, offset, data };
+  }
+
+  /** Counts a change that took effect in the project's term statistics and applies it to its lexical index. */
+  private followChange(change: DocumentChange): Promise<void>[] {
+    return [this.termStats.documentChanged(change), this.lexical.documentChanged(change)];
   }
 
   /** Chunks, embeds and indexes the document under `version`; returns the number of chunks. */

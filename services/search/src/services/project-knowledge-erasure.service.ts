@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@palaver/contracts';
-import { type DocumentStore, Ports, type VectorIndex } from '@palaver/platform';
+import { type DocumentStore, drainListing, Ports, type VectorIndex } from '@palaver/platform';
 import { KnowledgeVectors } from '../repositories/knowledge-vectors';
 import { QnaRepository } from '../repositories/qna.repository';
 import { DocumentService } from './document.service';
@@ -40,15 +40,15 @@ export class ProjectKnowledgeErasureService {
   ) {}
 
   async erase(projectId: string): Promise<{ ok: true }> {
-    const sources = await this.drain(
+    const sources = await deleteListed(
       () => this.sources.list(projectId, BATCH, 0),
       (id) => unlessGone(() => this.sources.delete(projectId, id)),
     );
-    const documents = await this.drain(
+    const documents = await deleteListed(
       () => this.documents.list(projectId, BATCH, 0),
       (id) => unlessGone(() => this.documents.delete(projectId, id)),
     );
-    const qnas = await this.drain(
+    const qnas = await deleteListed(
       () => this.qnas.list(projectId, {}, BATCH, 0),
       async (id) => {
         await this.qnas.delete(projectId, id);
@@ -63,17 +63,14 @@ export class ProjectKnowledgeErasureService {
     }
     return { ok: true };
   }
-
-  /** Deletes what `list` answers until it answers nothing new (an item it still lists once deleted stops the loop); answers how many. */
-  private async drain(list: () => Promise<{ data: { id: string }[] }>, remove: (id: string) => Promise<void>): Promise<number> {
-    const seen = new Set<string>();
-    for (;;) {
-      const fresh = (await list()).data.filter((item) => !seen.has(item.id));
-      if (fresh.length === 0) return seen.size;
-      for (const item of fresh) {
-        seen.add(item.id);
-        await remove(item.id);
-      }
-    }
-  }
 }
+
+/** Deletes, one by one, what the first page of a listing answers until it answers nothing new; answers how many. */
+const deleteListed = (list: () => Promise<{ data: { id: string }[] }>, remove: (id: string) => Promise<void>): Promise<number> =>
+  drainListing(
+    async () => (await list()).data,
+    (item) => item.id,
+    async (batch) => {
+      for (const item of batch) await remove(item.id);
+    },
+  );

@@ -1,36 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN_ACTOR, SearchMessages as M, Qna } from '@palaver/contracts';
-import { ManualClock } from '@palaver/platform';
 import { rejection } from '@palaver/platform/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type SearchHarness, startSearchHarness } from '../testing/search.harness';
+import { describe, expect, it } from 'vitest';
+import { searchPerTest } from '../testing/search-per-test';
 
-let h: SearchHarness;
-let clock: ManualClock;
+const t = searchPerTest();
 const projectId = randomUUID();
 const otherProjectId = randomUUID();
 
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
-  h = await startSearchHarness({ clock });
-});
-
-afterEach(async () => {
-  await h.close();
-});
-
 const create = async (question: string, answer = 'An answer.', project = projectId) => {
-  const qna = await h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId: project, body: { question, answer } });
-  clock.advance(1000);
+  const qna = await t.h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId: project, body: { question, answer } });
+  t.clock.advance(1000);
   return qna;
 };
 
 const listQuestions = async (query: string | undefined, limit = 100, offset = 0) =>
-  (await h.send(M.listQnas, { projectId, query: { query, limit, offset } })).data.map((q) => q.question);
+  (await t.h.send(M.listQnas, { projectId, query: { query, limit, offset } })).data.map((q) => q.question);
 
 describe('search service: Q&A entries', () => {
   it('creates, reads, updates and deletes an entry; createdBy passes through', async () => {
-    const created = await h.send(M.createQna, {
+    const created = await t.h.send(M.createQna, {
       actor: ADMIN_TOKEN_ACTOR,
       projectId,
       body: { question: 'Do you ship abroad?', answer: 'Yes, to 30 countries.', createdBy: { name: 'Ana', image: null } },
@@ -44,20 +33,20 @@ describe('search service: Q&A entries', () => {
       createdAt: '2026-03-01T10:00:00.000Z',
       updatedAt: '2026-03-01T10:00:00.000Z',
     });
-    expect(await h.send(M.getQna, { projectId, qnaId: created.id })).toEqual(created);
+    expect(await t.h.send(M.getQna, { projectId, qnaId: created.id })).toEqual(created);
 
-    clock.advance(5000);
-    const updated = await h.send(M.updateQna, {
+    t.clock.advance(5000);
+    const updated = await t.h.send(M.updateQna, {
       actor: ADMIN_TOKEN_ACTOR,
       projectId,
       qnaId: created.id,
       patch: { answer: 'Yes, worldwide.' },
     });
     expect(updated).toEqual({ ...created, answer: 'Yes, worldwide.', updatedAt: '2026-03-01T10:00:05.000Z' });
-    expect(await h.send(M.getQna, { projectId, qnaId: created.id })).toEqual(updated);
+    expect(await t.h.send(M.getQna, { projectId, qnaId: created.id })).toEqual(updated);
 
-    expect(await h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: created.id })).toEqual({ ok: true });
-    const err = await rejection(h.send(M.getQna, { projectId, qnaId: created.id }));
+    expect(await t.h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: created.id })).toEqual({ ok: true });
+    const err = await rejection(t.h.send(M.getQna, { projectId, qnaId: created.id }));
     expect(err.code).toBe('QNA_NOT_FOUND');
     expect(err.details).toEqual({ qnaId: created.id });
   });
@@ -65,53 +54,53 @@ describe('search service: Q&A entries', () => {
   it('leaves createdBy out when none was given', async () => {
     const qna = await create('Where is my order?');
     expect(qna).not.toHaveProperty('createdBy');
-    expect(await h.send(M.getQna, { projectId, qnaId: qna.id })).not.toHaveProperty('createdBy');
+    expect(await t.h.send(M.getQna, { projectId, qnaId: qna.id })).not.toHaveProperty('createdBy');
   });
 
   it("answers QNA_NOT_FOUND for unknown ids and another project's entries", async () => {
     const theirs = await create('Secret question', 'Secret answer', otherProjectId);
     for (const qnaId of [randomUUID(), theirs.id]) {
       for (const call of [
-        h.send(M.getQna, { projectId, qnaId }),
-        h.send(M.updateQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId, patch: { answer: 'hijacked' } }),
-        h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId }),
+        t.h.send(M.getQna, { projectId, qnaId }),
+        t.h.send(M.updateQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId, patch: { answer: 'hijacked' } }),
+        t.h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId }),
       ]) {
         const err = await rejection(call);
         expect(err.code).toBe('QNA_NOT_FOUND');
         expect(err.details).toEqual({ qnaId });
       }
     }
-    expect(await h.send(M.getQna, { projectId: otherProjectId, qnaId: theirs.id })).toEqual(theirs);
+    expect(await t.h.send(M.getQna, { projectId: otherProjectId, qnaId: theirs.id })).toEqual(theirs);
   });
 
   it('scores the same question as its entry close to 1, and finds an entry by the content of its answer', async () => {
     const hours = await create('What are your opening hours?', 'Nine to five on weekdays.');
     const parking = await create('Is there a car park?', 'Yes, 40 free spaces behind the store, with two charging points.');
-    const same = await h.send(M.retrieve, { projectId, query: 'What are your opening hours?', qnaLimit: 5, chunkLimit: 0 });
+    const same = await t.h.send(M.retrieve, { projectId, query: 'What are your opening hours?', qnaLimit: 5, chunkLimit: 0 });
     expect(same.qnas[0]).toMatchObject({ id: hours.id, answer: 'Nine to five on weekdays.' });
     expect(same.qnas[0]!.score).toBeGreaterThan(0.99);
     expect(same.qnas.filter((q) => q.id === hours.id)).toHaveLength(1);
-    const byAnswer = await h.send(M.retrieve, { projectId, query: 'how many free spaces are there', qnaLimit: 1, chunkLimit: 0 });
+    const byAnswer = await t.h.send(M.retrieve, { projectId, query: 'how many free spaces are there', qnaLimit: 1, chunkLimit: 0 });
     expect(byAnswer.qnas.map((q) => q.id)).toEqual([parking.id]);
   });
 
   it('is embedded for retrieval by paraphrase, and re-embedded or dropped with the entry', async () => {
     const qna = await create('What are your opening hours?', 'We are open from 9am to 7pm, Monday to Saturday.');
     await create('Do you sell gift cards?', 'Yes, from 10 to 500 EUR.');
-    const found = await h.send(M.retrieve, { projectId, query: 'what time does the shop open', qnaLimit: 1, chunkLimit: 0 });
+    const found = await t.h.send(M.retrieve, { projectId, query: 'what time does the shop open', qnaLimit: 1, chunkLimit: 0 });
     expect(found.qnas.map((q) => q.id)).toEqual([qna.id]);
 
-    await h.send(M.updateQna, {
+    await t.h.send(M.updateQna, {
       actor: ADMIN_TOKEN_ACTOR,
       projectId,
       qnaId: qna.id,
       patch: { question: 'Is parking available?', answer: 'Yes, free parking behind the store.' },
     });
-    const afterUpdate = await h.send(M.retrieve, { projectId, query: 'where can I park my car', qnaLimit: 5, chunkLimit: 0 });
+    const afterUpdate = await t.h.send(M.retrieve, { projectId, query: 'where can I park my car', qnaLimit: 5, chunkLimit: 0 });
     expect(afterUpdate.qnas[0]).toMatchObject({ id: qna.id, question: 'Is parking available?' });
 
-    await h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: qna.id });
-    const afterDelete = await h.send(M.retrieve, { projectId, query: 'parking', qnaLimit: 5, chunkLimit: 0 });
+    await t.h.send(M.deleteQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: qna.id });
+    const afterDelete = await t.h.send(M.retrieve, { projectId, query: 'parking', qnaLimit: 5, chunkLimit: 0 });
     expect(afterDelete.qnas.map((q) => q.id)).not.toContain(qna.id);
   });
 });
@@ -122,14 +111,14 @@ describe('search service: listing Q&A entries', () => {
     const b = await create('Second question?');
     const c = await create('Third question?');
     await create('Not mine', 'x', otherProjectId);
-    const page = await h.send(M.listQnas, { projectId, query: { limit: 2 } });
+    const page = await t.h.send(M.listQnas, { projectId, query: { limit: 2 } });
     expect(page).toEqual({ object: 'list', total: 3, limit: 2, offset: 0, data: [c, b] });
-    expect((await h.send(M.listQnas, { projectId, query: { limit: 2, offset: 2 } })).data).toEqual([a]);
-    expect((await h.send(M.listQnas, { projectId, query: { offset: null } })).limit).toBe(10);
+    expect((await t.h.send(M.listQnas, { projectId, query: { limit: 2, offset: 2 } })).data).toEqual([a]);
+    expect((await t.h.send(M.listQnas, { projectId, query: { offset: null } })).limit).toBe(10);
 
-    clock.advance(1000);
-    const touched = await h.send(M.updateQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: a.id, patch: { answer: 'Updated.' } });
-    expect((await h.send(M.listQnas, { projectId, query: {} })).data.map((q) => q.id)).toEqual([touched.id, c.id, b.id]);
+    t.clock.advance(1000);
+    const touched = await t.h.send(M.updateQna, { actor: ADMIN_TOKEN_ACTOR, projectId, qnaId: a.id, patch: { answer: 'Updated.' } });
+    expect((await t.h.send(M.listQnas, { projectId, query: {} })).data.map((q) => q.id)).toEqual([touched.id, c.id, b.id]);
   });
 
   it('filters on the question: every query word must start a word, case-insensitively', async () => {
@@ -146,7 +135,7 @@ describe('search service: listing Q&A entries', () => {
     expect(await listQuestions('gift')).toEqual(['Can I return a gift?']);
     expect(await listQuestions('   ')).toHaveLength(4);
     expect(await listQuestions('')).toHaveLength(4);
-    const filtered = await h.send(M.listQnas, { projectId, query: { query: 'shipping', limit: 1 } });
+    const filtered = await t.h.send(M.listQnas, { projectId, query: { query: 'shipping', limit: 1 } });
     expect(filtered.total).toBe(2);
     expect(filtered.data).toHaveLength(1);
   });
@@ -165,11 +154,11 @@ describe('search service: listing Q&A entries', () => {
 
   it('enforces the bounds of limit, offset and query', async () => {
     await create('Anything?');
-    expect((await h.send(M.listQnas, { projectId, query: { limit: 1 } })).data).toHaveLength(1);
-    expect((await h.send(M.listQnas, { projectId, query: { limit: 100 } })).limit).toBe(100);
-    expect((await h.send(M.listQnas, { projectId, query: { query: 'a'.repeat(300) } })).data).toEqual([]);
+    expect((await t.h.send(M.listQnas, { projectId, query: { limit: 1 } })).data).toHaveLength(1);
+    expect((await t.h.send(M.listQnas, { projectId, query: { limit: 100 } })).limit).toBe(100);
+    expect((await t.h.send(M.listQnas, { projectId, query: { query: 'a'.repeat(300) } })).data).toEqual([]);
     for (const query of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { query: 'a'.repeat(301) }, { limit: 1.5 }]) {
-      const reply = await h.sendRaw(M.listQnas, { projectId, query });
+      const reply = await t.h.sendRaw(M.listQnas, { projectId, query });
       expect(reply.ok, JSON.stringify(query).slice(0, 60)).toBe(false);
       if (!reply.ok) expect(reply.error.code).toBe('VALIDATION_ERROR');
     }
@@ -178,7 +167,7 @@ describe('search service: listing Q&A entries', () => {
       { question: 'x', answer: '' },
       { question: 'x'.repeat(2001), answer: 'x' },
     ]) {
-      expect((await h.sendRaw(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body })).ok).toBe(false);
+      expect((await t.h.sendRaw(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body })).ok).toBe(false);
     }
   });
 });

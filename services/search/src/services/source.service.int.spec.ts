@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CRAWL_QUEUE, SearchMessages, type Source } from '@palaver/contracts';
 import { ManualClock, type RunningService } from '@palaver/platform';
 import { createTestInfrastructure, type TestInfrastructure } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSearchService } from '../index';
+import { startTestSite, type TestSite } from '../testing/test-site';
 import { crawlJobId } from './source.service';
 
 const page = (title: string, text: string, links: string[] = []) =>
@@ -13,7 +12,7 @@ const page = (title: string, text: string, links: string[] = []) =>
 describe('sources on the search service (embedded)', () => {
   let infra: TestInfrastructure;
   let service: RunningService;
-  let server: Server;
+  let server: TestSite;
   let origin = '';
   const clock = new ManualClock(new Date());
   const hits: string[] = [];
@@ -35,7 +34,7 @@ describe('sources on the search service (embedded)', () => {
   };
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
+    server = await startTestSite((request, response) => {
       hits.push(request.url ?? '/');
       const path = (request.url ?? '/').split('?')[0]!;
       const slow = /^\/slow\/(\d+)$/.exec(path);
@@ -52,8 +51,7 @@ describe('sources on the search service (embedded)', () => {
       if (!found) response.writeHead(404).end();
       else response.writeHead(200, { 'content-type': found.type }).end(found.body);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = server.origin;
     infra = await createTestInfrastructure({
       clock,
       config: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CRAWL_DELAY_MS: 0, SOURCE_SCHEDULE_INTERVAL_MS: 100 },
@@ -63,8 +61,7 @@ describe('sources on the search service (embedded)', () => {
   afterAll(async () => {
     await service?.close();
     await infra?.cleanup();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await server?.close();
   });
 
   it('a sitemap source crawls what its sitemap index lists, follows no links, and honours exclude', async () => {
@@ -141,10 +138,9 @@ describe('sources on the search service (embedded)', () => {
   it('a start URL that redirects to another origin (http to https, to www) is crawled on the origin it lands on', async () => {
     site['/landing'] = { type: 'text/html', body: page('Landing', 'The landing page says otters hold hands.', ['/landing-more']) };
     site['/landing-more'] = { type: 'text/html', body: page('More', 'The second page says puffins mate for life.') };
-    const redirector = createServer((_request, response) => response.writeHead(301, { location: `${origin}/landing` }).end());
-    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+    const redirector = await startTestSite((_request, response) => response.writeHead(301, { location: `${origin}/landing` }).end());
     try {
-      const elsewhere = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
+      const elsewhere = redirector.origin;
       const created = await infra.services.send(SearchMessages.createSource, {
         projectId,
         body: { type: 'website', url: `${elsewhere}/` },
@@ -155,8 +151,7 @@ describe('sources on the search service (embedded)', () => {
       expect(pages.data.map((p) => p.url).sort()).toEqual([`${origin}/landing`, `${origin}/landing-more`]);
       await infra.services.send(SearchMessages.deleteSource, { projectId, sourceId: created.id });
     } finally {
-      redirector.closeAllConnections();
-      await new Promise((resolve) => redirector.close(resolve));
+      await redirector.close();
     }
   });
 });

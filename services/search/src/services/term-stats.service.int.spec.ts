@@ -1,37 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN_ACTOR, SearchMessages as M } from '@palaver/contracts';
-import { type Collection, ManualClock } from '@palaver/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Collection } from '@palaver/platform';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { documentChunks } from '../domain/knowledge-text';
 import { contributionOf, statsShardOf, sumCounts, type TermCounts } from '../domain/term-statistics';
 import { DocumentRepository } from '../repositories/document.repository';
 import { type StoredTermStats, TermStatsRepository, termStatsId } from '../repositories/term-stats.repository';
 import { FIXTURE_PAGES } from '../testing/knowledge.fixture';
-import { type SearchHarness, startSearchHarness } from '../testing/search.harness';
+import { searchPerTest } from '../testing/search-per-test';
 import { TERM_STATS_SHARDS, TermStatsService } from './term-stats.service';
 
-let h: SearchHarness;
-let clock: ManualClock;
+const t = searchPerTest();
 let stats: Collection<StoredTermStats>;
 let documents: DocumentRepository;
 const projectId = randomUUID();
 const otherProjectId = randomUUID();
 
-beforeEach(async () => {
-  clock = new ManualClock(new Date('2026-03-01T10:00:00.000Z'));
-  h = await startSearchHarness({ clock });
-  stats = h.infra.documents.collection<StoredTermStats>('search_term_stats');
-  documents = new DocumentRepository(h.infra.documents);
+beforeEach(() => {
+  stats = t.h.infra.documents.collection<StoredTermStats>('search_term_stats');
+  documents = new DocumentRepository(t.h.infra.documents);
 });
 
-afterEach(async () => {
-  await h.close();
-});
-
-const weighting = () => h.infra.embedder.termWeighting!;
+const weighting = () => t.h.infra.embedder.termWeighting!;
 
 /** Another instance of the statistics over the same store, as a second search process would be. */
-const secondInstance = () => new TermStatsService(h.infra.embedder, new TermStatsRepository(h.infra.documents), documents, h.infra.clock);
+const secondInstance = () =>
+  new TermStatsService(t.h.infra.embedder, new TermStatsRepository(t.h.infra.documents), documents, t.h.infra.clock);
 
 const withoutZeros = (df: Record<string, number>) => Object.fromEntries(Object.entries(df).filter(([, n]) => n !== 0));
 
@@ -64,7 +58,7 @@ const expectCountsMatchDocuments = async (project: string) => {
 };
 
 const create = (project: string, page: keyof typeof FIXTURE_PAGES) =>
-  h.send(M.createDocument, { projectId: project, body: FIXTURE_PAGES[page] });
+  t.h.send(M.createDocument, { projectId: project, body: FIXTURE_PAGES[page] });
 
 describe('term statistics: bookkeeping', () => {
   it('counts every chunk of each document once through creates, updates and deletes', async () => {
@@ -76,7 +70,7 @@ describe('term statistics: bookkeeping', () => {
     expect(first.chunks).toBe(shipping.chunkCount + returns.chunkCount + warranty.chunkCount);
     expect(first.chunks).toBeGreaterThan(3);
 
-    await h.send(M.updateDocument, {
+    await t.h.send(M.updateDocument, {
       projectId,
       documentId: shipping.id,
       patch: { content: '# Shipping\nWe deliver by drone to the rooftop garden.' },
@@ -86,14 +80,14 @@ describe('term statistics: bookkeeping', () => {
     const [drone] = weighting().termBuckets('drone');
     expect(updated.df[drone!]).toBe(1);
 
-    await h.send(M.updateDocument, { projectId, documentId: returns.id, patch: { title: 'Drone returns' } });
+    await t.h.send(M.updateDocument, { projectId, documentId: returns.id, patch: { title: 'Drone returns' } });
     expect((await expectCountsMatchDocuments(projectId)).df[drone!]).toBe(1 + returns.chunkCount);
 
-    await h.send(M.deleteDocument, { projectId, documentId: shipping.id });
+    await t.h.send(M.deleteDocument, { projectId, documentId: shipping.id });
     expect((await expectCountsMatchDocuments(projectId)).chunks).toBe(returns.chunkCount + warranty.chunkCount);
 
-    await h.send(M.deleteDocument, { projectId, documentId: returns.id });
-    await h.send(M.deleteDocument, { projectId, documentId: warranty.id });
+    await t.h.send(M.deleteDocument, { projectId, documentId: returns.id });
+    await t.h.send(M.deleteDocument, { projectId, documentId: warranty.id });
     const empty = await expectCountsMatchDocuments(projectId);
     expect(empty.chunks).toBe(0);
     expect(withoutZeros(empty.df)).toEqual({});
@@ -102,7 +96,7 @@ describe('term statistics: bookkeeping', () => {
   it("rewrites only the changed document's shard", async () => {
     const docs = await Promise.all((['shipping', 'returns', 'warranty', 'hours', 'privacy'] as const).map((p) => create(projectId, p)));
     const before = await shardsOf(projectId);
-    await h.send(M.updateDocument, { projectId, documentId: docs[2]!.id, patch: { title: 'Guarantee' } });
+    await t.h.send(M.updateDocument, { projectId, documentId: docs[2]!.id, patch: { title: 'Guarantee' } });
     const after = await shardsOf(projectId);
     const changed = after.filter((shard, i) => shard.generation !== before[i]!.generation).map((shard) => shard._id);
     expect(changed).toEqual([shardIdOf(projectId, docs[2]!.id)]);
@@ -112,10 +106,10 @@ describe('term statistics: bookkeeping', () => {
   it('leaves the counts alone when a write fails', async () => {
     const doc = await create(projectId, 'warranty');
     const before = await stats.findOne({ _id: shardIdOf(projectId, doc.id) });
-    await expect(h.send(M.updateDocument, { projectId, documentId: randomUUID(), patch: { title: 'x' } })).rejects.toThrow();
-    await expect(h.send(M.deleteDocument, { projectId, documentId: randomUUID() })).rejects.toThrow();
-    await h.send(M.deleteDocument, { projectId, documentId: doc.id });
-    await expect(h.send(M.deleteDocument, { projectId, documentId: doc.id })).rejects.toThrow();
+    await expect(t.h.send(M.updateDocument, { projectId, documentId: randomUUID(), patch: { title: 'x' } })).rejects.toThrow();
+    await expect(t.h.send(M.deleteDocument, { projectId, documentId: randomUUID() })).rejects.toThrow();
+    await t.h.send(M.deleteDocument, { projectId, documentId: doc.id });
+    await expect(t.h.send(M.deleteDocument, { projectId, documentId: doc.id })).rejects.toThrow();
     const after = await expectCountsMatchDocuments(projectId);
     expect(after.chunks).toBe(0);
     expect((await stats.findOne({ _id: shardIdOf(projectId, doc.id) }))!.generation).toBe(before!.generation + 1);
@@ -129,7 +123,7 @@ describe('term statistics: bookkeeping', () => {
     const theirs = await create(otherProjectId, 'product');
     await create(otherProjectId, 'warranty');
     await expectCountsMatchDocuments(otherProjectId);
-    await h.send(M.deleteDocument, { projectId: otherProjectId, documentId: theirs.id });
+    await t.h.send(M.deleteDocument, { projectId: otherProjectId, documentId: theirs.id });
     await expectCountsMatchDocuments(otherProjectId);
     expect(await shardsOf(projectId)).toEqual(mine);
   });
@@ -138,19 +132,19 @@ describe('term statistics: bookkeeping', () => {
     const doc = await create(projectId, 'shipping');
     await create(projectId, 'returns');
     const created = (await documents.find(projectId, doc.id))!;
-    await h.send(M.updateDocument, { projectId, documentId: doc.id, patch: { content: '# Shipping\nFree delivery.' } });
+    await t.h.send(M.updateDocument, { projectId, documentId: doc.id, patch: { content: '# Shipping\nFree delivery.' } });
     const updated = (await documents.find(projectId, doc.id))!;
     await expectCountsMatchDocuments(projectId);
     const counted = await shardsOf(projectId);
 
     const other = secondInstance();
-    await other.documentChanged(projectId, doc.id, null, created);
-    await other.documentChanged(projectId, doc.id, created, updated);
-    await other.documentChanged(projectId, doc.id, created, updated);
+    await other.documentChanged({ projectId, documentId: doc.id, before: null, after: created });
+    await other.documentChanged({ projectId, documentId: doc.id, before: created, after: updated });
+    await other.documentChanged({ projectId, documentId: doc.id, before: created, after: updated });
     expect(await shardsOf(projectId)).toEqual(counted);
 
     // A delete of a version that is no longer live must not remove the live one.
-    await other.documentChanged(projectId, doc.id, created, null);
+    await other.documentChanged({ projectId, documentId: doc.id, before: created, after: null });
     expect(await shardsOf(projectId)).toEqual(counted);
   });
 
@@ -158,10 +152,10 @@ describe('term statistics: bookkeeping', () => {
     const docs = await Promise.all((['shipping', 'returns', 'warranty', 'hours'] as const).map((p) => create(projectId, p)));
     const contents = ['# A\nalpha parcel', '# B\nbeta parcel parcel', '# C\ngamma refund', '# D\ndelta'];
     const outcomes = await Promise.allSettled([
-      ...contents.map((content) => h.send(M.updateDocument, { projectId, documentId: docs[0]!.id, patch: { content } })),
-      ...contents.map((content) => h.send(M.updateDocument, { projectId, documentId: docs[1]!.id, patch: { content } })),
-      h.send(M.deleteDocument, { projectId, documentId: docs[1]!.id }),
-      h.send(M.deleteDocument, { projectId, documentId: docs[2]!.id }),
+      ...contents.map((content) => t.h.send(M.updateDocument, { projectId, documentId: docs[0]!.id, patch: { content } })),
+      ...contents.map((content) => t.h.send(M.updateDocument, { projectId, documentId: docs[1]!.id, patch: { content } })),
+      t.h.send(M.deleteDocument, { projectId, documentId: docs[1]!.id }),
+      t.h.send(M.deleteDocument, { projectId, documentId: docs[2]!.id }),
       create(projectId, 'privacy'),
     ]);
     expect(outcomes.some((o) => o.status === 'fulfilled')).toBe(true);
@@ -173,17 +167,17 @@ describe('term statistics: bookkeeping', () => {
     const doc = await create(projectId, 'shipping');
     await create(projectId, 'warranty');
     await stats.deleteMany({ projectId });
-    await h.send(M.search, { projectId, q: 'delivery', size: 5 });
+    await t.h.send(M.search, { projectId, q: 'delivery', size: 5 });
     await expectCountsMatchDocuments(projectId);
 
     await stats.updateOne({ _id: termStatsId(projectId, 5) }, { $set: { scheme: 'another-analyzer' } });
-    clock.advance(60_000);
-    await h.send(M.search, { projectId, q: 'delivery', size: 5 });
+    t.clock.advance(60_000);
+    await t.h.send(M.search, { projectId, q: 'delivery', size: 5 });
     await expectCountsMatchDocuments(projectId);
 
     // Counts that missed the document's last change (as after a crash) are put right by its next one.
     await stats.updateOne({ _id: shardIdOf(projectId, doc.id) }, { $set: { [`live.${doc.id}`]: randomUUID() }, $inc: { chunks: 7 } });
-    await h.send(M.updateDocument, { projectId, documentId: doc.id, patch: { title: 'Delivery' } });
+    await t.h.send(M.updateDocument, { projectId, documentId: doc.id, patch: { title: 'Delivery' } });
     await expectCountsMatchDocuments(projectId);
   });
 
@@ -191,9 +185,9 @@ describe('term statistics: bookkeeping', () => {
     await create(projectId, 'shipping');
     await create(projectId, 'returns');
     await stats.deleteMany({ projectId });
-    clock.advance(60_000);
+    t.clock.advance(60_000);
     const answers = await Promise.all(
-      ['delivery', 'refund', 'shipping fee', 'parcel'].map((q) => h.send(M.search, { projectId, q, size: 5 })),
+      ['delivery', 'refund', 'shipping fee', 'parcel'].map((q) => t.h.send(M.search, { projectId, q, size: 5 })),
     );
     for (const { results } of answers) expect(results.length).toBeGreaterThan(0);
     const { shards } = await expectCountsMatchDocuments(projectId);
@@ -202,27 +196,27 @@ describe('term statistics: bookkeeping', () => {
 
   it("reuses a read of the counts for a few seconds, and sees another instance's writes after that", async () => {
     await create(projectId, 'shipping');
-    await h.send(M.search, { projectId, q: 'delivery', size: 5 });
+    await t.h.send(M.search, { projectId, q: 'delivery', size: 5 });
     await stats.updateOne({ _id: termStatsId(projectId, 0) }, { $set: { scheme: 'another-analyzer' } });
-    clock.advance(1_000);
-    await h.send(M.search, { projectId, q: 'delivery', size: 5 });
+    t.clock.advance(1_000);
+    await t.h.send(M.search, { projectId, q: 'delivery', size: 5 });
     expect((await stats.findOne({ _id: termStatsId(projectId, 0) }))!.scheme).toBe('another-analyzer');
-    clock.advance(5_000);
-    await h.send(M.search, { projectId, q: 'delivery', size: 5 });
+    t.clock.advance(5_000);
+    await t.h.send(M.search, { projectId, q: 'delivery', size: 5 });
     await expectCountsMatchDocuments(projectId);
   });
 
   it('writes no counts for a project without documents, even when it is searched', async () => {
-    await h.send(M.search, { projectId, q: 'anything', size: 5 });
-    await h.send(M.retrieve, { projectId, query: 'anything', qnaLimit: 2, chunkLimit: 2 });
-    await h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
+    await t.h.send(M.search, { projectId, q: 'anything', size: 5 });
+    await t.h.send(M.retrieve, { projectId, query: 'anything', qnaLimit: 2, chunkLimit: 2 });
+    await t.h.send(M.createQna, { actor: ADMIN_TOKEN_ACTOR, projectId, body: { question: 'Do you ship abroad?', answer: 'Yes.' } });
     expect(await stats.count({ projectId })).toBe(0);
   });
 });
 
 describe('term statistics: when the store fails', () => {
   const failing = (dropped: string[]) => {
-    const repo = new TermStatsRepository(h.infra.documents);
+    const repo = new TermStatsRepository(t.h.infra.documents);
     const fail = async () => {
       throw new Error('store unavailable');
     };
@@ -239,11 +233,11 @@ describe('term statistics: when the store fails', () => {
 
   it('ranks without weights, and a write still succeeds and drops the counts to be recounted', async () => {
     const dropped: string[] = [];
-    const service = new TermStatsService(h.infra.embedder, failing(dropped), documents, h.infra.clock);
+    const service = new TermStatsService(t.h.infra.embedder, failing(dropped), documents, t.h.infra.clock);
     expect(await service.chunkQueryVector(projectId, 'delivery')).toBeNull();
     const doc = await create(projectId, 'shipping');
     const current = await documents.find(projectId, doc.id);
-    await expect(service.documentChanged(projectId, doc.id, null, current)).resolves.toBeUndefined();
+    await expect(service.documentChanged({ projectId, documentId: doc.id, before: null, after: current })).resolves.toBeUndefined();
     expect(dropped).toEqual([projectId]);
   });
 });
@@ -259,7 +253,7 @@ describe('term statistics: repository guards', () => {
   });
 
   it('moves a document only from the version its shard holds, under its scheme', async () => {
-    const repo = new TermStatsRepository(h.infra.documents);
+    const repo = new TermStatsRepository(t.h.infra.documents);
     const move = (scheme: string, doc: string, from: string | null, to: string | null, delta: TermCounts) =>
       repo.move(projectId, 3, scheme, doc, from, to, delta);
     expect(await move('s1', 'd1', null, 'v1', { chunks: 1, df: { 1: 1 } })).toBe(false);
@@ -276,7 +270,7 @@ describe('term statistics: repository guards', () => {
   });
 
   it('replaces a shard only at the generation that was read', async () => {
-    const repo = new TermStatsRepository(h.infra.documents);
+    const repo = new TermStatsRepository(t.h.infra.documents);
     expect(await repo.replace(shard(1), null)).toBe(true);
     expect(await repo.replace(shard(2), null)).toBe(false);
     expect(await repo.replace(shard(3), 7)).toBe(false);

@@ -3,7 +3,7 @@ import type { DocumentRecord } from '@palaver/contracts';
 import { type Clock, type Embedder, logger, Ports, type TermWeighting } from '@palaver/platform';
 import { documentChunks } from '../domain/knowledge-text';
 import { contributionOf, countsDelta, idfWeights, statsShardOf, sumCounts, type TermCounts } from '../domain/term-statistics';
-import { DocumentRepository, type VersionedDocument } from '../repositories/document.repository';
+import { type DocumentChange, DocumentRepository } from '../repositories/document.repository';
 import { TermStatsRepository } from '../repositories/term-stats.repository';
 
 /**
@@ -65,12 +65,7 @@ export class TermStatsService {
    * is written. Never fails the caller: the write it follows has happened. If the counts cannot
    * be written they are dropped, and the next query recounts them.
    */
-  async documentChanged(
-    projectId: string,
-    documentId: string,
-    before: VersionedDocument | null,
-    after: VersionedDocument | null,
-  ): Promise<void> {
+  async documentChanged({ projectId, documentId, before, after }: DocumentChange): Promise<void> {
     const weighting = this.embedder.termWeighting;
     if (!weighting) return;
     this.touch(projectId);
