@@ -1,11 +1,12 @@
-import { AnalyticsEvent, AnalyticsMessages, FeedbackSummary, IdentityMessages, queryInt, Uuid } from '@palaver/contracts';
+import { AnalyticsEvent, AnalyticsMessages, FeedbackSummary, queryInt } from '@palaver/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { openStream, sseEvent } from '../../http/open-stream';
 import type { Routes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
+import { existingProject } from './existing-project';
 
-const ProjectPath = z.object({ projectId: Uuid });
 const EventsQuery = z.object({
   type: z.string().max(100).optional(),
   after: z.string().max(100).optional(),
@@ -17,16 +18,14 @@ const FOLLOW_POLL_MS = 500;
 
 /** The feedback stream for analysts: a cursor-paged feed, a live SSE tail, and the summary. */
 export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = { auth: 'admin', tag: 'admin: analytics' } as const;
+  const admin = routes.scope({ auth: 'admin', tag: 'admin: analytics' });
 
-  routes.add(
+  admin.add(
     {
-      ...admin,
-      permission: 'analytics.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/events',
+      permission: 'analytics.read',
       summary: "The project's event feed after a cursor; follow=true tails it live as text/event-stream",
-      params: ProjectPath,
       query: EventsQuery,
       responses: {
         200: {
@@ -36,25 +35,23 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       },
     },
     async ({ params, query, request, reply }) => {
-      await services.send(IdentityMessages.getProject, params);
+      await existingProject(services, params.projectId);
       const { follow, ...page } = query;
       if (follow === 'false') return services.send(AnalyticsMessages.listEvents, { ...params, ...page });
       await tail(request, reply, params.projectId, page);
     },
   );
 
-  routes.add(
+  admin.add(
     {
-      ...admin,
-      permission: 'analytics.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/analytics/feedback',
+      permission: 'analytics.read',
       summary: 'Likes and dislikes (latest value per message), removals, by day',
-      params: ProjectPath,
-      responses: { 200: { description: 'Feedback summary', schema: FeedbackSummary } },
+      responses: ok('Feedback summary', FeedbackSummary),
     },
     async ({ params }) => {
-      await services.send(IdentityMessages.getProject, params);
+      await existingProject(services, params.projectId);
       return services.send(AnalyticsMessages.feedbackSummary, params);
     },
   );

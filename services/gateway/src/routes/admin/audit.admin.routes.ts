@@ -1,7 +1,7 @@
-import { AccountMessages, AuditPage, AuditQuery, IdentityMessages, Uuid } from '@palaver/contracts';
-import { z } from 'zod';
+import { AccountMessages, AuditPage, AuditQuery, IdentityMessages } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
 const wasDeleted = async (services: GatewayDeps['services'], projectId: string): Promise<boolean> =>
@@ -13,13 +13,12 @@ export const auditAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
     {
       auth: 'admin',
       tag: 'admin: audit',
-      permission: 'audit.read',
       method: 'GET',
       url: '/admin/v1/projects/:projectId/audit',
+      permission: 'audit.read',
       summary: 'Changes made through the admin API, newest first (filter by actor id, action or resource, time; page with cursor)',
-      params: z.object({ projectId: Uuid }),
       query: AuditQuery,
-      responses: { 200: { description: 'Audit entries', schema: AuditPage } },
+      responses: ok('Audit entries', AuditPage),
     },
     async ({ params, query, principal }) => {
       await existingProject(services, params.projectId).catch(async (err: unknown) => {
