@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type AdminPrincipal, actorOf } from '../auth/admin-access';
 import type { Authenticator } from '../auth/authenticator';
 import type { IdempotentRequests } from '../idempotency/idempotent-requests';
-import type { ApiDocs, Auth, RouteDoc } from '../openapi/api-docs';
+import type { ApiDocs, Auth, Method, RouteDoc } from '../openapi/api-docs';
 import { parse } from './parse';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -63,15 +63,20 @@ export type RouteSpec<A extends Auth, U extends string, P, Q, B> = Omit<
 
 export type RouteHandler<A extends Auth, U extends string, P, Q, B> = (input: RouteInput<A, ParamsOf<U, P>, Q, B>) => Promise<unknown>;
 
-/** Routes declared with a shared credential and tag: each states only what differs. */
-export interface RouteScope<A extends Auth> {
-  add<
-    U extends string,
-    P extends z.ZodObject | undefined = undefined,
-    Q extends z.ZodObject | undefined = undefined,
-    B extends z.ZodType | undefined = undefined,
-  >(route: Omit<RouteSpec<A, U, P, Q, B>, 'auth' | 'tag'>, handler: RouteHandler<A, U, P, Q, B>): void;
-}
+/** Declares a route of a scope by its method: the URL, then what the route states beyond the scope's credential and tag. */
+type ScopedRoute<A extends Auth> = <
+  U extends string,
+  P extends z.ZodObject | undefined = undefined,
+  Q extends z.ZodObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  url: U,
+  route: Omit<RouteSpec<A, U, P, Q, B>, 'auth' | 'tag' | 'method' | 'url'>,
+  handler: RouteHandler<A, U, P, Q, B>,
+) => void;
+
+/** Routes declared with a shared credential and tag, as Fastify's `app.get(url, options, handler)`. */
+export type RouteScope<A extends Auth> = Record<Lowercase<Method>, ScopedRoute<A>>;
 
 /** The URL's path parameters as uuids, for a route that declares no schema of its own. */
 const uuidParamsOf = (url: string): z.ZodObject | undefined => {
@@ -182,9 +187,11 @@ export class Routes {
 
   /** Declarations sharing a credential and a tag (`{ auth: 'admin', tag: 'admin: knowledge' }`). */
   scope<A extends Auth>(shared: { auth: A; tag: string }): RouteScope<A> {
-    return {
-      add: (route, handler) => this.add({ auth: shared.auth, tag: shared.tag, ...route } as never, handler as never),
-    };
+    const declare =
+      (method: Method): ScopedRoute<A> =>
+      (url, route, handler) =>
+        this.add({ auth: shared.auth, tag: shared.tag, method, url, ...route } as never, handler as never);
+    return { get: declare('GET'), post: declare('POST'), put: declare('PUT'), patch: declare('PATCH'), delete: declare('DELETE') };
   }
 
   /** The same declarations on another (encapsulated) Fastify instance. */

@@ -35,20 +35,18 @@ const HEALTH_TIMEOUT_MS = 2_000;
 export const healthRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const probes = routes.scope({ auth: 'none', tag: 'operations' });
 
-  probes.add(
+  probes.get(
+    '/livez',
     {
-      method: 'GET',
-      url: '/livez',
       summary: 'Liveness of this gateway process: 200 while it answers',
       responses: ok('Alive', Liveness),
     },
     async ({ reply }) => reply.send({ status: 'ok' }),
   );
 
-  probes.add(
+  probes.get(
+    '/readyz',
     {
-      method: 'GET',
-      url: '/readyz',
       summary: 'Readiness of this gateway process: 200 while its own connections (NATS, Redis) are up, else 503',
       responses: readinessResponses(Readiness),
     },
@@ -58,10 +56,9 @@ export const healthRoutes = (routes: Routes, { services }: GatewayDeps): void =>
     },
   );
 
-  probes.add(
+  probes.get(
+    '/healthz',
     {
-      method: 'GET',
-      url: '/healthz',
       summary: 'Readiness: 200 when every service answers, else 503',
       responses: readinessResponses(Health),
     },

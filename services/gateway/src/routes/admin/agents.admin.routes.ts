@@ -8,10 +8,9 @@ import { created, dataList, ok } from '../../openapi/responses';
 export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, identity: IdentityCache): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: human agents' });
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/agents',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/agents',
       permission: 'agents.manage',
       summary: 'Add a human agent; the answer holds its token, shown only this once',
       body: CreateAgentBody,
@@ -20,10 +19,9 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, iden
     async ({ params, body, actor }) => services.send(IdentityMessages.createAgent, { ...params, actor, body }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/agents',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/agents',
       permission: 'agents.manage',
       summary: "The project's agents (never their tokens)",
       responses: ok('Agents', dataList(AgentRecord)),
@@ -31,10 +29,9 @@ export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, iden
     async ({ params }) => services.send(IdentityMessages.listAgents, params),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/agents/:agentId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/agents/:agentId',
       permission: 'agents.manage',
       summary: 'Revoke an agent: its token and live feeds stop at once, what it held goes back to the assistant (idempotent)',
       responses: ok('The revoked agent', AgentRecord),

@@ -20,10 +20,9 @@ const FOLLOW_POLL_MS = 500;
 export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: analytics' });
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/events',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/events',
       permission: 'analytics.read',
       summary: "The project's event feed after a cursor; follow=true tails it live as text/event-stream",
       query: EventsQuery,
@@ -42,10 +41,9 @@ export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/analytics/feedback',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/analytics/feedback',
       permission: 'analytics.read',
       summary: 'Likes and dislikes (latest value per message), removals, by day',
       responses: ok('Feedback summary', FeedbackSummary),

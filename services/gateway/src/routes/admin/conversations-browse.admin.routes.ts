@@ -21,10 +21,9 @@ const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'tex
 export const conversationBrowseAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: conversations' });
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations',
       permission: 'conversations.read',
       summary: "The project's conversations, latest interaction first, filtered by status, handoff, visitor or time",
       query: AdminListConversationsQuery,
@@ -36,10 +35,9 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations/export',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations/export',
       permission: 'conversations.read',
       summary: 'Export the filtered conversations: NDJSON (one conversation with its messages a line) or CSV (one message a row)',
       query: AdminExportConversationsQuery,
@@ -56,10 +54,9 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations/:conversationId',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId',
       permission: 'conversations.read',
       summary: 'One conversation of the project with its messages, whoever the visitor',
       responses: ok('Conversation', AdminConversation),
@@ -67,10 +64,9 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
     async ({ params }) => services.send(ConversationAdminMessages.get, params),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/analytics/disliked-answers',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/analytics/disliked-answers',
       permission: 'analytics.read',
       summary: 'Answers whose latest feedback is a dislike, grouped by identical text, most disliked first',
       query: DislikedAnswersQuery,

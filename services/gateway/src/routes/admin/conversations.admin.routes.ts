@@ -17,10 +17,9 @@ const AgentMessageBody = z.object({ content: nonBlank(z.string().min(1).max(10_0
 export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: human agents' });
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
       permission: 'conversations.act',
       summary: 'Hand a conversation to the named human agent, or (no humanAgent) queue it for the agents: the AI stops answering it',
       body: HandoffBody,
@@ -37,10 +36,9 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
         : services.send(ConversationMessages.requestHandoff, { ...params, source: 'admin', actor }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/release',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/release',
       permission: 'conversations.act',
       summary: 'Hand the conversation back to the assistant, whoever holds it',
       responses: ok('Conversation', AgentConversation),
@@ -48,10 +46,9 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
     async ({ params, actor }) => services.send(ConversationMessages.release, { ...params, humanAgentId: null, actor }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/messages',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/messages',
       permission: 'conversations.act',
       summary: "Post the human agent's message",
       body: AgentMessageBody,

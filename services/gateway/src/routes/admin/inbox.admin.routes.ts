@@ -14,10 +14,9 @@ import { created, noContent, ok } from '../../openapi/responses';
 export const inboxAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: inbox' });
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/canned-replies',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/canned-replies',
       permission: 'inbox.read',
       summary: "The project's canned replies, sorted by shortcut",
       responses: ok('Canned replies', CannedReplyList),
@@ -25,10 +24,9 @@ export const inboxAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
     async ({ params }) => services.send(InboxMessages.listCannedReplies, params),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/canned-replies',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/canned-replies',
       permission: 'cannedReplies.manage',
       summary: 'Add a canned reply (409 on a shortcut the project has; at most 500 per project)',
       body: CreateCannedReplyBody,
@@ -37,10 +35,9 @@ export const inboxAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
     async ({ params, body, actor }) => services.send(InboxMessages.createCannedReply, { ...params, actor, body }),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/projects/:projectId/canned-replies/:cannedReplyId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/projects/:projectId/canned-replies/:cannedReplyId',
       permission: 'cannedReplies.manage',
       summary: 'Change a canned reply (the fields given)',
       body: UpdateCannedReplyBody,
@@ -49,10 +46,9 @@ export const inboxAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
     async ({ params, body, actor }) => services.send(InboxMessages.updateCannedReply, { ...params, actor, patch: body }),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/canned-replies/:cannedReplyId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/canned-replies/:cannedReplyId',
       permission: 'cannedReplies.manage',
       summary: 'Delete a canned reply',
       responses: noContent('Deleted'),
@@ -60,10 +56,9 @@ export const inboxAdminRoutes = (routes: Routes, { services }: GatewayDeps): voi
     async ({ params, actor }) => services.send(InboxMessages.deleteCannedReply, { ...params, actor }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/notes',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/notes',
       permission: 'inbox.read',
       summary: "The conversation's internal notes, oldest first",
       responses: ok('Notes', AgentNoteList),

@@ -9,10 +9,9 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
   const admin = routes.scope({ auth: 'admin', tag: 'admin: insights' });
   const existing = (projectId: string) => existingProject(services, projectId);
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/insights/summary',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/insights/summary',
       permission: 'analytics.read',
       summary:
         'Conversations, messages, resolution and handoff rates, like rate, CSAT and first agent reply time of the conversations started in a range',
@@ -23,10 +22,9 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       services.send(AnalyticsMessages.insightsSummary, { projectId: await existing(params.projectId), ...query }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/insights/unanswered',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/insights/unanswered',
       permission: 'analytics.read',
       summary: 'Questions the assistant declined, found no knowledge for, or whose reply was disliked, grouped by meaning',
       query: InsightsRange,
@@ -35,10 +33,9 @@ export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params, query }) => services.send(AnalyticsMessages.listUnanswered, { projectId: await existing(params.projectId), ...query }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/insights/unanswered/:groupId/answer',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/insights/unanswered/:groupId/answer',
       permission: 'knowledge.write',
       summary: "Answer a group: creates a Q&A entry (the group's question unless given) and marks the group answered",
       body: AnswerUnansweredBody,

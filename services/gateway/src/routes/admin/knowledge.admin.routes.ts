@@ -24,10 +24,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
   const admin = routes.scope({ auth: 'admin', tag: 'admin: knowledge' });
   const existing = (projectId: string) => existingProject(services, projectId);
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/qnas',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/qnas',
       permission: 'knowledge.read',
       summary: "The project's Q&A entries",
       query: ListQnasQuery,
@@ -36,10 +35,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     async ({ params, query }) => services.send(SearchMessages.listQnas, { projectId: await existing(params.projectId), query }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/qnas',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/qnas',
       permission: 'knowledge.write',
       summary: 'Create a Q&A entry',
       body: QnaBody,
@@ -49,10 +47,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       services.send(SearchMessages.createQna, { projectId: await existing(params.projectId), actor, body }),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/projects/:projectId/qnas/:qnaId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/projects/:projectId/qnas/:qnaId',
       permission: 'knowledge.write',
       summary: 'Update a Q&A entry',
       body: UpdateQnaBody,
@@ -61,10 +58,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     async ({ params, body, actor }) => services.send(SearchMessages.updateQna, { ...params, actor, patch: body }),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/qnas/:qnaId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/qnas/:qnaId',
       permission: 'knowledge.write',
       summary: 'Delete a Q&A entry',
       responses: noContent('Deleted'),
@@ -72,10 +68,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     async ({ params, actor }) => services.send(SearchMessages.deleteQna, { ...params, actor }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/documents',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/documents',
       permission: 'knowledge.write',
       summary: 'Add a document: chunked, embedded and searchable when the call returns',
       body: DocumentBody,
@@ -85,10 +80,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
       services.send(SearchMessages.createDocument, { projectId: await existing(params.projectId), actor, body }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/documents',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/documents',
       permission: 'knowledge.read',
       summary: "The project's documents, newest first",
       query: ListDocumentsQuery,
@@ -97,10 +91,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     async ({ params, query }) => services.send(SearchMessages.listDocuments, { projectId: await existing(params.projectId), ...query }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/documents/:documentId',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/documents/:documentId',
       permission: 'knowledge.read',
       summary: 'One document',
       responses: ok('Document', DocumentRecord),
@@ -108,10 +101,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     async ({ params }) => services.send(SearchMessages.getDocument, params),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/projects/:projectId/documents/:documentId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/projects/:projectId/documents/:documentId',
       permission: 'knowledge.write',
       summary: 'Update a document (its chunks are replaced)',
       body: UpdateDocumentBody,
@@ -120,10 +112,9 @@ export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps):
     async ({ params, body, actor }) => services.send(SearchMessages.updateDocument, { ...params, actor, patch: body }),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/documents/:documentId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/documents/:documentId',
       permission: 'knowledge.write',
       summary: 'Delete a document and its chunks',
       responses: noContent('Deleted'),

@@ -7,10 +7,9 @@ import { dataList, ok } from '../../openapi/responses';
 export const memberAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: members' });
 
-  admin.add(
+  admin.put(
+    '/admin/v1/projects/:projectId/members/:userId',
     {
-      method: 'PUT',
-      url: '/admin/v1/projects/:projectId/members/:userId',
       permission: 'members.manage',
       summary: 'Give a user a role in the project, or change it (409 when it would leave the project without an owner)',
       body: PutMemberBody,
@@ -19,10 +18,9 @@ export const memberAdminRoutes = (routes: Routes, { services }: GatewayDeps): vo
     async ({ params, body, actor }) => services.send(AccountMessages.putMember, { actor, ...params, body }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/members',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/members',
       permission: 'members.read',
       summary: "The project's members with their roles",
       responses: ok('Members', dataList(Member)),
@@ -30,10 +28,9 @@ export const memberAdminRoutes = (routes: Routes, { services }: GatewayDeps): vo
     async ({ params }) => services.send(AccountMessages.listMembers, params),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/members/:userId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/members/:userId',
       permission: 'members.manage',
       summary: 'Remove a user from the project (409 for its last owner)',
       responses: ok('The removed membership', Membership),

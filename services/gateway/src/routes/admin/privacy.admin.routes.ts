@@ -11,10 +11,9 @@ export const privacyAdminRoutes = (routes: Routes, deps: GatewayDeps, identity: 
   const { services } = deps;
   const admin = routes.scope({ auth: 'admin', tag: 'admin: privacy' });
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/visitors/:visitorId/export',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/visitors/:visitorId/export',
       permission: 'conversations.read',
       summary: 'Everything about a visitor as one JSON document: profile, conversations, messages, feedback',
       responses: ok("The visitor's data", VisitorExport),
@@ -25,10 +24,9 @@ export const privacyAdminRoutes = (routes: Routes, deps: GatewayDeps, identity: 
     },
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/visitors/:visitorId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/visitors/:visitorId',
       permission: 'project.update',
       summary: 'Erase a visitor: profile and sessions, conversations and messages (crypto-shredded); the erasure is recorded',
       responses: ok('The record of the erasure (no erased content)', ErasureRecord),
@@ -47,10 +45,9 @@ export const privacyAdminRoutes = (routes: Routes, deps: GatewayDeps, identity: 
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/erasures',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/erasures',
       permission: 'audit.read',
       summary: "The project's erasures (who, when, which visitor id), newest first",
       query: ListErasuresQuery,

@@ -22,10 +22,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
   /** Identity announces a change to every gateway; this one applies it before answering, whatever the pub/sub latency. */
   const projectChanged = (projectId: string) => identity.apply({ kind: 'project-changed', projectId });
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects',
     {
-      method: 'POST',
-      url: '/admin/v1/projects',
       permission: 'global.projects.create',
       summary: 'Create a project (and its default assistant)',
       body: CreateProjectBody,
@@ -34,10 +33,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     async ({ body, actor }) => services.send(IdentityMessages.createProject, { ...body, actor }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects',
     {
-      method: 'GET',
-      url: '/admin/v1/projects',
       permission: 'global.projects.list',
       summary: 'Every project',
       responses: ok('Projects', dataList(ProjectRecord)),
@@ -50,10 +48,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId',
       permission: 'project.read',
       summary: 'One project',
       responses: ok('Project', ProjectRecord),
@@ -61,10 +58,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     async ({ params }) => services.send(IdentityMessages.getProject, params),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/projects/:projectId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/projects/:projectId',
       permission: 'project.update',
       summary: 'Update a project (chatWidgetConfig and limits merge field by field)',
       body: UpdateProjectBody,
@@ -77,10 +73,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     },
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId',
       permission: 'project.delete',
       summary:
         'Delete a project: its keys, sessions and agents stop at once, its members and canned replies go; its conversations and knowledge are erased in the background',
@@ -92,10 +87,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     },
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/identity-secret',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/identity-secret',
       permission: 'project.update',
       summary:
         'Create or rotate the identity secret that signs user tokens: shown in this answer only; the previous one verifies tokens 24 h more',
@@ -108,10 +102,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     },
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/assistants',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/assistants',
       permission: 'project.update',
       summary: 'Create an assistant',
       body: CreateAssistantBody,
@@ -120,10 +113,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     async ({ params, body, actor }) => services.send(IdentityMessages.createAssistant, { ...params, actor, body }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/assistants',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/assistants',
       permission: 'project.read',
       summary: "The project's assistants",
       responses: ok('Assistants', dataList(AssistantRecord)),
@@ -131,10 +123,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     async ({ params }) => services.send(IdentityMessages.listAssistants, params),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/projects/:projectId/assistants/:assistantId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/projects/:projectId/assistants/:assistantId',
       permission: 'project.update',
       summary: "Update an assistant's name, instructions or model (null model: the configured default)",
       body: UpdateAssistantBody,
@@ -143,10 +134,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     async ({ params, body, actor }) => services.send(IdentityMessages.updateAssistant, { ...params, actor, patch: body }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/keys',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/keys',
       permission: 'keys.manage',
       summary: 'Create a key: the full key is in this answer only',
       body: CreateKeyBody,
@@ -159,10 +149,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/keys',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/keys',
       permission: 'keys.read',
       summary: "The project's keys, without secrets",
       responses: ok('Keys', dataList(KeyRecord)),
@@ -170,10 +159,9 @@ export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, id
     async ({ params }) => services.send(IdentityMessages.listKeys, params),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/keys/:keyId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/keys/:keyId',
       permission: 'keys.manage',
       summary: 'Revoke a key and every session made with it',
       responses: ok('The revoked key', KeyRecord),

@@ -23,10 +23,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
   const admin = routes.scope({ auth: 'admin', tag: 'admin: knowledge' });
   const existing = (projectId: string) => existingProject(services, projectId);
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/sources',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/sources',
       permission: 'knowledge.write',
       summary: 'Add a website or sitemap source: its first crawl is queued (a URL that may not be fetched is 422)',
       body: SourceBody,
@@ -36,10 +35,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
       services.send(SearchMessages.createSource, { projectId: await existing(params.projectId), actor, body }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/sources',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/sources',
       permission: 'knowledge.read',
       summary: "The project's sources, newest first",
       query: ListQuery,
@@ -48,10 +46,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
     async ({ params, query }) => services.send(SearchMessages.listSources, { projectId: await existing(params.projectId), ...query }),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/sources/:sourceId',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/sources/:sourceId',
       permission: 'knowledge.read',
       summary: 'One source, with the page counters of its latest crawl (live while it crawls)',
       responses: ok('Source', Source),
@@ -59,10 +56,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
     async ({ params }) => services.send(SearchMessages.getSource, params),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/sources/:sourceId/pages',
     {
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/sources/:sourceId/pages',
       permission: 'knowledge.read',
       summary: 'The pages the latest crawl found, by URL',
       query: ListPagesQuery,
@@ -71,10 +67,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
     async ({ params, query }) => services.send(SearchMessages.listSourcePages, { ...params, ...query }),
   );
 
-  admin.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/sources/:sourceId/sync',
     {
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/sources/:sourceId/sync',
       permission: 'knowledge.write',
       summary: 'Crawl again now: changed pages replace their documents, gone ones lose them',
       responses: accepted('Source', Source),
@@ -82,10 +77,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
     async ({ params, actor }) => services.send(SearchMessages.syncSource, { ...params, actor }),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/projects/:projectId/sources/:sourceId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/projects/:projectId/sources/:sourceId',
       permission: 'knowledge.write',
       summary: "Change a source's settings (taken by its next crawl)",
       body: UpdateSourceBody,
@@ -94,10 +88,9 @@ export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): v
     async ({ params, body, actor }) => services.send(SearchMessages.updateSource, { ...params, actor, patch: body }),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/projects/:projectId/sources/:sourceId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/projects/:projectId/sources/:sourceId',
       permission: 'knowledge.write',
       summary: 'Delete a source and every document it made',
       responses: noContent('Deleted'),

@@ -11,10 +11,9 @@ const absolute = (request: FastifyRequest, path: string): string => `${request.p
 export const userAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const admin = routes.scope({ auth: 'admin', tag: 'admin: users' });
 
-  admin.add(
+  admin.post(
+    '/admin/v1/users',
     {
-      method: 'POST',
-      url: '/admin/v1/users',
       permission: 'global.users.manage',
       summary: 'Create a user; without a password the answer carries a one-time invitation link (shown once)',
       body: CreateUserBody,
@@ -27,10 +26,9 @@ export const userAdminRoutes = (routes: Routes, { services }: GatewayDeps): void
     },
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/users',
     {
-      method: 'GET',
-      url: '/admin/v1/users',
       permission: 'global.users.manage',
       summary: 'Every user',
       responses: ok('Users', dataList(UserRecord)),
@@ -38,10 +36,9 @@ export const userAdminRoutes = (routes: Routes, { services }: GatewayDeps): void
     async () => services.send(AccountMessages.listUsers, {}),
   );
 
-  admin.add(
+  admin.get(
+    '/admin/v1/users/:userId',
     {
-      method: 'GET',
-      url: '/admin/v1/users/:userId',
       permission: 'global.users.manage',
       summary: 'One user',
       responses: ok('User', UserRecord),
@@ -49,10 +46,9 @@ export const userAdminRoutes = (routes: Routes, { services }: GatewayDeps): void
     async ({ params }) => services.send(AccountMessages.getUser, params),
   );
 
-  admin.add(
+  admin.patch(
+    '/admin/v1/users/:userId',
     {
-      method: 'PATCH',
-      url: '/admin/v1/users/:userId',
       permission: 'global.users.manage',
       summary: "Change a user's name, picture or password",
       body: UpdateUserBody,
@@ -61,10 +57,9 @@ export const userAdminRoutes = (routes: Routes, { services }: GatewayDeps): void
     async ({ params, body, actor }) => services.send(AccountMessages.updateUser, { actor, userId: params.userId, patch: body }),
   );
 
-  admin.add(
+  admin.delete(
+    '/admin/v1/users/:userId',
     {
-      method: 'DELETE',
-      url: '/admin/v1/users/:userId',
       permission: 'global.users.manage',
       summary: 'Delete a user with their memberships, sessions and API tokens (409 while the last owner of a project)',
       responses: ok('The deleted user', UserRecord),

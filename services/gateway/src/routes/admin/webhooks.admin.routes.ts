@@ -23,10 +23,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
   const admin = routes.scope({ auth: 'admin', tag: 'admin: webhooks' });
   const base = '/admin/v1/projects/:projectId/webhooks';
 
-  admin.add(
+  admin.post(
+    base,
     {
-      method: 'POST',
-      url: base,
       permission: 'project.update',
       summary:
         'Register an endpoint for feed event types (or "*"); the answer carries its signing secret, shown only here (an unknown type or a URL that may not be reached is 422)',
@@ -37,10 +36,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
       services.send(WebhookMessages.create, { projectId: await existingProject(services, params.projectId), actor, body }),
   );
 
-  admin.add(
+  admin.get(
+    base,
     {
-      method: 'GET',
-      url: base,
       permission: 'project.update',
       summary: "The project's webhook endpoints (without secrets), oldest first",
       responses: ok('Endpoints', z.object({ object: z.literal('list'), data: z.array(Webhook) })),
@@ -48,10 +46,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params }) => services.send(WebhookMessages.list, { projectId: await existingProject(services, params.projectId) }),
   );
 
-  admin.add(
+  admin.get(
+    `${base}/:webhookId`,
     {
-      method: 'GET',
-      url: `${base}/:webhookId`,
       permission: 'project.update',
       summary: 'One endpoint (without its secret)',
       responses: ok('Endpoint', Webhook),
@@ -59,10 +56,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params }) => services.send(WebhookMessages.get, params),
   );
 
-  admin.add(
+  admin.patch(
+    `${base}/:webhookId`,
     {
-      method: 'PATCH',
-      url: `${base}/:webhookId`,
       permission: 'project.update',
       summary: 'Change an endpoint; enabled: true re-enables one the product disabled for failing',
       body: UpdateWebhookBody,
@@ -71,10 +67,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params, body, actor }) => services.send(WebhookMessages.update, { ...params, actor, patch: body }),
   );
 
-  admin.add(
+  admin.delete(
+    `${base}/:webhookId`,
     {
-      method: 'DELETE',
-      url: `${base}/:webhookId`,
       permission: 'project.update',
       summary: 'Remove an endpoint and its deliveries',
       responses: noContent('Deleted'),
@@ -82,10 +77,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params, actor }) => services.send(WebhookMessages.delete, { ...params, actor }),
   );
 
-  admin.add(
+  admin.post(
+    `${base}/:webhookId/rotate-secret`,
     {
-      method: 'POST',
-      url: `${base}/:webhookId/rotate-secret`,
       permission: 'project.update',
       summary: 'Replace the signing secret at once (shown only in this answer); attempts from now on are signed with it',
       responses: ok('The endpoint, with its new secret', WebhookWithSecret),
@@ -93,10 +87,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params, actor }) => services.send(WebhookMessages.rotateSecret, { ...params, actor }),
   );
 
-  admin.add(
+  admin.post(
+    `${base}/:webhookId/test`,
     {
-      method: 'POST',
-      url: `${base}/:webhookId/test`,
       permission: 'project.update',
       summary: 'Send a webhook.test event to the endpoint now (a delivery like any other, with its retries)',
       responses: accepted('The delivery', WebhookDelivery),
@@ -104,10 +97,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params }) => services.send(WebhookMessages.sendTest, params),
   );
 
-  admin.add(
+  admin.get(
+    `${base}/:webhookId/deliveries`,
     {
-      method: 'GET',
-      url: `${base}/:webhookId/deliveries`,
       permission: 'project.update',
       summary: "The endpoint's deliveries, newest first, with their attempts and last outcome",
       query: DeliveriesQuery,
@@ -116,10 +108,9 @@ export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): 
     async ({ params, query }) => services.send(WebhookMessages.listDeliveries, { ...params, ...query }),
   );
 
-  admin.add(
+  admin.post(
+    `${base}/:webhookId/deliveries/:deliveryId/retry`,
     {
-      method: 'POST',
-      url: `${base}/:webhookId/deliveries/:deliveryId/retry`,
       permission: 'project.update',
       summary: 'Resend a delivery now (one more attempt, signed afresh, the same webhook-id)',
       responses: accepted('The delivery, pending', WebhookDelivery),

@@ -51,20 +51,18 @@ export const agentRoutes = (
     humanAgentId: agent.agentId,
   });
 
-  agents.add(
+  agents.get(
+    '/agent/v1/me',
     {
-      method: 'GET',
-      url: '/agent/v1/me',
       summary: 'The calling agent',
       responses: ok('Agent', AgentInfo),
     },
     async ({ agent }) => agent,
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/queue',
     {
-      method: 'GET',
-      url: '/agent/v1/queue',
       summary: 'Conversations waiting for a person, oldest first, each with its unanswered visitor messages',
       query: QueueQuery,
       responses: ok('Queue', dataList(AgentConversation)),
@@ -72,10 +70,9 @@ export const agentRoutes = (
     async ({ agent, query }) => services.send(ConversationMessages.queue, { projectId: agent.projectId, limit: query.limit }),
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/queue/claim',
     {
-      method: 'POST',
-      url: '/agent/v1/queue/claim',
       summary: 'Atomically take the oldest waiting conversation (204 when the queue is empty)',
       responses: {
         200: { description: 'The conversation, now held by the caller', schema: AgentConversation },
@@ -93,30 +90,27 @@ export const agentRoutes = (
     },
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/conversations',
     {
-      method: 'GET',
-      url: '/agent/v1/conversations',
       summary: "The open conversations the caller holds, and the feed's position to follow them from (/events?after=feedCursor)",
       responses: ok('Held conversations', HeldConversations),
     },
     async ({ agent }) => services.send(ConversationMessages.heldConversations, { projectId: agent.projectId, humanAgentId: agent.agentId }),
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId',
     {
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId',
       summary: "One conversation of the agent's project, with its handoff state",
       responses: ok('Conversation', AgentConversation),
     },
     async ({ agent, params }) => services.send(ConversationMessages.agentConversation, { projectId: agent.projectId, ...params }),
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId/messages',
     {
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId/messages',
       summary: 'All messages of a conversation, oldest first (same filters as v2)',
       query: ListMessagesQuery,
       responses: ok('Messages', plainList(Message)),
@@ -132,10 +126,9 @@ export const agentRoutes = (
     },
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/handoff',
     {
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/handoff',
       summary: 'Take this conversation (waiting or AI-answered); 409 when another agent holds it',
       responses: ok('The conversation, now held by the caller', AgentConversation),
     },
@@ -149,10 +142,9 @@ export const agentRoutes = (
       }),
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/close',
     {
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/close',
       summary: 'Close the conversation (only its holder), with an optional reason',
       body: CloseConversationBody,
       responses: ok('The closed conversation', AgentConversation),
@@ -165,20 +157,18 @@ export const agentRoutes = (
       }),
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/release',
     {
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/release',
       summary: 'Hand the conversation back to the assistant (only its holder)',
       responses: ok('The conversation, answered by the AI again', AgentConversation),
     },
     async ({ agent, params }) => services.send(ConversationMessages.release, { ...asHolder(agent, params), actor: actorOf(agent) }),
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/messages',
     {
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/messages',
       summary: 'Answer the visitor as the calling agent (role human_agent); only while holding the conversation',
       body: AgentMessageBody,
       responses: created('Message', Message),
@@ -187,10 +177,9 @@ export const agentRoutes = (
       services.send(ConversationMessages.postAgentMessage, { ...asHolder(agent, params), content: body.content }),
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/events',
     {
-      method: 'GET',
-      url: '/agent/v1/events',
       summary: "The project's handoff events, live (SSE; Last-Event-ID or ?after resumes). See docs/agents-api.md",
       query: EventsQuery,
       responses: {

@@ -20,20 +20,18 @@ export const agentInboxRoutes = (routes: Routes, { services, clock }: GatewayDep
   const agents = routes.scope({ auth: 'agent', tag: 'agents' });
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
 
-  agents.add(
+  agents.get(
+    '/agent/v1/canned-replies',
     {
-      method: 'GET',
-      url: '/agent/v1/canned-replies',
       summary: "The project's canned replies, sorted by shortcut",
       responses: ok('Canned replies', CannedReplyList),
     },
     async ({ agent }) => services.send(InboxMessages.listCannedReplies, { projectId: agent.projectId }),
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/notes',
     {
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/notes',
       summary: 'Add an internal note (any agent of the project; never shown to the visitor)',
       body: AgentNoteBody,
       responses: created('The note', AgentNote),
@@ -48,20 +46,18 @@ export const agentInboxRoutes = (routes: Routes, { services, clock }: GatewayDep
       }),
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId/notes',
     {
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId/notes',
       summary: "The conversation's internal notes, oldest first",
       responses: ok('Notes', AgentNoteList),
     },
     async ({ agent, params }) => services.send(InboxMessages.listNotes, { projectId: agent.projectId, ...params }),
   );
 
-  agents.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/typing',
     {
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/typing',
       summary: 'Tell the visitor the agent is typing (for TYPING_TTL_MS; only the holder, else 409; at most one per 2 s, extras dropped)',
       idempotent: false,
       responses: noContent('Sent (or dropped as too soon after the last one)'),
@@ -87,10 +83,9 @@ export const agentInboxRoutes = (routes: Routes, { services, clock }: GatewayDep
     },
   );
 
-  agents.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId/visitor',
     {
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId/visitor',
       summary: 'Who the visitor is: identity, contact, last page, browser, their other conversations',
       responses: ok('The visitor panel', VisitorContext),
     },

@@ -39,10 +39,9 @@ export const authRoutes = (routes: Routes, { services }: GatewayDeps): void => {
   const open = routes.scope({ auth: 'none', tag: 'auth' });
   const person = routes.scope({ auth: 'user', tag: 'auth' });
 
-  open.add(
+  open.post(
+    '/auth/v1/login',
     {
-      method: 'POST',
-      url: '/auth/v1/login',
       summary: `Sign in with email and password: sets the ${SESSION_COOKIE} cookie (429 after 5 failures in 15 minutes for the account or the address)`,
       body: LoginBody,
       responses: ok('Signed in', SignedIn),
@@ -51,10 +50,9 @@ export const authRoutes = (routes: Routes, { services }: GatewayDeps): void => {
       signInWith(request, reply, () => services.send(AccountMessages.login, { ...body, address: request.ip })),
   );
 
-  open.add(
+  open.post(
+    '/auth/v1/accept-invite',
     {
-      method: 'POST',
-      url: '/auth/v1/accept-invite',
       summary: "Set an invited user's password with the invitation's one-time token, and sign in",
       body: AcceptInviteBody,
       responses: ok('Signed in', SignedIn),
@@ -62,10 +60,9 @@ export const authRoutes = (routes: Routes, { services }: GatewayDeps): void => {
     async ({ body, request, reply }) => signInWith(request, reply, () => services.send(AccountMessages.acceptInvite, body)),
   );
 
-  open.add(
+  open.post(
+    '/auth/v1/logout',
     {
-      method: 'POST',
-      url: '/auth/v1/logout',
       summary: 'End the session of the cookie and clear it (204, also when not signed in)',
       responses: noContent('Signed out'),
     },
@@ -77,20 +74,18 @@ export const authRoutes = (routes: Routes, { services }: GatewayDeps): void => {
     },
   );
 
-  person.add(
+  person.get(
+    '/auth/v1/me',
     {
-      method: 'GET',
-      url: '/auth/v1/me',
       summary: 'The signed-in person and their roles',
       responses: ok('Me', Me),
     },
     async ({ principal }) => principal.me,
   );
 
-  person.add(
+  person.post(
+    '/auth/v1/tokens',
     {
-      method: 'POST',
-      url: '/auth/v1/tokens',
       summary: "Create a personal API token (`pat_…`, shown once) acting with the caller's roles",
       body: CreateApiTokenBody,
       responses: created('Token', CreatedApiToken),
@@ -98,20 +93,18 @@ export const authRoutes = (routes: Routes, { services }: GatewayDeps): void => {
     async ({ principal, body }) => services.send(AccountMessages.createApiToken, { userId: principal.me.id, body }),
   );
 
-  person.add(
+  person.get(
+    '/auth/v1/tokens',
     {
-      method: 'GET',
-      url: '/auth/v1/tokens',
       summary: "The caller's personal API tokens, without secrets",
       responses: ok('Tokens', dataList(ApiTokenRecord)),
     },
     async ({ principal }) => services.send(AccountMessages.listApiTokens, { userId: principal.me.id }),
   );
 
-  person.add(
+  person.delete(
+    '/auth/v1/tokens/:tokenId',
     {
-      method: 'DELETE',
-      url: '/auth/v1/tokens/:tokenId',
       summary: "Revoke one of the caller's personal API tokens",
       responses: ok('The revoked token', ApiTokenRecord),
     },

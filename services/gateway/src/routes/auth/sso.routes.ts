@@ -39,20 +39,18 @@ export const ssoRoutes = (routes: Routes, { services, kv, config }: GatewayDeps)
     return client;
   };
 
-  sso.add(
+  sso.get(
+    '/auth/v1/sso',
     {
-      method: 'GET',
-      url: '/auth/v1/sso',
       summary: 'Whether single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)',
       responses: ok('SSO', z.object({ enabled: z.boolean() })),
     },
     async () => ({ enabled }),
   );
 
-  sso.add(
+  sso.get(
+    '/auth/v1/sso/start',
     {
-      method: 'GET',
-      url: '/auth/v1/sso/start',
       summary: "Redirect to the identity provider's sign-in (404 when SSO is not configured)",
       responses: { 302: { description: 'To the provider' } },
     },
@@ -69,10 +67,9 @@ export const ssoRoutes = (routes: Routes, { services, kv, config }: GatewayDeps)
     },
   );
 
-  sso.add(
+  sso.get(
+    '/auth/v1/sso/callback',
     {
-      method: 'GET',
-      url: '/auth/v1/sso/callback',
       summary: "The provider's answer: signs in by verified email and redirects to the dashboard",
       responses: { 302: { description: 'To the dashboard, signed in' } },
     },

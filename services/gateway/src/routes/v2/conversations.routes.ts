@@ -41,10 +41,9 @@ export const conversationRoutes = (
   const { services } = deps;
   const visitors = routes.scope({ auth: 'session', tag: 'conversations' });
 
-  visitors.add(
+  visitors.post(
+    '/v2/conversations',
     {
-      method: 'POST',
-      url: '/v2/conversations',
       summary: 'Start a conversation',
       body: CreateConversationBody,
       responses: created('The open conversation, with no messages', Conversation),
@@ -63,10 +62,9 @@ export const conversationRoutes = (
     },
   );
 
-  visitors.add(
+  visitors.get(
+    '/v2/conversations',
     {
-      method: 'GET',
-      url: '/v2/conversations',
       summary: "The visitor's conversations in the project, each with its last message",
       query: ListConversationsQuery,
       responses: ok('List of conversations', pagedList(Conversation)),
@@ -79,10 +77,9 @@ export const conversationRoutes = (
     },
   );
 
-  visitors.add(
+  visitors.get(
+    '/v2/conversations/:conversationId',
     {
-      method: 'GET',
-      url: '/v2/conversations/:conversationId',
       summary: 'One conversation with its messages',
       responses: ok('Conversation', Conversation),
     },
@@ -94,10 +91,9 @@ export const conversationRoutes = (
     },
   );
 
-  visitors.add(
+  visitors.get(
+    '/v2/conversations/:conversationId/messages',
     {
-      method: 'GET',
-      url: '/v2/conversations/:conversationId/messages',
       summary: 'The messages of a conversation, oldest first',
       query: ListMessagesQuery,
       responses: ok('List of messages', plainList(Message)),
@@ -110,10 +106,9 @@ export const conversationRoutes = (
     },
   );
 
-  visitors.add(
+  visitors.post(
+    '/v2/conversations/:conversationId/messages',
     {
-      method: 'POST',
-      url: '/v2/conversations/:conversationId/messages',
       summary: 'Send a message and get the reply (JSON, or the UI message stream with stream: true)',
       body: PostMessageBody,
       responses: {
@@ -160,10 +155,9 @@ export const conversationRoutes = (
     },
   );
 
-  visitors.add(
+  visitors.post(
+    '/v2/conversations/:conversationId/close',
     {
-      method: 'POST',
-      url: '/v2/conversations/:conversationId/close',
       summary: 'Close a conversation (succeeds again when already closed)',
       body: CloseConversationBody,
       responses: ok('Confirmation', CloseConversationResponse),
@@ -179,10 +173,9 @@ export const conversationRoutes = (
       ),
   );
 
-  visitors.add(
+  visitors.post(
+    '/v2/messages/:messageId/feedback',
     {
-      method: 'POST',
-      url: '/v2/messages/:messageId/feedback',
       summary: 'Like, dislike, or remove the feedback (null) of a reply',
       body: FeedbackBody,
       responses: ok('The stored feedback', FeedbackResponse),
