@@ -78,6 +78,9 @@ type ScopedRoute<A extends Auth> = <
 /** Routes declared with a shared credential and tag, as Fastify's `app.get(url, options, handler)`. */
 export type RouteScope<A extends Auth> = Record<Lowercase<Method>, ScopedRoute<A>>;
 
+/** One group of the admin API (one tag of its document). */
+export type AdminRoutes = RouteScope<'admin'>;
+
 /** The URL's path parameters as uuids, for a route that declares no schema of its own. */
 const uuidParamsOf = (url: string): z.ZodObject | undefined => {
   const names = [...url.matchAll(/:(\w+)/g)].map((match) => match[1]!);

@@ -1,13 +1,11 @@
 import { AgentRecord, CreateAgentBody, CreatedAgent, IdentityMessages } from '@palaver/contracts';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, dataList, ok } from '../../openapi/responses';
 
 /** The project's human agents: each gets an `ak_…` token for the agents' API, shown once. */
-export const agentAdminRoutes = (routes: Routes, { services }: GatewayDeps, identity: IdentityCache): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: human agents' });
-
+export const agentAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps, identity: IdentityCache): void => {
   admin.post(
     '/admin/v1/projects/:projectId/agents',
     {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { openStream, sseEvent } from '../../http/open-stream';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
@@ -17,9 +17,7 @@ type EventsQuery = z.infer<typeof EventsQuery>;
 const FOLLOW_POLL_MS = 500;
 
 /** The feedback stream for analysts: a cursor-paged feed, a live SSE tail, and the summary. */
-export const analyticsAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: analytics' });
-
+export const analyticsAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   admin.get(
     '/admin/v1/projects/:projectId/events',
     {

@@ -1,6 +1,6 @@
 import { AccountMessages, AuditPage, AuditQuery, IdentityMessages } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
@@ -8,13 +8,10 @@ const wasDeleted = async (services: GatewayDeps['services'], projectId: string):
   (await services.send(IdentityMessages.listDeletedProjects, {})).data.some((project) => project.id === projectId);
 
 /** The project's audit log, newest first. */
-export const auditAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  routes.add(
+export const auditAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
+  admin.get(
+    '/admin/v1/projects/:projectId/audit',
     {
-      auth: 'admin',
-      tag: 'admin: audit',
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/audit',
       permission: 'audit.read',
       summary: 'Changes made through the admin API, newest first (filter by actor id, action or resource, time; page with cursor)',
       query: AuditQuery,

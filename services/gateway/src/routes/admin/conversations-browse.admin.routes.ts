@@ -11,16 +11,14 @@ import {
 import { z } from 'zod';
 import { busConversationSource, exportConversations } from '../../export/conversation-export';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { dataList, ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
 /** The dashboard's view of every conversation of a project: browse, filter, read, export. */
-export const conversationBrowseAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: conversations' });
-
+export const conversationBrowseAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   admin.get(
     '/admin/v1/projects/:projectId/conversations',
     {

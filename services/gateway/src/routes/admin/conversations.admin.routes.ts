@@ -1,7 +1,7 @@
 import { AgentConversation, Conversation, ConversationMessages, HumanAgent, httpUrl, Message, nonBlank } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, ok } from '../../openapi/responses';
 
 const HandoffBody = z.object({
@@ -14,9 +14,7 @@ const AgentMessageBody = z.object({ content: nonBlank(z.string().min(1).max(10_0
  * `humanAgent`, someone with no agent identity takes the conversation; without one, it joins the
  * handoff queue. Agents with identities use /agent/v1 (docs/agents-api.md).
  */
-export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: human agents' });
-
+export const conversationAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   admin.post(
     '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
     {

@@ -3,7 +3,7 @@ import { AppError, DocumentRecord, SearchMessages, UPLOAD_MAX_BYTES, UploadDocum
 import type { FastifyInstance } from 'fastify';
 import type { GatewayDeps } from '../../gateway.deps';
 import { parse } from '../../http/parse';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
@@ -17,15 +17,12 @@ const tooLarge = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILE
  * and `url`) becomes a document; the search service extracts its text. Multipart is read on the
  * admin routes only.
  */
-export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: Routes, { services }: GatewayDeps): Promise<void> => {
-  await admin.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 4096 } });
+export const documentUploadAdminRoutes = async (app: FastifyInstance, admin: AdminRoutes, { services }: GatewayDeps): Promise<void> => {
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 4096 } });
 
-  routes.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/documents/upload',
     {
-      auth: 'admin',
-      tag: 'admin: knowledge',
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/documents/upload',
       permission: 'knowledge.write',
       summary:
         'Upload a PDF or DOCX file (multipart/form-data: `file`, optional `title` and `url`, at most 8 MB): its text becomes a document. 415 for another kind of file, 422 for one that cannot be read',

@@ -7,13 +7,11 @@ import {
   UpdateCannedReplyBody,
 } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, noContent, ok } from '../../openapi/responses';
 
 /** The inbox's team data: canned replies (owner and admin manage them) and a conversation's internal notes. */
-export const inboxAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: inbox' });
-
+export const inboxAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   admin.get(
     '/admin/v1/projects/:projectId/canned-replies',
     {

@@ -1,12 +1,11 @@
 import { AnalyticsMessages, AnswerUnansweredBody, InsightsRange, InsightsSummary, Qna, UnansweredList } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
 /** What owners learn: the summary figures and the questions the assistant could not answer (analytics service). */
-export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: insights' });
+export const insightsAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   const existing = (projectId: string) => existingProject(services, projectId);
 
   admin.get(

@@ -13,15 +13,14 @@ import {
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, noContent, ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
 const ListDocumentsQuery = z.object({ limit: queryInt(1, 100).default(20), offset: QueryOffset });
 
 /** Q&A entries and documents of a project (search service); creating and listing check the project exists. */
-export const knowledgeAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: knowledge' });
+export const knowledgeAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   const existing = (projectId: string) => existingProject(services, projectId);
 
   admin.get(

@@ -1,12 +1,10 @@
 import { AccountMessages, Member, Membership, PutMemberBody } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { dataList, ok } from '../../openapi/responses';
 
 /** Who has which role in a project. */
-export const memberAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: members' });
-
+export const memberAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   admin.put(
     '/admin/v1/projects/:projectId/members/:userId',
     {

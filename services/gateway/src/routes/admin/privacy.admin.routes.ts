@@ -1,16 +1,14 @@
 import { ErasureRecord, ListErasuresQuery, PrivacyMessages, pagedList, VisitorExport } from '@palaver/contracts';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { ok } from '../../openapi/responses';
 import { exportVisitor } from '../../privacy/visitor-export';
 import { existingProject } from './existing-project';
 
 /** A visitor's data: export it (GDPR art. 15), erase it (art. 17), and the record of erasures (docs/privacy.md). */
-export const privacyAdminRoutes = (routes: Routes, deps: GatewayDeps, identity: IdentityCache): void => {
+export const privacyAdminRoutes = (admin: AdminRoutes, deps: GatewayDeps, identity: IdentityCache): void => {
   const { services } = deps;
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: privacy' });
-
   admin.get(
     '/admin/v1/projects/:projectId/visitors/:visitorId/export',
     {

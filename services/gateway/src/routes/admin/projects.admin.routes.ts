@@ -13,12 +13,11 @@ import {
 } from '@palaver/contracts';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, dataList, noContent, ok } from '../../openapi/responses';
 
 /** Projects, assistants and keys: the dashboard's backend (identity service). */
-export const projectAdminRoutes = (routes: Routes, { services }: GatewayDeps, identity: IdentityCache): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: projects' });
+export const projectAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps, identity: IdentityCache): void => {
   /** Identity announces a change to every gateway; this one applies it before answering, whatever the pub/sub latency. */
   const projectChanged = (projectId: string) => identity.apply({ kind: 'project-changed', projectId });
 

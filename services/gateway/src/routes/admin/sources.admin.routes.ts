@@ -11,7 +11,7 @@ import {
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { accepted, created, noContent, ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
@@ -19,8 +19,7 @@ const ListQuery = z.object({ limit: queryInt(1, 100).default(20), offset: QueryO
 const ListPagesQuery = ListQuery.extend({ status: SourcePageStatus.optional() });
 
 /** Websites and sitemaps a project's knowledge is crawled from (search service); creating and listing check the project exists. */
-export const sourcesAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: knowledge' });
+export const sourcesAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   const existing = (projectId: string) => existingProject(services, projectId);
 
   admin.post(

@@ -1,16 +1,14 @@
 import { AccountMessages, CreatedUser, CreateUserBody, UpdateUserBody, UserRecord } from '@palaver/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { created, dataList, ok } from '../../openapi/responses';
 
 /** The invitation link as the invitee opens it: on the origin the admin called. */
 const absolute = (request: FastifyRequest, path: string): string => `${request.protocol}://${request.host}${path}`;
 
 /** Users of the dashboard: the admin token, or an owner of any project. */
-export const userAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: users' });
-
+export const userAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   admin.post(
     '/admin/v1/users',
     {

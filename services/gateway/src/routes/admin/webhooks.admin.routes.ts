@@ -12,15 +12,14 @@ import {
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
 import { accepted, created, noContent, ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
 const DeliveriesQuery = z.object({ status: DeliveryStatus.optional(), limit: queryInt(1, 100).default(20), offset: QueryOffset });
 
 /** Signed webhook endpoints (Standard Webhooks) and their deliveries: the analytics service keeps them. */
-export const webhooksAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = routes.scope({ auth: 'admin', tag: 'admin: webhooks' });
+export const webhooksAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   const base = '/admin/v1/projects/:projectId/webhooks';
 
   admin.post(
