@@ -1,7 +1,7 @@
 import type { DocumentBody, QnaBody } from '@palaver/contracts';
+import type { ImportItem } from '@palaver/knowledge-formats';
 import { describe, expect, it } from 'vitest';
 import { AdminApiError } from './admin-client';
-import type { ImportItem } from './import-sources';
 import { type ImportOutcome, importItems, type KnowledgeWriter } from './importer';
 
 const doc = (n: number): ImportItem => ({
