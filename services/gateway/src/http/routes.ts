@@ -127,8 +127,10 @@ const callerScope = (
 /**
  * Declares a route once. Fastify serves it: the declared credential is resolved first (401/403),
  * then path, query and body are parsed with the route's contract schemas (400/422 as in
- * docs/api.md). The OpenAPI document describes it with the same schemas. A POST with a credential
- * honours an `Idempotency-Key` (see IdempotentRequests) unless declared with `idempotent: false`.
+ * docs/api.md; path parameters without a schema are uuids). The OpenAPI document describes it with
+ * the same schemas. A route documenting one success status other than 200 answers its handler's
+ * result with it. A POST with a credential honours an `Idempotency-Key` (see IdempotentRequests)
+ * unless declared with `idempotent: false`.
  */
 export class Routes {
   constructor(
