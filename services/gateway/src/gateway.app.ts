@@ -179,21 +179,23 @@ export const buildGateway = async (deps: GatewayDeps): Promise<FastifyInstance> 
       else done();
     });
     const adminRoutes = routes.on(admin);
-    projectAdminRoutes(adminRoutes, deps, identity);
-    knowledgeAdminRoutes(adminRoutes, deps);
-    sourcesAdminRoutes(adminRoutes, deps);
-    privacyAdminRoutes(adminRoutes, deps, identity);
-    await documentUploadAdminRoutes(admin, adminRoutes, deps);
-    conversationAdminRoutes(adminRoutes, deps);
-    conversationBrowseAdminRoutes(adminRoutes, deps);
-    analyticsAdminRoutes(adminRoutes, deps);
-    webhooksAdminRoutes(adminRoutes, deps);
-    insightsAdminRoutes(adminRoutes, deps);
-    agentAdminRoutes(adminRoutes, deps, identity);
-    inboxAdminRoutes(adminRoutes, deps);
-    userAdminRoutes(adminRoutes, deps);
-    memberAdminRoutes(adminRoutes, deps);
-    auditAdminRoutes(adminRoutes, deps);
+    // Each group of admin routes under its tag of the API document.
+    const adminGroup = (tag: string) => adminRoutes.scope({ auth: 'admin', tag });
+    projectAdminRoutes(adminGroup('admin: projects'), deps, identity);
+    knowledgeAdminRoutes(adminGroup('admin: knowledge'), deps);
+    sourcesAdminRoutes(adminGroup('admin: knowledge'), deps);
+    privacyAdminRoutes(adminGroup('admin: privacy'), deps, identity);
+    await documentUploadAdminRoutes(admin, adminGroup('admin: knowledge'), deps);
+    conversationAdminRoutes(adminGroup('admin: human agents'), deps);
+    conversationBrowseAdminRoutes(adminGroup('admin: conversations'), deps);
+    analyticsAdminRoutes(adminGroup('admin: analytics'), deps);
+    webhooksAdminRoutes(adminGroup('admin: webhooks'), deps);
+    insightsAdminRoutes(adminGroup('admin: insights'), deps);
+    agentAdminRoutes(adminGroup('admin: human agents'), deps, identity);
+    inboxAdminRoutes(adminGroup('admin: inbox'), deps);
+    userAdminRoutes(adminGroup('admin: users'), deps);
+    memberAdminRoutes(adminGroup('admin: members'), deps);
+    auditAdminRoutes(adminGroup('admin: audit'), deps);
     admin.get('/metrics', async (request, reply) => {
       access.authorize(access.principalOf(request), 'global.operations', undefined);
       return reply.type(metrics.contentType).send(await metrics.metrics());

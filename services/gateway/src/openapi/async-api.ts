@@ -29,6 +29,21 @@ const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
 
 const ref = (path: string) => ({ $ref: path });
 
+/** A channel's messages, each the component message of the same name. */
+const componentMessages = (names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, ref(`#/components/messages/${name}`)]));
+
+/** The operation that sends (or receives) the named messages of a channel. */
+const operationOn = (
+  channel: string,
+  messages: readonly string[],
+  operation: { action: 'send' | 'receive'; title: string; description?: string },
+) => ({
+  ...operation,
+  channel: ref(`#/channels/${channel}`),
+  messages: messages.map((name) => ref(`#/channels/${channel}/messages/${name}`)),
+});
+
 const WEBHOOK_HEADERS = z.object({
   'webhook-id': z.string().meta({ description: "The event's id: the same on every attempt of one delivery (deduplicate on it)" }),
   'webhook-timestamp': z.string().meta({ description: 'Unix seconds of this attempt' }),
@@ -63,14 +78,9 @@ export const asyncApiDocument = (): object => {
       address: eventSubject(type),
       title: type,
       servers: [ref('#/servers/nats')],
-      messages: { [type]: ref(`#/components/messages/${type}`) },
+      messages: componentMessages([type]),
     };
-    operations[`publish${type}`] = {
-      action: 'send',
-      title: `conversation publishes ${type}`,
-      channel: ref(`#/channels/${type}`),
-      messages: [ref(`#/channels/${type}/messages/${type}`)],
-    };
+    operations[`publish${type}`] = operationOn(type, [type], { action: 'send', title: `conversation publishes ${type}` });
   }
 
   channels.conversationEvents = {
@@ -78,16 +88,14 @@ export const asyncApiDocument = (): object => {
     title: 'Every conversation event',
     description: `The filter the durable consumers take: every subject of the ${EVENT_STREAM_NAME} stream under conversation.evt.`,
     servers: [ref('#/servers/nats')],
-    messages: Object.fromEntries(CONVERSATION_EVENT_TYPES.map((type) => [type, ref(`#/components/messages/${type}`)])),
+    messages: componentMessages(CONVERSATION_EVENT_TYPES),
   };
   for (const [key, durable] of Object.entries(DURABLE_CONSUMERS)) {
-    operations[`${key}Consumer`] = {
+    operations[`${key}Consumer`] = operationOn('conversationEvents', CONVERSATION_EVENT_TYPES, {
       action: 'receive',
       title: `durable consumer "${durable}"`,
       description: `Pull consumer "${durable}" on ${EVENT_STREAM_NAME}, explicit acks, at least once: a message whose handling fails is redelivered, up to ${DEFAULT_MAX_DELIVERIES} tries in all, then published on ${deadLetterSubjectOf(durable)}.`,
-      channel: ref('#/channels/conversationEvents'),
-      messages: CONVERSATION_EVENT_TYPES.map((type) => ref(`#/channels/conversationEvents/messages/${type}`)),
-    };
+    });
   }
 
   schemas.DeadLetter = jsonSchema(DeadLetterMessage);
@@ -102,14 +110,12 @@ export const asyncApiDocument = (): object => {
     title: 'Dead letters',
     servers: [ref('#/servers/nats')],
     parameters: { durable: { enum: Object.values(DURABLE_CONSUMERS), description: 'The durable consumer that gave the message up' } },
-    messages: { DeadLetter: ref('#/components/messages/DeadLetter') },
+    messages: componentMessages(['DeadLetter']),
   };
-  operations.deadLetter = {
+  operations.deadLetter = operationOn('deadLetters', ['DeadLetter'], {
     action: 'send',
     title: 'a durable consumer dead-letters a message',
-    channel: ref('#/channels/deadLetters'),
-    messages: [ref('#/channels/deadLetters/messages/DeadLetter')],
-  };
+  });
 
   schemas.FeedEntry = jsonSchema(FeedEntry);
   schemas.AnalyticsEvent = jsonSchema(AnalyticsEvent);
@@ -126,14 +132,9 @@ export const asyncApiDocument = (): object => {
     description: 'GET with the admin token; type= filters by type or category, after= starts after a cursor.',
     servers: [ref('#/servers/gateway')],
     parameters: { projectId: { description: 'The project (uuid)' } },
-    messages: { FeedEvent: ref('#/components/messages/FeedEvent') },
+    messages: componentMessages(['FeedEvent']),
   };
-  operations.followFeed = {
-    action: 'send',
-    title: 'the gateway streams the feed',
-    channel: ref('#/channels/adminFeed'),
-    messages: [ref('#/channels/adminFeed/messages/FeedEvent')],
-  };
+  operations.followFeed = operationOn('adminFeed', ['FeedEvent'], { action: 'send', title: 'the gateway streams the feed' });
 
   schemas.WebhookPayload = jsonSchema(WebhookPayload);
   schemas.WebhookHeaders = jsonSchema(WEBHOOK_HEADERS);
@@ -162,12 +163,10 @@ export const asyncApiDocument = (): object => {
     parameters: { endpointUrl: { description: "The endpoint's URL, as registered" } },
     messages: webhookMessages,
   };
-  operations.deliverWebhook = {
+  operations.deliverWebhook = operationOn('webhook', Object.keys(webhookMessages), {
     action: 'send',
     title: 'analytics delivers a signed webhook',
-    channel: ref('#/channels/webhook'),
-    messages: Object.keys(webhookMessages).map((key) => ref(`#/channels/webhook/messages/${key}`)),
-  };
+  });
 
   return {
     asyncapi: '3.0.0',

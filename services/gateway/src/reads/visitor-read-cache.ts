@@ -68,6 +68,13 @@ export class VisitorReadCache {
     this.visitors.delete(visitorKey(visitor));
   }
 
+  /** The answer of a write of the visitor's, their reads dropped once it is made (see `forget`). */
+  async forgetAfter<T>(visitor: ConversationChange, write: Promise<T>): Promise<T> {
+    const written = await write;
+    this.forget(visitor);
+    return written;
+  }
+
   stop(): void {
     this.unfollow?.();
     this.unfollow = null;

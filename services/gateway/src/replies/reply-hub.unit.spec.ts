@@ -17,12 +17,30 @@ const startHub = async (pubsub: InProcessPubSub): Promise<ReplyHub> => {
   return hub;
 };
 
-describe('ReplyListener', () => {
-  it('on silence, records the failure (with the text sent so far) before it yields the timeout error', async () => {
+/** A test with a started hub on a pub/sub of its own, both stopped after, whatever the outcome. */
+const itWithHub = (name: string, test: (hub: ReplyHub, pubsub: InProcessPubSub) => Promise<void>): void => {
+  it(name, async () => {
     const pubsub = new InProcessPubSub();
+    const hub = await startHub(pubsub);
+    try {
+      await test(hub, pubsub);
+    } finally {
+      await hub.stop();
+      await pubsub.close();
+    }
+  });
+};
+
+const collect = async (chunks: AsyncIterable<TokenChunk>): Promise<TokenChunk[]> => {
+  const all: TokenChunk[] = [];
+  for await (const chunk of chunks) all.push(chunk);
+  return all;
+};
+
+describe('ReplyListener', () => {
+  itWithHub('on silence, records the failure (with the text sent so far) before it yields the timeout error', async (hub, pubsub) => {
     const order: string[] = [];
     let recordedText: string | null = null;
-    const hub = await startHub(pubsub);
     const listener = hub.listen('reply-1', 50, async (partialText) => {
       await new Promise((r) => setTimeout(r, 20));
       recordedText = partialText;
@@ -38,66 +56,57 @@ describe('ReplyListener', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'error', error: 'the reply timed out' });
     expect(order).toEqual(['recorded', 'told']);
     expect(recordedText).toBe('Hello there');
-    await pubsub.close();
   });
 
-  it('when the worker died (an interrupted error), records the failure with the text relayed before it passes the error on', async () => {
-    const pubsub = new InProcessPubSub();
-    const order: string[] = [];
-    const recorded: [string, string][] = [];
-    const hub = await startHub(pubsub);
-    const listener = hub.listen('reply-3', 60_000, async (partialText, reason) => {
-      await new Promise((r) => setTimeout(r, 20));
-      recorded.push([partialText, reason]);
-      order.push('recorded');
-    });
-    for (const delta of ['alpha ', 'beta ', 'gamma ']) {
-      await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: { type: 'delta', delta } });
-    }
-    const interrupted = {
-      type: 'error',
-      code: 'SERVICE_UNAVAILABLE',
-      error: 'the reply was interrupted: its worker stopped',
-      interrupted: true,
-    };
-    await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: interrupted });
-    const chunks: TokenChunk[] = [];
-    for await (const chunk of listener.chunks()) {
-      chunks.push(chunk);
-      if (chunk.type === 'error') order.push('told');
-    }
-    expect(recorded).toEqual([['alpha beta gamma ', 'interrupted']]);
-    expect(order).toEqual(['recorded', 'told']);
-    // The mark is for the listener: the visitor gets the plain error.
-    expect(chunks.at(-1)).toEqual({ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply was interrupted: its worker stopped' });
-    await pubsub.close();
-  });
+  itWithHub(
+    'when the worker died (an interrupted error), records the failure with the text relayed before it passes the error on',
+    async (hub, pubsub) => {
+      const order: string[] = [];
+      const recorded: [string, string][] = [];
+      const listener = hub.listen('reply-3', 60_000, async (partialText, reason) => {
+        await new Promise((r) => setTimeout(r, 20));
+        recorded.push([partialText, reason]);
+        order.push('recorded');
+      });
+      for (const delta of ['alpha ', 'beta ', 'gamma ']) {
+        await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: { type: 'delta', delta } });
+      }
+      const interrupted = {
+        type: 'error',
+        code: 'SERVICE_UNAVAILABLE',
+        error: 'the reply was interrupted: its worker stopped',
+        interrupted: true,
+      };
+      await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: interrupted });
+      const chunks: TokenChunk[] = [];
+      for await (const chunk of listener.chunks()) {
+        chunks.push(chunk);
+        if (chunk.type === 'error') order.push('told');
+      }
+      expect(recorded).toEqual([['alpha beta gamma ', 'interrupted']]);
+      expect(order).toEqual(['recorded', 'told']);
+      // The mark is for the listener: the visitor gets the plain error.
+      expect(chunks.at(-1)).toEqual({ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply was interrupted: its worker stopped' });
+    },
+  );
 
-  it('passes an error without the mark on as it is: the worker recorded that failure itself', async () => {
-    const pubsub = new InProcessPubSub();
-    const hub = await startHub(pubsub);
+  itWithHub('passes an error without the mark on as it is: the worker recorded that failure itself', async (hub, pubsub) => {
     let recorded = false;
     const listener = hub.listen('reply-4', 60_000, async () => {
       recorded = true;
     });
     await pubsub.publish(hub.channel, { replyId: 'reply-4', chunk: { type: 'error', code: 'BAD_GATEWAY', error: 'model failed' } });
-    const chunks: TokenChunk[] = [];
-    for await (const chunk of listener.chunks()) chunks.push(chunk);
+    const chunks = await collect(listener.chunks());
     expect(chunks).toEqual([{ type: 'error', code: 'BAD_GATEWAY', error: 'model failed' }]);
     expect(recorded).toBe(false);
-    await pubsub.close();
   });
 
-  it('still tells the visitor when recording the failure fails', async () => {
-    const pubsub = new InProcessPubSub();
-    const hub = await startHub(pubsub);
+  itWithHub('still tells the visitor when recording the failure fails', async (hub) => {
     const listener = hub.listen('reply-2', 30, async () => {
       throw new Error('conversation unavailable');
     });
-    const chunks: TokenChunk[] = [];
-    for await (const chunk of listener.chunks()) chunks.push(chunk);
+    const chunks = await collect(listener.chunks());
     expect(chunks).toEqual([{ type: 'error', code: 'SERVICE_UNAVAILABLE', error: 'the reply timed out' }]);
-    await pubsub.close();
   });
 });
 
@@ -112,48 +121,35 @@ describe('ReplyListener.startedOrAnswered', () => {
     return { promise, resolve, reject };
   };
 
-  it('settles as started on the first fragment, before the answer; a failing answer then leaves the reply streaming', async () => {
-    const pubsub = new InProcessPubSub();
-    const hub = await startHub(pubsub);
-    const listener = hub.listen('r1', 1_000);
-    const answer = pending<{ kind: 'queued' }>();
-    const outcome = listener.startedOrAnswered(() => answer.promise);
-    await pubsub.publish(hub.channel, { replyId: 'r1', chunk: { type: 'delta', delta: 'Hi' } });
-    expect(await outcome).toBe(STARTED_REPLY);
-    answer.reject(new Error('the answer timed out'));
-    await pubsub.publish(hub.channel, { replyId: 'r1', chunk: finish });
-    const chunks: TokenChunk[] = [];
-    for await (const chunk of listener.chunks()) chunks.push(chunk);
-    expect(chunks).toEqual([{ type: 'delta', delta: 'Hi' }, finish]);
-    await hub.stop();
-    await pubsub.close();
-  });
+  itWithHub(
+    'settles as started on the first fragment, before the answer; a failing answer then leaves the reply streaming',
+    async (hub, pubsub) => {
+      const listener = hub.listen('r1', 1_000);
+      const answer = pending<{ kind: 'queued' }>();
+      const outcome = listener.startedOrAnswered(() => answer.promise);
+      await pubsub.publish(hub.channel, { replyId: 'r1', chunk: { type: 'delta', delta: 'Hi' } });
+      expect(await outcome).toBe(STARTED_REPLY);
+      answer.reject(new Error('the answer timed out'));
+      await pubsub.publish(hub.channel, { replyId: 'r1', chunk: finish });
+      const chunks = await collect(listener.chunks());
+      expect(chunks).toEqual([{ type: 'delta', delta: 'Hi' }, finish]);
+    },
+  );
 
-  it('settles with the answer when it comes first, and closes the listener when the start fails', async () => {
-    const pubsub = new InProcessPubSub();
-    const hub = await startHub(pubsub);
+  itWithHub('settles with the answer when it comes first, and closes the listener when the start fails', async (hub) => {
     const queued = hub.listen('r2', 1_000);
     expect(await queued.startedOrAnswered(async () => ({ kind: 'queued' as const }))).toEqual({ kind: 'queued' });
     await queued.close();
     const failing = hub.listen('r3', 1_000);
     await expect(failing.startedOrAnswered(() => Promise.reject(new Error('not found')))).rejects.toThrow('not found');
     expect(hub.listening).toBe(0);
-    await hub.stop();
-    await pubsub.close();
   });
 });
 
 describe('ReplyHub', () => {
   const delta = (delta: string): TokenChunk => ({ type: 'delta', delta });
-  const collect = async (chunks: AsyncIterable<TokenChunk>): Promise<TokenChunk[]> => {
-    const all: TokenChunk[] = [];
-    for await (const chunk of chunks) all.push(chunk);
-    return all;
-  };
 
-  it('routes the fragments of interleaved replies on its one channel to their own listeners', async () => {
-    const pubsub = new InProcessPubSub();
-    const hub = await startHub(pubsub);
+  itWithHub('routes the fragments of interleaved replies on its one channel to their own listeners', async (hub, pubsub) => {
     const a = hub.listen('a', 1_000);
     const b = hub.listen('b', 1_000);
     for (const [replyId, chunk] of [
@@ -169,13 +165,9 @@ describe('ReplyHub', () => {
     expect(await collect(a.chunks())).toEqual([delta('A1'), finish]);
     expect(await collect(b.chunks())).toEqual([delta('B1'), delta('B2'), finish]);
     expect(hub.listening).toBe(0);
-    await hub.stop();
-    await pubsub.close();
   });
 
-  it('ignores a malformed message and a fragment for a closed listener', async () => {
-    const pubsub = new InProcessPubSub();
-    const hub = await startHub(pubsub);
+  itWithHub('ignores a malformed message and a fragment for a closed listener', async (hub, pubsub) => {
     const gone = hub.listen('gone', 1_000);
     await gone.close();
     const live = hub.listen('live', 1_000);
@@ -184,8 +176,6 @@ describe('ReplyHub', () => {
     await pubsub.publish(hub.channel, { replyId: 'live', chunk: finish });
     expect(await collect(live.chunks())).toEqual([finish]);
     expect(hub.listening).toBe(0);
-    await hub.stop();
-    await pubsub.close();
   });
 
   it('listens on a channel of its own: two gateways do not hear each other', async () => {

@@ -1,8 +1,10 @@
 import { ServiceHealthMessages } from '@palaver/contracts';
 import { dependenciesDown } from '@palaver/platform';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { GatewayDeps } from '../gateway.deps';
 import type { Routes } from '../http/routes';
+import { ok } from '../openapi/responses';
 
 const SERVICES = ServiceHealthMessages;
 
@@ -10,6 +12,16 @@ const Liveness = z.object({ status: z.literal('ok') });
 const Readiness = z.object({ status: z.enum(['ok', 'unavailable']), down: z.array(z.string()) });
 
 const Health = z.object({ status: z.enum(['ok', 'unavailable']), services: z.record(z.string(), z.enum(['ok', 'unavailable'])) });
+
+/** A readiness probe's two answers, with the body they share. */
+const readinessResponses = (schema: z.ZodType) => ({
+  200: { description: 'Ready', schema },
+  503: { description: 'Not ready', schema },
+});
+
+/** 200 `ok` when ready, else 503 `unavailable`, with what was found. */
+const answerReadiness = (reply: FastifyReply, ready: boolean, found: object) =>
+  reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', ...found });
 
 /** A service that does not answer within this is reported unavailable (NATS down, overloaded). */
 const HEALTH_TIMEOUT_MS = 2_000;
@@ -21,39 +33,34 @@ const HEALTH_TIMEOUT_MS = 2_000;
  * this gateway's own connections are up.
  */
 export const healthRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  routes.add(
+  const probes = routes.scope({ auth: 'none', tag: 'operations' });
+
+  probes.get(
+    '/livez',
     {
-      method: 'GET',
-      url: '/livez',
       summary: 'Liveness of this gateway process: 200 while it answers',
-      tag: 'operations',
-      auth: 'none',
-      responses: { 200: { description: 'Alive', schema: Liveness } },
+      responses: ok('Alive', Liveness),
     },
     async ({ reply }) => reply.send({ status: 'ok' }),
   );
-  routes.add(
+
+  probes.get(
+    '/readyz',
     {
-      method: 'GET',
-      url: '/readyz',
       summary: 'Readiness of this gateway process: 200 while its own connections (NATS, Redis) are up, else 503',
-      tag: 'operations',
-      auth: 'none',
-      responses: { 200: { description: 'Ready', schema: Readiness }, 503: { description: 'Not ready', schema: Readiness } },
+      responses: readinessResponses(Readiness),
     },
     async ({ reply }) => {
       const down = dependenciesDown();
-      return reply.status(down.length === 0 ? 200 : 503).send({ status: down.length === 0 ? 'ok' : 'unavailable', down });
+      return answerReadiness(reply, down.length === 0, { down });
     },
   );
-  routes.add(
+
+  probes.get(
+    '/healthz',
     {
-      method: 'GET',
-      url: '/healthz',
       summary: 'Readiness: 200 when every service answers, else 503',
-      tag: 'operations',
-      auth: 'none',
-      responses: { 200: { description: 'Ready', schema: Health }, 503: { description: 'Not ready', schema: Health } },
+      responses: readinessResponses(Health),
     },
     async ({ reply }) => {
       const checks = await Promise.all(
@@ -68,7 +75,7 @@ export const healthRoutes = (routes: Routes, { services }: GatewayDeps): void =>
       );
       checks.push(['gateway', dependenciesDown().length === 0 ? 'ok' : 'unavailable']);
       const ready = checks.every(([, state]) => state === 'ok');
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', services: Object.fromEntries(checks) });
+      return answerReadiness(reply, ready, { services: Object.fromEntries(checks) });
     },
   );
 };

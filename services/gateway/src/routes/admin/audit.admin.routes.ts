@@ -1,25 +1,21 @@
-import { AccountMessages, AuditPage, AuditQuery, IdentityMessages, Uuid } from '@palaver/contracts';
-import { z } from 'zod';
+import { AccountMessages, AuditPage, AuditQuery, IdentityMessages } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
 const wasDeleted = async (services: GatewayDeps['services'], projectId: string): Promise<boolean> =>
   (await services.send(IdentityMessages.listDeletedProjects, {})).data.some((project) => project.id === projectId);
 
 /** The project's audit log, newest first. */
-export const auditAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  routes.add(
+export const auditAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
+  admin.get(
+    '/admin/v1/projects/:projectId/audit',
     {
-      auth: 'admin',
-      tag: 'admin: audit',
       permission: 'audit.read',
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/audit',
       summary: 'Changes made through the admin API, newest first (filter by actor id, action or resource, time; page with cursor)',
-      params: z.object({ projectId: Uuid }),
       query: AuditQuery,
-      responses: { 200: { description: 'Audit entries', schema: AuditPage } },
+      responses: ok('Audit entries', AuditPage),
     },
     async ({ params, query, principal }) => {
       await existingProject(services, params.projectId).catch(async (err: unknown) => {

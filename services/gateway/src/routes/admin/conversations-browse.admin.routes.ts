@@ -6,53 +6,43 @@ import {
   ConversationAdminMessages,
   DislikedAnswer,
   DislikedAnswersQuery,
-  IdentityMessages,
   pagedList,
-  Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import { busConversationSource, exportConversations } from '../../export/conversation-export';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
+import { dataList, ok } from '../../openapi/responses';
+import { existingProject } from './existing-project';
 
-const ProjectPath = z.object({ projectId: Uuid });
-const ConversationPath = ProjectPath.extend({ conversationId: Uuid });
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson; charset=utf-8', csv: 'text/csv; charset=utf-8' } as const;
 
 /** The dashboard's view of every conversation of a project: browse, filter, read, export. */
-export const conversationBrowseAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = { auth: 'admin', tag: 'admin: conversations' } as const;
-
-  routes.add(
+export const conversationBrowseAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations',
     {
-      ...admin,
       permission: 'conversations.read',
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations',
       summary: "The project's conversations, latest interaction first, filtered by status, handoff, visitor or time",
-      params: ProjectPath,
       query: AdminListConversationsQuery,
-      responses: { 200: { description: 'Conversations', schema: pagedList(AdminConversation) } },
+      responses: ok('Conversations', pagedList(AdminConversation)),
     },
     async ({ params, query }) => {
-      await services.send(IdentityMessages.getProject, params);
+      await existingProject(services, params.projectId);
       return services.send(ConversationAdminMessages.list, { ...params, query });
     },
   );
 
-  routes.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations/export',
     {
-      ...admin,
       permission: 'conversations.read',
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations/export',
       summary: 'Export the filtered conversations: NDJSON (one conversation with its messages a line) or CSV (one message a row)',
-      params: ProjectPath,
       query: AdminExportConversationsQuery,
-      responses: { 200: { description: 'The export, as a download', schema: z.string() } },
+      responses: ok('The export, as a download', z.string()),
     },
     async ({ params, query, reply }) => {
-      await services.send(IdentityMessages.getProject, params);
+      await existingProject(services, params.projectId);
       const { format, ...filter } = query;
       const source = busConversationSource(services, params.projectId);
       return reply
@@ -62,32 +52,26 @@ export const conversationBrowseAdminRoutes = (routes: Routes, { services }: Gate
     },
   );
 
-  routes.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/conversations/:conversationId',
     {
-      ...admin,
       permission: 'conversations.read',
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId',
       summary: 'One conversation of the project with its messages, whoever the visitor',
-      params: ConversationPath,
-      responses: { 200: { description: 'Conversation', schema: AdminConversation } },
+      responses: ok('Conversation', AdminConversation),
     },
     async ({ params }) => services.send(ConversationAdminMessages.get, params),
   );
 
-  routes.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/analytics/disliked-answers',
     {
-      ...admin,
       permission: 'analytics.read',
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/analytics/disliked-answers',
       summary: 'Answers whose latest feedback is a dislike, grouped by identical text, most disliked first',
-      params: ProjectPath,
       query: DislikedAnswersQuery,
-      responses: { 200: { description: 'Disliked answers', schema: z.object({ data: z.array(DislikedAnswer) }) } },
+      responses: ok('Disliked answers', dataList(DislikedAnswer)),
     },
     async ({ params, query }) => {
-      await services.send(IdentityMessages.getProject, params);
+      await existingProject(services, params.projectId);
       return services.send(ConversationAdminMessages.dislikedAnswers, { ...params, limit: query.limit });
     },
   );

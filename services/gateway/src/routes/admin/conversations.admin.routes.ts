@@ -1,9 +1,9 @@
-import { AgentConversation, Conversation, ConversationMessages, HumanAgent, httpUrl, Message, nonBlank, Uuid } from '@palaver/contracts';
+import { AgentConversation, Conversation, ConversationMessages, HumanAgent, httpUrl, Message, nonBlank } from '@palaver/contracts';
 import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
+import { created, ok } from '../../openapi/responses';
 
-const ConversationPath = z.object({ projectId: Uuid, conversationId: Uuid });
 const HandoffBody = z.object({
   humanAgent: HumanAgent.extend({ name: z.string().max(200).nullable(), image: httpUrl(2000).nullable() }).optional(),
 });
@@ -14,17 +14,12 @@ const AgentMessageBody = z.object({ content: nonBlank(z.string().min(1).max(10_0
  * `humanAgent`, someone with no agent identity takes the conversation; without one, it joins the
  * handoff queue. Agents with identities use /agent/v1 (docs/agents-api.md).
  */
-export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = { auth: 'admin', tag: 'admin: human agents' } as const;
-
-  routes.add(
+export const conversationAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
+  admin.post(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
     {
-      ...admin,
       permission: 'conversations.act',
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/handoff',
       summary: 'Hand a conversation to the named human agent, or (no humanAgent) queue it for the agents: the AI stops answering it',
-      params: ConversationPath,
       body: HandoffBody,
       responses: {
         200: {
@@ -39,31 +34,24 @@ export const conversationAdminRoutes = (routes: Routes, { services }: GatewayDep
         : services.send(ConversationMessages.requestHandoff, { ...params, source: 'admin', actor }),
   );
 
-  routes.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/release',
     {
-      ...admin,
       permission: 'conversations.act',
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/release',
       summary: 'Hand the conversation back to the assistant, whoever holds it',
-      params: ConversationPath,
-      responses: { 200: { description: 'Conversation', schema: AgentConversation } },
+      responses: ok('Conversation', AgentConversation),
     },
     async ({ params, actor }) => services.send(ConversationMessages.release, { ...params, humanAgentId: null, actor }),
   );
 
-  routes.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/conversations/:conversationId/messages',
     {
-      ...admin,
       permission: 'conversations.act',
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/conversations/:conversationId/messages',
       summary: "Post the human agent's message",
-      params: ConversationPath,
       body: AgentMessageBody,
-      responses: { 201: { description: 'Message', schema: Message } },
+      responses: created('Message', Message),
     },
-    async ({ params, body, reply }) =>
-      reply.status(201).send(await services.send(ConversationMessages.postAgentMessage, { ...params, content: body.content })),
+    async ({ params, body }) => services.send(ConversationMessages.postAgentMessage, { ...params, content: body.content }),
   );
 };

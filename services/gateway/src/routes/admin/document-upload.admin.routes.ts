@@ -1,13 +1,12 @@
 import fastifyMultipart from '@fastify/multipart';
-import { AppError, DocumentRecord, SearchMessages, UPLOAD_MAX_BYTES, UploadDocumentBody, Uuid } from '@palaver/contracts';
+import { AppError, DocumentRecord, SearchMessages, UPLOAD_MAX_BYTES, UploadDocumentBody } from '@palaver/contracts';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import { parse } from '../../http/parse';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
+import { created } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
-const ProjectPath = z.object({ projectId: Uuid });
 const UploadFields = UploadDocumentBody.pick({ title: true, url: true });
 
 /** Fastify's multipart errors that are the client's: a part too large, too many parts, not multipart. */
@@ -18,24 +17,20 @@ const tooLarge = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_PARTS_LIMIT', 'FST_FILE
  * and `url`) becomes a document; the search service extracts its text. Multipart is read on the
  * admin routes only.
  */
-export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: Routes, { services }: GatewayDeps): Promise<void> => {
-  await admin.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 4096 } });
+export const documentUploadAdminRoutes = async (app: FastifyInstance, admin: AdminRoutes, { services }: GatewayDeps): Promise<void> => {
+  await app.register(fastifyMultipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 4096 } });
 
-  routes.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/documents/upload',
     {
-      auth: 'admin',
       permission: 'knowledge.write',
-      tag: 'admin: knowledge',
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/documents/upload',
       summary:
         'Upload a PDF or DOCX file (multipart/form-data: `file`, optional `title` and `url`, at most 8 MB): its text becomes a document. 415 for another kind of file, 422 for one that cannot be read',
-      params: ProjectPath,
-      responses: { 201: { description: 'Document', schema: DocumentRecord } },
+      responses: created('Document', DocumentRecord),
       // A multipart body is read by the handler, after the request's fingerprint would be taken.
       idempotent: false,
     },
-    async ({ params, actor, request, reply }) => {
+    async ({ params, actor, request }) => {
       if (!request.isMultipart()) {
         throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'send the file as multipart/form-data, in the field "file"');
       }
@@ -65,7 +60,7 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
       if (!file) throw new AppError('INVALID_REQUEST_BODY', 'no file in the field "file"', { field: 'file' });
       const extra = parse(UploadFields, fields, 'body');
       await existingProject(services, params.projectId);
-      const document = await services.send(SearchMessages.uploadDocument, {
+      return services.send(SearchMessages.uploadDocument, {
         projectId: params.projectId,
         actor,
         body: {
@@ -75,7 +70,6 @@ export const documentUploadAdminRoutes = async (admin: FastifyInstance, routes: 
           ...extra,
         },
       });
-      return reply.status(201).send(document);
     },
   );
 };

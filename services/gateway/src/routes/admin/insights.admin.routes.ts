@@ -1,66 +1,53 @@
-import { AnalyticsMessages, AnswerUnansweredBody, InsightsRange, InsightsSummary, Qna, UnansweredList, Uuid } from '@palaver/contracts';
-import { z } from 'zod';
+import { AnalyticsMessages, AnswerUnansweredBody, InsightsRange, InsightsSummary, Qna, UnansweredList } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
-import type { Routes } from '../../http/routes';
+import type { AdminRoutes } from '../../http/routes';
+import { created, ok } from '../../openapi/responses';
 import { existingProject } from './existing-project';
 
-const ProjectPath = z.object({ projectId: Uuid });
-const GroupPath = ProjectPath.extend({ groupId: Uuid });
-
 /** What owners learn: the summary figures and the questions the assistant could not answer (analytics service). */
-export const insightsAdminRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const admin = { auth: 'admin', tag: 'admin: insights' } as const;
+export const insightsAdminRoutes = (admin: AdminRoutes, { services }: GatewayDeps): void => {
   const existing = (projectId: string) => existingProject(services, projectId);
 
-  routes.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/insights/summary',
     {
-      ...admin,
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/insights/summary',
       permission: 'analytics.read',
       summary:
         'Conversations, messages, resolution and handoff rates, like rate, CSAT and first agent reply time of the conversations started in a range',
-      params: ProjectPath,
       query: InsightsRange,
-      responses: { 200: { description: 'Summary', schema: InsightsSummary } },
+      responses: ok('Summary', InsightsSummary),
     },
     async ({ params, query }) =>
       services.send(AnalyticsMessages.insightsSummary, { projectId: await existing(params.projectId), ...query }),
   );
 
-  routes.add(
+  admin.get(
+    '/admin/v1/projects/:projectId/insights/unanswered',
     {
-      ...admin,
-      method: 'GET',
-      url: '/admin/v1/projects/:projectId/insights/unanswered',
       permission: 'analytics.read',
       summary: 'Questions the assistant declined, found no knowledge for, or whose reply was disliked, grouped by meaning',
-      params: ProjectPath,
       query: InsightsRange,
-      responses: { 200: { description: 'Open groups, most asked first', schema: UnansweredList } },
+      responses: ok('Open groups, most asked first', UnansweredList),
     },
     async ({ params, query }) => services.send(AnalyticsMessages.listUnanswered, { projectId: await existing(params.projectId), ...query }),
   );
 
-  routes.add(
+  admin.post(
+    '/admin/v1/projects/:projectId/insights/unanswered/:groupId/answer',
     {
-      ...admin,
-      method: 'POST',
-      url: '/admin/v1/projects/:projectId/insights/unanswered/:groupId/answer',
       permission: 'knowledge.write',
       summary: "Answer a group: creates a Q&A entry (the group's question unless given) and marks the group answered",
-      params: GroupPath,
       body: AnswerUnansweredBody,
-      responses: { 201: { description: 'The Q&A entry created', schema: Qna } },
+      responses: created('The Q&A entry created', Qna),
     },
-    async ({ params, body, actor, reply }) => {
+    async ({ params, body, actor }) => {
       const { qna } = await services.send(AnalyticsMessages.answerUnanswered, {
         projectId: await existing(params.projectId),
         actor,
         groupId: params.groupId,
         ...body,
       });
-      reply.status(201).send(qna);
+      return qna;
     },
   );
 };

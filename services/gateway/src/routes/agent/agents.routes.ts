@@ -14,7 +14,6 @@ import {
   plainList,
   QueueQuery,
   queryInt,
-  Uuid,
 } from '@palaver/contracts';
 import { z } from 'zod';
 import type { AgentPresence } from '../../availability/agent-presence';
@@ -22,10 +21,10 @@ import type { GatewayDeps } from '../../gateway.deps';
 import { resumeCursor, serveLiveEvents } from '../../http/live-events';
 import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
+import { created, dataList, ok } from '../../openapi/responses';
 import type { Announcements } from '../../reads/announcements';
 import type { TypingHub } from '../../typing/typing-hub';
 
-const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
 const FEED_PAGE = 100;
 
@@ -38,42 +37,42 @@ export const agentRoutes = (
   presence: AgentPresence,
   typing: TypingHub,
 ): void => {
-  const agentAuth = { auth: 'agent', tag: 'agents' } as const;
+  const agents = routes.scope({ auth: 'agent', tag: 'agents' });
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
   /** Who the audit log names: the signed-in person, or the agent token. */
   const actorOf = (agent: AgentInfo): Actor =>
     agent.email !== undefined
       ? { type: 'user', id: agent.agentId, email: agent.email }
       : { type: 'agent-token', id: agent.agentId, email: null };
+  /** A conversation of the agent's project, acted on by the agent holding it. */
+  const asHolder = (agent: AgentInfo, params: { conversationId: string }) => ({
+    projectId: agent.projectId,
+    conversationId: params.conversationId,
+    humanAgentId: agent.agentId,
+  });
 
-  routes.add(
+  agents.get(
+    '/agent/v1/me',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/me',
       summary: 'The calling agent',
-      responses: { 200: { description: 'Agent', schema: AgentInfo } },
+      responses: ok('Agent', AgentInfo),
     },
     async ({ agent }) => agent,
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/queue',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/queue',
       summary: 'Conversations waiting for a person, oldest first, each with its unanswered visitor messages',
       query: QueueQuery,
-      responses: { 200: { description: 'Queue', schema: z.object({ data: z.array(AgentConversation) }) } },
+      responses: ok('Queue', dataList(AgentConversation)),
     },
     async ({ agent, query }) => services.send(ConversationMessages.queue, { projectId: agent.projectId, limit: query.limit }),
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/queue/claim',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/queue/claim',
       summary: 'Atomically take the oldest waiting conversation (204 when the queue is empty)',
       responses: {
         200: { description: 'The conversation, now held by the caller', schema: AgentConversation },
@@ -91,38 +90,30 @@ export const agentRoutes = (
     },
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/conversations',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/conversations',
       summary: "The open conversations the caller holds, and the feed's position to follow them from (/events?after=feedCursor)",
-      responses: { 200: { description: 'Held conversations', schema: HeldConversations } },
+      responses: ok('Held conversations', HeldConversations),
     },
     async ({ agent }) => services.send(ConversationMessages.heldConversations, { projectId: agent.projectId, humanAgentId: agent.agentId }),
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId',
       summary: "One conversation of the agent's project, with its handoff state",
-      params: ConversationPath,
-      responses: { 200: { description: 'Conversation', schema: AgentConversation } },
+      responses: ok('Conversation', AgentConversation),
     },
     async ({ agent, params }) => services.send(ConversationMessages.agentConversation, { projectId: agent.projectId, ...params }),
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId/messages',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId/messages',
       summary: 'All messages of a conversation, oldest first (same filters as v2)',
-      params: ConversationPath,
       query: ListMessagesQuery,
-      responses: { 200: { description: 'Messages', schema: plainList(Message) } },
+      responses: ok('Messages', plainList(Message)),
     },
     async ({ agent, params, query }) => {
       const conversation = await services.send(ConversationMessages.agentConversation, { projectId: agent.projectId, ...params });
@@ -135,14 +126,11 @@ export const agentRoutes = (
     },
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/handoff',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/handoff',
       summary: 'Take this conversation (waiting or AI-answered); 409 when another agent holds it',
-      params: ConversationPath,
-      responses: { 200: { description: 'The conversation, now held by the caller', schema: AgentConversation } },
+      responses: ok('The conversation, now held by the caller', AgentConversation),
     },
     async ({ agent, params }) =>
       services.send(ConversationMessages.claim, {
@@ -154,70 +142,44 @@ export const agentRoutes = (
       }),
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/close',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/close',
       summary: 'Close the conversation (only its holder), with an optional reason',
-      params: ConversationPath,
       body: CloseConversationBody,
-      responses: { 200: { description: 'The closed conversation', schema: AgentConversation } },
+      responses: ok('The closed conversation', AgentConversation),
     },
     async ({ agent, params, body }) =>
       services.send(ConversationMessages.agentClose, {
-        projectId: agent.projectId,
-        ...params,
-        humanAgentId: agent.agentId,
+        ...asHolder(agent, params),
         closeReason: body.closeReason ?? null,
         actor: actorOf(agent),
       }),
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/release',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/release',
       summary: 'Hand the conversation back to the assistant (only its holder)',
-      params: ConversationPath,
-      responses: { 200: { description: 'The conversation, answered by the AI again', schema: AgentConversation } },
+      responses: ok('The conversation, answered by the AI again', AgentConversation),
     },
-    async ({ agent, params }) =>
-      services.send(ConversationMessages.release, {
-        projectId: agent.projectId,
-        ...params,
-        humanAgentId: agent.agentId,
-        actor: actorOf(agent),
-      }),
+    async ({ agent, params }) => services.send(ConversationMessages.release, { ...asHolder(agent, params), actor: actorOf(agent) }),
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/messages',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/messages',
       summary: 'Answer the visitor as the calling agent (role human_agent); only while holding the conversation',
-      params: ConversationPath,
       body: AgentMessageBody,
-      responses: { 201: { description: 'Message', schema: Message } },
+      responses: created('Message', Message),
     },
-    async ({ agent, params, body, reply }) => {
-      const message = await services.send(ConversationMessages.postAgentMessage, {
-        projectId: agent.projectId,
-        ...params,
-        content: body.content,
-        humanAgentId: agent.agentId,
-      });
-      return reply.status(201).send(message);
-    },
+    async ({ agent, params, body }) =>
+      services.send(ConversationMessages.postAgentMessage, { ...asHolder(agent, params), content: body.content }),
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/events',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/events',
       summary: "The project's handoff events, live (SSE; Last-Event-ID or ?after resumes). See docs/agents-api.md",
       query: EventsQuery,
       responses: {

@@ -8,77 +8,61 @@ import {
   CannedReplyList,
   ConversationMessages,
   InboxMessages,
-  Uuid,
   VisitorContext,
 } from '@palaver/contracts';
-import { z } from 'zod';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { created, noContent, ok } from '../../openapi/responses';
 import type { TypingHub } from '../../typing/typing-hub';
-
-const ConversationPath = z.object({ conversationId: Uuid });
 
 /** The inbox's calls beside the handoff: canned replies, internal notes, typing and the visitor panel. */
 export const agentInboxRoutes = (routes: Routes, { services, clock }: GatewayDeps, typing: TypingHub): void => {
-  const agentAuth = { auth: 'agent', tag: 'agents' } as const;
+  const agents = routes.scope({ auth: 'agent', tag: 'agents' });
   const asRef = (agent: AgentInfo) => ({ id: agent.agentId, name: agent.name, image: agent.image });
 
-  routes.add(
+  agents.get(
+    '/agent/v1/canned-replies',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/canned-replies',
       summary: "The project's canned replies, sorted by shortcut",
-      responses: { 200: { description: 'Canned replies', schema: CannedReplyList } },
+      responses: ok('Canned replies', CannedReplyList),
     },
     async ({ agent }) => services.send(InboxMessages.listCannedReplies, { projectId: agent.projectId }),
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/notes',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/notes',
       summary: 'Add an internal note (any agent of the project; never shown to the visitor)',
-      params: ConversationPath,
       body: AgentNoteBody,
-      responses: { 201: { description: 'The note', schema: AgentNote } },
+      responses: created('The note', AgentNote),
     },
-    async ({ agent, params, body, reply }) => {
-      const note = await services.send(InboxMessages.addNote, {
+    async ({ agent, params, body }) =>
+      services.send(InboxMessages.addNote, {
         projectId: agent.projectId,
         ...params,
         noteId: randomUUID(),
         content: body.content,
         author: asRef(agent),
-      });
-      return reply.status(201).send(note);
-    },
+      }),
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId/notes',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId/notes',
       summary: "The conversation's internal notes, oldest first",
-      params: ConversationPath,
-      responses: { 200: { description: 'Notes', schema: AgentNoteList } },
+      responses: ok('Notes', AgentNoteList),
     },
     async ({ agent, params }) => services.send(InboxMessages.listNotes, { projectId: agent.projectId, ...params }),
   );
 
-  routes.add(
+  agents.post(
+    '/agent/v1/conversations/:conversationId/typing',
     {
-      ...agentAuth,
-      method: 'POST',
-      url: '/agent/v1/conversations/:conversationId/typing',
       summary: 'Tell the visitor the agent is typing (for TYPING_TTL_MS; only the holder, else 409; at most one per 2 s, extras dropped)',
-      params: ConversationPath,
       idempotent: false,
-      responses: { 204: { description: 'Sent (or dropped as too soon after the last one)' } },
+      responses: noContent('Sent (or dropped as too soon after the last one)'),
     },
-    async ({ agent, params, reply }) => {
+    async ({ agent, params }) => {
       const conversation = await services.send(ConversationMessages.agentConversation, { projectId: agent.projectId, ...params });
       if (conversation.handoff !== 'claimed' || conversation.humanAgent?.id !== agent.agentId) {
         throw new AppError('CONFLICT', 'Only the agent holding the conversation can type in it', {
@@ -96,18 +80,14 @@ export const agentInboxRoutes = (routes: Routes, { services, clock }: GatewayDep
           humanAgent: asRef(agent),
         });
       }
-      return reply.status(204).send();
     },
   );
 
-  routes.add(
+  agents.get(
+    '/agent/v1/conversations/:conversationId/visitor',
     {
-      ...agentAuth,
-      method: 'GET',
-      url: '/agent/v1/conversations/:conversationId/visitor',
       summary: 'Who the visitor is: identity, contact, last page, browser, their other conversations',
-      params: ConversationPath,
-      responses: { 200: { description: 'The visitor panel', schema: VisitorContext } },
+      responses: ok('The visitor panel', VisitorContext),
     },
     async ({ agent, params }): Promise<VisitorContext> => {
       const context = await services.send(InboxMessages.visitorContext, { projectId: agent.projectId, ...params });

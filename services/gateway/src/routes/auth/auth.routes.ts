@@ -8,7 +8,6 @@ import {
   Me,
   UserRecord,
   type UserSession,
-  Uuid,
 } from '@palaver/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -16,111 +15,98 @@ import { assertNotCrossSite } from '../../auth/same-origin';
 import { clearSessionCookie, SESSION_COOKIE, sessionCookieOf, setSessionCookie } from '../../auth/session-cookie';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { created, dataList, noContent, ok } from '../../openapi/responses';
 
 const SignedIn = z.object({ user: UserRecord });
 
 export const signIn = (request: FastifyRequest, reply: FastifyReply, session: UserSession): void =>
   setSessionCookie(request, reply, session.token, session.idleSeconds);
 
+/** A same-site sign-in: the credentials checked by `authenticate`, the session cookie set, the user answered. */
+const signInWith = async (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  authenticate: () => Promise<{ user: UserRecord; session: UserSession }>,
+): Promise<{ user: UserRecord }> => {
+  assertNotCrossSite(request);
+  const { user, session } = await authenticate();
+  signIn(request, reply, session);
+  return { user };
+};
+
 /** Sign-in, sign-out, the signed-in person, invitations and personal API tokens (`/auth/v1`). */
 export const authRoutes = (routes: Routes, { services }: GatewayDeps): void => {
-  const open = { auth: 'none', tag: 'auth' } as const;
-  const person = { auth: 'user', tag: 'auth' } as const;
+  const open = routes.scope({ auth: 'none', tag: 'auth' });
+  const person = routes.scope({ auth: 'user', tag: 'auth' });
 
-  routes.add(
+  open.post(
+    '/auth/v1/login',
     {
-      ...open,
-      method: 'POST',
-      url: '/auth/v1/login',
       summary: `Sign in with email and password: sets the ${SESSION_COOKIE} cookie (429 after 5 failures in 15 minutes for the account or the address)`,
       body: LoginBody,
-      responses: { 200: { description: 'Signed in', schema: SignedIn } },
+      responses: ok('Signed in', SignedIn),
     },
-    async ({ body, request, reply }) => {
-      assertNotCrossSite(request);
-      const { user, session } = await services.send(AccountMessages.login, { ...body, address: request.ip });
-      signIn(request, reply, session);
-      return { user };
-    },
+    async ({ body, request, reply }) =>
+      signInWith(request, reply, () => services.send(AccountMessages.login, { ...body, address: request.ip })),
   );
 
-  routes.add(
+  open.post(
+    '/auth/v1/accept-invite',
     {
-      ...open,
-      method: 'POST',
-      url: '/auth/v1/accept-invite',
       summary: "Set an invited user's password with the invitation's one-time token, and sign in",
       body: AcceptInviteBody,
-      responses: { 200: { description: 'Signed in', schema: SignedIn } },
+      responses: ok('Signed in', SignedIn),
     },
-    async ({ body, request, reply }) => {
-      assertNotCrossSite(request);
-      const { user, session } = await services.send(AccountMessages.acceptInvite, body);
-      signIn(request, reply, session);
-      return { user };
-    },
+    async ({ body, request, reply }) => signInWith(request, reply, () => services.send(AccountMessages.acceptInvite, body)),
   );
 
-  routes.add(
+  open.post(
+    '/auth/v1/logout',
     {
-      ...open,
-      method: 'POST',
-      url: '/auth/v1/logout',
       summary: 'End the session of the cookie and clear it (204, also when not signed in)',
-      responses: { 204: { description: 'Signed out' } },
+      responses: noContent('Signed out'),
     },
     async ({ request, reply }) => {
       assertNotCrossSite(request);
       const token = sessionCookieOf(request);
       if (token !== null) await services.send(AccountMessages.logout, { token });
       clearSessionCookie(request, reply);
-      return reply.status(204).send();
     },
   );
 
-  routes.add(
+  person.get(
+    '/auth/v1/me',
     {
-      ...person,
-      method: 'GET',
-      url: '/auth/v1/me',
       summary: 'The signed-in person and their roles',
-      responses: { 200: { description: 'Me', schema: Me } },
+      responses: ok('Me', Me),
     },
     async ({ principal }) => principal.me,
   );
 
-  routes.add(
+  person.post(
+    '/auth/v1/tokens',
     {
-      ...person,
-      method: 'POST',
-      url: '/auth/v1/tokens',
       summary: "Create a personal API token (`pat_…`, shown once) acting with the caller's roles",
       body: CreateApiTokenBody,
-      responses: { 201: { description: 'Token', schema: CreatedApiToken } },
+      responses: created('Token', CreatedApiToken),
     },
-    async ({ principal, body, reply }) =>
-      reply.status(201).send(await services.send(AccountMessages.createApiToken, { userId: principal.me.id, body })),
+    async ({ principal, body }) => services.send(AccountMessages.createApiToken, { userId: principal.me.id, body }),
   );
 
-  routes.add(
+  person.get(
+    '/auth/v1/tokens',
     {
-      ...person,
-      method: 'GET',
-      url: '/auth/v1/tokens',
       summary: "The caller's personal API tokens, without secrets",
-      responses: { 200: { description: 'Tokens', schema: z.object({ data: z.array(ApiTokenRecord) }) } },
+      responses: ok('Tokens', dataList(ApiTokenRecord)),
     },
     async ({ principal }) => services.send(AccountMessages.listApiTokens, { userId: principal.me.id }),
   );
 
-  routes.add(
+  person.delete(
+    '/auth/v1/tokens/:tokenId',
     {
-      ...person,
-      method: 'DELETE',
-      url: '/auth/v1/tokens/:tokenId',
       summary: "Revoke one of the caller's personal API tokens",
-      params: z.object({ tokenId: Uuid }),
-      responses: { 200: { description: 'The revoked token', schema: ApiTokenRecord } },
+      responses: ok('The revoked token', ApiTokenRecord),
     },
     async ({ principal, params }) => services.send(AccountMessages.revokeApiToken, { userId: principal.me.id, tokenId: params.tokenId }),
   );

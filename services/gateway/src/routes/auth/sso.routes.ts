@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { type SsoAttempt, SsoClient } from '../../auth/sso-client';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
 import { signIn } from './auth.routes';
 
 const ATTEMPT_COOKIE = 'palaver_sso';
@@ -32,30 +33,29 @@ export const ssoRoutes = (routes: Routes, { services, kv, config }: GatewayDeps)
   const client = enabled
     ? new SsoClient({ issuer: config.OIDC_ISSUER!, clientId: config.OIDC_CLIENT_ID!, clientSecret: config.OIDC_CLIENT_SECRET! })
     : null;
-  const sso = { auth: 'none', tag: 'auth' } as const;
+  const sso = routes.scope({ auth: 'none', tag: 'auth' });
+  const configured = (): SsoClient => {
+    if (!client) throw new AppError('NOT_FOUND', 'single sign-on is not configured');
+    return client;
+  };
 
-  routes.add(
+  sso.get(
+    '/auth/v1/sso',
     {
-      ...sso,
-      method: 'GET',
-      url: '/auth/v1/sso',
       summary: 'Whether single sign-on is configured (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)',
-      responses: { 200: { description: 'SSO', schema: z.object({ enabled: z.boolean() }) } },
+      responses: ok('SSO', z.object({ enabled: z.boolean() })),
     },
     async () => ({ enabled }),
   );
 
-  routes.add(
+  sso.get(
+    '/auth/v1/sso/start',
     {
-      ...sso,
-      method: 'GET',
-      url: '/auth/v1/sso/start',
       summary: "Redirect to the identity provider's sign-in (404 when SSO is not configured)",
       responses: { 302: { description: 'To the provider' } },
     },
     async ({ request, reply }) => {
-      if (!client) throw new AppError('NOT_FOUND', 'single sign-on is not configured');
-      const { url, attempt } = await client.start(`${origin(request)}/auth/v1/sso/callback`);
+      const { url, attempt } = await configured().start(`${origin(request)}/auth/v1/sso/callback`);
       const id = randomBytes(24).toString('base64url');
       await kv.set(`gateway:sso:${id}`, JSON.stringify(attempt), ATTEMPT_TTL_SECONDS);
       const secure = request.protocol === 'https' ? '; Secure' : '';
@@ -67,16 +67,14 @@ export const ssoRoutes = (routes: Routes, { services, kv, config }: GatewayDeps)
     },
   );
 
-  routes.add(
+  sso.get(
+    '/auth/v1/sso/callback',
     {
-      ...sso,
-      method: 'GET',
-      url: '/auth/v1/sso/callback',
       summary: "The provider's answer: signs in by verified email and redirects to the dashboard",
       responses: { 302: { description: 'To the dashboard, signed in' } },
     },
     async ({ request, reply }) => {
-      if (!client) throw new AppError('NOT_FOUND', 'single sign-on is not configured');
+      const provider = configured();
       const id = cookieValue(request, ATTEMPT_COOKIE);
       const raw = id ? await kv.get(`gateway:sso:${id}`) : null;
       if (!id || raw === null)
@@ -84,7 +82,7 @@ export const ssoRoutes = (routes: Routes, { services, kv, config }: GatewayDeps)
       await kv.del(`gateway:sso:${id}`);
       const attempt = JSON.parse(raw) as SsoAttempt;
       const callback = new URL(request.url, attempt.redirectUri);
-      const identity = await client.finish(callback, attempt);
+      const identity = await provider.finish(callback, attempt);
       const { session } = await services.send(AccountMessages.ssoLogin, identity);
       reply.header('set-cookie', `${ATTEMPT_COOKIE}=; Path=/auth/v1/sso; HttpOnly; SameSite=Lax; Max-Age=0`);
       signIn(request, reply, session);

@@ -1,10 +1,9 @@
-import { Contact, ContactBody, ConversationMessages, IdentityMessages, Uuid } from '@palaver/contracts';
-import { z } from 'zod';
+import { Contact, ContactBody, ConversationMessages, IdentityMessages } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
-
-const ConversationPath = z.object({ conversationId: Uuid });
+import { visitorOf } from './visitor-of';
 
 /**
  * `POST /v2/conversations/{id}/contact`: the visitor leaves an email (and a name) when nobody
@@ -19,20 +18,21 @@ export const contactRoutes = (routes: Routes, { services }: GatewayDeps, visitor
       summary: 'Leave an email (and a name) so the team can get back to the visitor',
       tag: 'conversations',
       auth: 'session',
-      params: ConversationPath,
       body: ContactBody,
-      responses: { 200: { description: 'The contact as stored', schema: Contact } },
+      responses: ok('The contact as stored', Contact),
     },
     async ({ session, params, body }) => {
-      const scope = { projectId: session.projectId, visitorId: session.visitorId };
-      const contact = await services.send(ConversationMessages.captureContact, {
-        ...scope,
-        conversationId: params.conversationId,
-        email: body.email,
-        name: body.name ?? null,
-      });
-      visitorReads.forget(scope);
-      await services.send(IdentityMessages.setVisitorContact, { ...scope, contact });
+      const visitor = visitorOf(session);
+      const contact = await visitorReads.forgetAfter(
+        visitor,
+        services.send(ConversationMessages.captureContact, {
+          ...visitor,
+          conversationId: params.conversationId,
+          email: body.email,
+          name: body.name ?? null,
+        }),
+      );
+      await services.send(IdentityMessages.setVisitorContact, { ...visitor, contact });
       return contact;
     },
   );

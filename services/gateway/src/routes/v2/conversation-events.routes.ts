@@ -1,4 +1,4 @@
-import { type ConversationChange, ConversationLiveEvent, ConversationMessages, ErrorBody, queryInt, Uuid } from '@palaver/contracts';
+import { type ConversationChange, ConversationLiveEvent, ConversationMessages, ErrorBody, queryInt } from '@palaver/contracts';
 import { z } from 'zod';
 import { bearerOf } from '../../auth/bearer';
 import type { GatewayDeps } from '../../gateway.deps';
@@ -7,8 +7,8 @@ import type { LiveStreamRegistry } from '../../http/live-stream-registry';
 import type { Routes } from '../../http/routes';
 import type { Announcements } from '../../reads/announcements';
 import type { TypingHub } from '../../typing/typing-hub';
+import { visitorOf } from './visitor-of';
 
-const ConversationPath = z.object({ conversationId: Uuid });
 const EventsQuery = z.object({ after: queryInt(0, 1_000_000_000).optional() });
 
 /** Extension: the visitor's conversation, live (agent and assistant messages, handoff, release, close). */
@@ -27,7 +27,6 @@ export const conversationEventRoutes = (
         'Live events of one conversation (SSE; Last-Event-ID or ?after resumes; at most LIVE_STREAMS_PER_SESSION per session, 429 beyond). Extension, see docs/api.md',
       tag: 'conversations',
       auth: 'session',
-      params: ConversationPath,
       query: EventsQuery,
       responses: {
         200: {
@@ -42,7 +41,7 @@ export const conversationEventRoutes = (
       },
     },
     async ({ session, params, query, request, reply }) => {
-      const scope = { projectId: session.projectId, visitorId: session.visitorId, conversationId: params.conversationId };
+      const scope = { ...visitorOf(session), conversationId: params.conversationId };
       // Counted against the session's cap, and ended when the session lapses or its key is revoked.
       const stream = live.open({ kind: 'session', token: bearerOf(request), session });
       try {

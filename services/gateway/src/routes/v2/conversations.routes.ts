@@ -15,26 +15,19 @@ import {
   PostMessageBody,
   pagedList,
   plainList,
-  type SessionInfo,
-  Uuid,
 } from '@palaver/contracts';
-import { z } from 'zod';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { TeamAvailability } from '../../availability/team-availability';
 import type { GatewayDeps } from '../../gateway.deps';
 import { sendJson } from '../../http/json-reply';
 import type { Routes } from '../../http/routes';
 import type { IdempotentRequests } from '../../idempotency/idempotent-requests';
+import { created, ok } from '../../openapi/responses';
 import type { VisitorReadCache } from '../../reads/visitor-read-cache';
 import { answerAsked, type ReplyRequests } from '../../replies/ask-reply';
 import { handoffTriggersOf } from '../../replies/handoff-triggers';
 import { sendReply } from '../../replies/send-reply';
-
-const ConversationPath = z.object({ conversationId: Uuid });
-const MessagePath = z.object({ messageId: Uuid });
-const TAG = 'conversations';
-
-const scope = (session: SessionInfo) => ({ projectId: session.projectId, visitorId: session.visitorId });
+import { visitorOf } from './visitor-of';
 
 export const conversationRoutes = (
   routes: Routes,
@@ -46,93 +39,77 @@ export const conversationRoutes = (
   team: TeamAvailability,
 ): void => {
   const { services } = deps;
+  const visitors = routes.scope({ auth: 'session', tag: 'conversations' });
 
-  routes.add(
+  visitors.post(
+    '/v2/conversations',
     {
-      method: 'POST',
-      url: '/v2/conversations',
       summary: 'Start a conversation',
-      tag: TAG,
-      auth: 'session',
       body: CreateConversationBody,
-      responses: { 201: { description: 'The open conversation, with no messages', schema: Conversation } },
+      responses: created('The open conversation, with no messages', Conversation),
     },
-    async ({ session, body, reply, request }) => {
+    async ({ session, body, request }) => {
       const userAgent = request.headers['user-agent'];
-      const conversation = await services.send(ConversationMessages.create, {
-        pageUrl: body.context?.pageUrl ?? null,
-        // The visitor's browser, for the inbox's visitor panel (personal data: sealed in the event).
-        userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null,
-        ...scope(session),
-      });
-      visitorReads.forget(scope(session));
-      return reply.status(201).send(conversation);
+      return visitorReads.forgetAfter(
+        visitorOf(session),
+        services.send(ConversationMessages.create, {
+          pageUrl: body.context?.pageUrl ?? null,
+          // The visitor's browser, for the inbox's visitor panel (personal data: sealed in the event).
+          userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT) : null,
+          ...visitorOf(session),
+        }),
+      );
     },
   );
 
-  routes.add(
+  visitors.get(
+    '/v2/conversations',
     {
-      method: 'GET',
-      url: '/v2/conversations',
       summary: "The visitor's conversations in the project, each with its last message",
-      tag: TAG,
-      auth: 'session',
       query: ListConversationsQuery,
-      responses: { 200: { description: 'List of conversations', schema: pagedList(Conversation) } },
+      responses: ok('List of conversations', pagedList(Conversation)),
     },
     async ({ session, query, reply }) => {
-      const json = await visitorReads.readJson(scope(session), `list\n${JSON.stringify(query)}`, () =>
-        services.send(ConversationMessages.list, { query, ...scope(session) }),
+      const json = await visitorReads.readJson(visitorOf(session), `list\n${JSON.stringify(query)}`, () =>
+        services.send(ConversationMessages.list, { query, ...visitorOf(session) }),
       );
       return sendJson(reply, json);
     },
   );
 
-  routes.add(
+  visitors.get(
+    '/v2/conversations/:conversationId',
     {
-      method: 'GET',
-      url: '/v2/conversations/:conversationId',
       summary: 'One conversation with its messages',
-      tag: TAG,
-      auth: 'session',
-      params: ConversationPath,
-      responses: { 200: { description: 'Conversation', schema: Conversation } },
+      responses: ok('Conversation', Conversation),
     },
     async ({ session, params, reply }) => {
-      const json = await visitorReads.readJson(scope(session), `get\n${params.conversationId}`, () =>
-        services.send(ConversationMessages.get, { conversationId: params.conversationId, ...scope(session) }),
+      const json = await visitorReads.readJson(visitorOf(session), `get\n${params.conversationId}`, () =>
+        services.send(ConversationMessages.get, { conversationId: params.conversationId, ...visitorOf(session) }),
       );
       return sendJson(reply, json);
     },
   );
 
-  routes.add(
+  visitors.get(
+    '/v2/conversations/:conversationId/messages',
     {
-      method: 'GET',
-      url: '/v2/conversations/:conversationId/messages',
       summary: 'The messages of a conversation, oldest first',
-      tag: TAG,
-      auth: 'session',
-      params: ConversationPath,
       query: ListMessagesQuery,
-      responses: { 200: { description: 'List of messages', schema: plainList(Message) } },
+      responses: ok('List of messages', plainList(Message)),
     },
     async ({ session, params, query, reply }) => {
-      const json = await visitorReads.readJson(scope(session), `messages\n${params.conversationId}\n${JSON.stringify(query)}`, () =>
-        services.send(ConversationMessages.listMessages, { query, conversationId: params.conversationId, ...scope(session) }),
+      const json = await visitorReads.readJson(visitorOf(session), `messages\n${params.conversationId}\n${JSON.stringify(query)}`, () =>
+        services.send(ConversationMessages.listMessages, { query, conversationId: params.conversationId, ...visitorOf(session) }),
       );
       return sendJson(reply, json);
     },
   );
 
-  routes.add(
+  visitors.post(
+    '/v2/conversations/:conversationId/messages',
     {
-      method: 'POST',
-      url: '/v2/conversations/:conversationId/messages',
       summary: 'Send a message and get the reply (JSON, or the UI message stream with stream: true)',
-      tag: TAG,
-      auth: 'session',
-      params: ConversationPath,
       body: PostMessageBody,
       responses: {
         200: { description: 'The reply: a Chat completion result, or text/event-stream when stream is true', schema: ChatCompletionResult },
@@ -159,12 +136,12 @@ export const conversationRoutes = (
             offlineNotice,
             replyTo,
             streamed: body.stream,
-            ...scope(session),
+            ...visitorOf(session),
           }),
       });
       // The message is stored (its reply, once finished, is announced before its last fragment, on
       // the connection that brings the fragment).
-      visitorReads.forget(scope(session));
+      visitorReads.forget(visitorOf(session));
       await answerAsked(reply, asked, async (source, messageId) => {
         await sendReply(reply, source, { stream: body.stream, jsonStatus: 200, textId: messageId, messageId });
         // Once streaming: a repeat with the request's Idempotency-Key attaches to this reply.
@@ -172,53 +149,45 @@ export const conversationRoutes = (
           format: 'ui-message-stream',
           conversationId: params.conversationId,
           messageId,
-          ...scope(session),
+          ...visitorOf(session),
         });
       });
     },
   );
 
-  routes.add(
+  visitors.post(
+    '/v2/conversations/:conversationId/close',
     {
-      method: 'POST',
-      url: '/v2/conversations/:conversationId/close',
       summary: 'Close a conversation (succeeds again when already closed)',
-      tag: TAG,
-      auth: 'session',
-      params: ConversationPath,
       body: CloseConversationBody,
-      responses: { 200: { description: 'Confirmation', schema: CloseConversationResponse } },
+      responses: ok('Confirmation', CloseConversationResponse),
     },
-    async ({ session, params, body }) => {
-      const closed = await services.send(ConversationMessages.close, {
-        closeReason: body.closeReason ?? null,
-        conversationId: params.conversationId,
-        ...scope(session),
-      });
-      visitorReads.forget(scope(session));
-      return closed;
-    },
+    async ({ session, params, body }) =>
+      visitorReads.forgetAfter(
+        visitorOf(session),
+        services.send(ConversationMessages.close, {
+          closeReason: body.closeReason ?? null,
+          conversationId: params.conversationId,
+          ...visitorOf(session),
+        }),
+      ),
   );
 
-  routes.add(
+  visitors.post(
+    '/v2/messages/:messageId/feedback',
     {
-      method: 'POST',
-      url: '/v2/messages/:messageId/feedback',
       summary: 'Like, dislike, or remove the feedback (null) of a reply',
-      tag: TAG,
-      auth: 'session',
-      params: MessagePath,
       body: FeedbackBody,
-      responses: { 200: { description: 'The stored feedback', schema: FeedbackResponse } },
+      responses: ok('The stored feedback', FeedbackResponse),
     },
-    async ({ session, params, body }) => {
-      const feedback = await services.send(ConversationMessages.setFeedback, {
-        feedback: body.feedback,
-        messageId: params.messageId,
-        ...scope(session),
-      });
-      visitorReads.forget(scope(session));
-      return feedback;
-    },
+    async ({ session, params, body }) =>
+      visitorReads.forgetAfter(
+        visitorOf(session),
+        services.send(ConversationMessages.setFeedback, {
+          feedback: body.feedback,
+          messageId: params.messageId,
+          ...visitorOf(session),
+        }),
+      ),
   );
 };

@@ -3,6 +3,8 @@ import { originOf } from '../../auth/bearer';
 import type { IdentityCache } from '../../auth/identity-cache';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
+import { visitorOf } from './visitor-of';
 
 export const identityRoutes = (routes: Routes, deps: GatewayDeps, identity: IdentityCache): void => {
   routes.add(
@@ -41,8 +43,8 @@ export const identityRoutes = (routes: Routes, deps: GatewayDeps, identity: Iden
       summary: 'The visitor of the session',
       tag: 'identity',
       auth: 'session',
-      responses: { 200: { description: 'Visitor', schema: Visitor } },
+      responses: ok('Visitor', Visitor),
     },
-    async ({ session }) => deps.services.send(IdentityMessages.getVisitor, { projectId: session.projectId, visitorId: session.visitorId }),
+    async ({ session }) => deps.services.send(IdentityMessages.getVisitor, visitorOf(session)),
   );
 };

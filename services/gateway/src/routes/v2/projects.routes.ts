@@ -1,11 +1,8 @@
-import { ApiKeyQuery, IdentityMessages, ListQnasQuery, Project, pagedList, Qna, SearchMessages, Uuid } from '@palaver/contracts';
-import { z } from 'zod';
+import { ApiKeyQuery, IdentityMessages, ListQnasQuery, Project, pagedList, Qna, SearchMessages } from '@palaver/contracts';
 import type { TeamAvailability } from '../../availability/team-availability';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
-
-const ProjectPath = z.object({ projectId: Uuid });
-const QnaPath = ProjectPath.extend({ qnaId: Uuid });
+import { ok } from '../../openapi/responses';
 
 export const projectRoutes = (routes: Routes, deps: GatewayDeps, team: TeamAvailability): void => {
   routes.add(
@@ -16,7 +13,7 @@ export const projectRoutes = (routes: Routes, deps: GatewayDeps, team: TeamAvail
       tag: 'projects',
       auth: 'publishableKey',
       query: ApiKeyQuery,
-      responses: { 200: { description: 'Project', schema: Project } },
+      responses: ok('Project', Project),
     },
     async ({ key }) => {
       const record = await deps.services.send(IdentityMessages.getProject, { projectId: key.projectId });
@@ -33,9 +30,8 @@ export const projectRoutes = (routes: Routes, deps: GatewayDeps, team: TeamAvail
       summary: "The project's Q&A entries (full-text `query` on the question)",
       tag: 'projects',
       auth: 'none',
-      params: ProjectPath,
       query: ListQnasQuery,
-      responses: { 200: { description: 'List of Q&A entries', schema: pagedList(Qna) } },
+      responses: ok('List of Q&A entries', pagedList(Qna)),
     },
     async ({ params, query }) => deps.services.send(SearchMessages.listQnas, { projectId: params.projectId, query }),
   );
@@ -47,8 +43,7 @@ export const projectRoutes = (routes: Routes, deps: GatewayDeps, team: TeamAvail
       summary: 'One Q&A entry',
       tag: 'projects',
       auth: 'none',
-      params: QnaPath,
-      responses: { 200: { description: 'Q&A entry', schema: Qna } },
+      responses: ok('Q&A entry', Qna),
     },
     async ({ params }) => deps.services.send(SearchMessages.getQna, params),
   );

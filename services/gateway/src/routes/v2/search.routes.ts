@@ -1,6 +1,7 @@
 import { SearchMessages, SearchQuery, SearchResponse } from '@palaver/contracts';
 import type { GatewayDeps } from '../../gateway.deps';
 import type { Routes } from '../../http/routes';
+import { ok } from '../../openapi/responses';
 
 export const searchRoutes = (routes: Routes, deps: GatewayDeps): void => {
   routes.add(
@@ -11,7 +12,7 @@ export const searchRoutes = (routes: Routes, deps: GatewayDeps): void => {
       tag: 'search',
       auth: 'publishableKey',
       query: SearchQuery,
-      responses: { 200: { description: 'Results', schema: SearchResponse } },
+      responses: ok('Results', SearchResponse),
     },
     async ({ key, query }) => deps.services.send(SearchMessages.search, { projectId: key.projectId, q: query.q, size: query.size }),
   );
