@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
+import { describe, expect, it, vi } from 'vitest';
+import { http, newConversation, useE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
 
 /** A raw TCP client: what it received, and when the server closed the connection. */
@@ -20,12 +20,8 @@ const rawClient = (url: string) => {
 };
 
 describe('connection timeouts', () => {
-  let e2e: E2eApp;
   const gate = new GatedChatModel();
-  beforeAll(async () => {
-    e2e = await startE2eApp({ HTTP_IDLE_TIMEOUT_MS: '800', HTTP_REQUEST_TIMEOUT_MS: '1000' }, { chatModel: gate });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({ HTTP_IDLE_TIMEOUT_MS: '800', HTTP_REQUEST_TIMEOUT_MS: '1000' }, { chatModel: gate });
 
   /** Resolves once the server has closed a connection opened now that sends nothing: the idle timeout has passed since. */
   const idleTimeoutPassed = async () => {
@@ -57,8 +53,7 @@ describe('connection timeouts', () => {
 
   it('keeps a streamed reply open while the model is silent longer than the idle timeout', async () => {
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     const streamed = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'hi', stream: true }, token });
     await gate.started();
     await idleTimeoutPassed();
@@ -71,8 +66,7 @@ describe('connection timeouts', () => {
 
   it('keeps a JSON reply waiting for a model slower than the idle timeout (the request is in flight)', async () => {
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     const answered = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'slow one' }, token });
     await gate.started();
     await idleTimeoutPassed();
@@ -133,8 +127,7 @@ describe('idle connections (HTTP_IDLE_TIMEOUT_MS longer than HTTP_REQUEST_TIMEOU
 
   it('keeps the connection of an event stream open past both, while it streams', async () => {
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     const controller = new AbortController();
     const response = await fetch(`${e2e.url}/v2/conversations/${conversationId}/events`, {
       headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
