@@ -18,15 +18,19 @@ export const useFixture = <T extends object>(
   afterAll(async () => {
     if (made) await tearDown(made);
   }, timeoutMs);
-  const madeNow = (): T => {
+  return lazy(() => {
     if (!made) throw new Error('made in beforeAll: use it inside a test or a hook');
     return made;
-  };
-  return new Proxy({} as T, {
-    get: (_, key) => {
-      const value = Reflect.get(madeNow(), key);
-      return typeof value === 'function' ? value.bind(made) : value;
-    },
-    set: (_, key, value) => Reflect.set(madeNow(), key, value),
   });
 };
+
+/** Stands for what `get` returns each time it is used (not when it is declared): a part of a fixture, say. */
+export const lazy = <T extends object>(get: () => T): T =>
+  new Proxy({} as T, {
+    get: (_, key) => {
+      const target = get();
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+    set: (_, key, value) => Reflect.set(get(), key, value),
+  });
