@@ -4,7 +4,6 @@
  * builder's knowledge) and answered by the local responder's grounded answer. Counts hits (the
  * right Q&A entry or document), wrong sources, "I don't know" to an answerable question, and false
  * answers to questions the content does not answer.
- * Run: `npx tsx bench/answers.bench.ts` (or `pnpm bench`).
  */
 import { ADMIN_TOKEN_ACTOR, DEFAULT_QNA_OVERRIDE_SETTINGS, RETRIEVAL_LIMITS } from '@palaver/contracts';
 import { DEMO_DOCUMENTS, DEMO_QNAS } from '../packages/launcher/src/demo.content';
@@ -13,8 +12,8 @@ import { buildPrompt } from '../services/inference/src/domain/prompt.builder';
 import { overridingQna } from '../services/inference/src/domain/qna-override';
 import { BIKE_SHOP_CASES, BIKE_SHOP_DOCUMENTS } from '../test/support/bike-shop.content';
 import { ANSWER_CASES, type AnswerCase } from './answers.questions';
-import { formatTable, runIfMain, type Table } from './common';
-import { newProjectId, startSearchServiceUnderTest } from './search-service';
+import type { Table } from './common';
+import { startSearchServiceUnderTest } from './search-service';
 
 interface AnswerSet {
   name: string;
@@ -34,33 +33,34 @@ const SETS: AnswerSet[] = [
   },
 ];
 
+/** The best Q&A entry answers verbatim at or above a minScore: the project default, and a looser one. */
+const OVERRIDE_SCORES = [DEFAULT_QNA_OVERRIDE_SETTINGS.minScore, 0.7];
+
 /** 'qna:<question>', 'document:<title>', or null for "I don't know". */
-const expectedKey = (from: AnswerCase['from']): string | null =>
+const sourceKey = (from: AnswerCase['from']): string | null =>
   from === null ? null : 'qna' in from ? `qna:${from.qna}` : `document:${from.document}`;
 
+/** Each question's expected source, the source it was answered from, and the Q&A entry that would override the model. */
 const answeredFrom = async (set: AnswerSet) => {
   const service = await startSearchServiceUnderTest();
   try {
-    const projectId = newProjectId();
+    const { projectId } = service;
     for (const body of set.qnas) await service.qnas.create(projectId, body, ADMIN_TOKEN_ACTOR);
     for (const body of set.documents) await service.documents.create(projectId, body);
-    const outcomes: Array<{ kase: AnswerCase; from: string | null; bestQna: { key: string; score: number } | null }> = [];
-    for (const kase of set.cases) {
-      const retrieval = await service.search.retrieve(projectId, kase.question, RETRIEVAL_LIMITS.qnaLimit, RETRIEVAL_LIMITS.chunkLimit);
-      const { knowledge } = buildPrompt({
-        instructions: '',
-        pageContext: null,
-        knowledge: retrieval,
-        history: [{ role: 'user', content: kase.question }],
-      });
-      const answer = groundedAnswer(kase.question, knowledge);
-      const qna = answer.source === 'qna' ? knowledge.qnas.find((q) => q.answer === answer.text) : undefined;
+    const outcomes = [];
+    for (const { question, from } of set.cases) {
+      const retrieval = await service.search.retrieve(projectId, question, RETRIEVAL_LIMITS.qnaLimit, RETRIEVAL_LIMITS.chunkLimit);
+      const history = [{ role: 'user' as const, content: question }];
+      const { knowledge } = buildPrompt({ instructions: '', pageContext: null, knowledge: retrieval, history });
+      const answer = groundedAnswer(question, knowledge);
+      const qna = knowledge.qnas.find((q) => q.answer === answer.text);
       const best = overridingQna(knowledge, { enabled: true, minScore: 0 });
       outcomes.push({
-        kase,
-        bestQna: best && { key: `qna:${best.question}`, score: best.score },
+        question,
+        expected: sourceKey(from),
         from:
           answer.source === 'qna' ? `qna:${qna?.question}` : answer.source === 'document' ? `document:${answer.documents[0]?.title}` : null,
+        override: best && { key: `qna:${best.question}`, score: best.score },
       });
     }
     return outcomes;
@@ -69,18 +69,23 @@ const answeredFrom = async (set: AnswerSet) => {
   }
 };
 
-/** The best Q&A entry answers verbatim at or above a minScore: the project default, and a looser one. */
-const OVERRIDE_SCORES = [DEFAULT_QNA_OVERRIDE_SETTINGS.minScore, 0.7];
-
-export const runAnswersBench = async (set: AnswerSet): Promise<Table> => {
+const answersTable = async (set: AnswerSet): Promise<Table> => {
   const outcomes = await answeredFrom(set);
-  const answerable = outcomes.filter((o) => o.kase.from !== null);
-  const unanswerable = outcomes.filter((o) => o.kase.from === null);
-  const hits = answerable.filter((o) => o.from === expectedKey(o.kase.from));
-  const wrong = answerable.filter((o) => o.from !== null && o.from !== expectedKey(o.kase.from));
+  const answerable = outcomes.filter((o) => o.expected !== null);
+  const unanswerable = outcomes.filter((o) => o.expected === null);
+  const hits = answerable.filter((o) => o.from === o.expected);
+  const wrong = answerable.filter((o) => o.from !== null && o.from !== o.expected);
   const dontKnow = answerable.filter((o) => o.from === null);
   const falseAnswers = unanswerable.filter((o) => o.from !== null);
   const rate = (n: number, of: number) => `${n}/${of} (${((100 * n) / of).toFixed(0)}%)`;
+  const overrides = OVERRIDE_SCORES.map((minScore) => {
+    const overridden = outcomes.filter((o) => o.override !== null && o.override.score >= minScore);
+    const right = overridden.filter((o) => o.override?.key === o.expected).length;
+    return [
+      `Q&A override at ${minScore}: answered verbatim, model not called (right entry)`,
+      `${rate(overridden.length, outcomes.length)} (${right})`,
+    ];
+  });
   return {
     title: `Local responder on ${set.name} (${answerable.length} answerable paraphrases, ${unanswerable.length} unanswerable questions)`,
     columns: ['measure', 'value'],
@@ -89,24 +94,17 @@ export const runAnswersBench = async (set: AnswerSet): Promise<Table> => {
       ['answered from the wrong source', wrong.length],
       ['"I don\'t know" to an answerable question', dontKnow.length],
       ['false answers to unanswerable questions', rate(falseAnswers.length, unanswerable.length)],
-      ...OVERRIDE_SCORES.map((minScore) => {
-        const overridden = outcomes.filter((o) => o.bestQna !== null && o.bestQna.score >= minScore);
-        const right = overridden.filter((o) => o.bestQna?.key === expectedKey(o.kase.from)).length;
-        return [
-          `Q&A override at ${minScore}: answered verbatim, model not called (right entry)`,
-          `${rate(overridden.length, outcomes.length)} (${right})`,
-        ];
-      }),
+      ...overrides,
     ],
     notes: [
-      ...[...wrong, ...dontKnow].map((o) => `missed: "${o.kase.question}" -> ${o.from ?? "I don't know"}`),
-      ...falseAnswers.map((o) => `false answer: "${o.kase.question}" -> ${o.from}`),
+      ...[...wrong, ...dontKnow].map((o) => `missed: "${o.question}" -> ${o.from ?? "I don't know"}`),
+      ...falseAnswers.map((o) => `false answer: "${o.question}" -> ${o.from}`),
     ],
   };
 };
 
-export const printAnswersBench = async (): Promise<void> => {
-  for (const set of SETS) console.log(`${formatTable(await runAnswersBench(set))}\n`);
+export const answersBench = async (): Promise<Table[]> => {
+  const tables = [];
+  for (const set of SETS) tables.push(await answersTable(set));
+  return tables;
 };
-
-await runIfMain(import.meta.url, printAnswersBench);

@@ -14,8 +14,8 @@ export const timed = async <T>(run: () => T | Promise<T>): Promise<[T, number]> 
   return [value, performance.now() - start];
 };
 
-export const withTempDir = async <T>(task: (dir: string) => Promise<T>, parent = tmpdir()): Promise<T> => {
-  const dir = await mkdtemp(join(parent, 'palaver-bench-'));
+export const withTempDir = async <T>(task: (dir: string) => Promise<T>): Promise<T> => {
+  const dir = await mkdtemp(join(tmpdir(), 'palaver-bench-'));
   try {
     return await task(dir);
   } finally {
@@ -31,6 +31,7 @@ export interface Table {
   notes: string[];
 }
 
+/** The first column aligned left, the others right, two spaces apart. */
 export const formatTable = (table: Table): string => {
   const cells = [table.columns, ...table.rows.map((r) => r.map(String))];
   const widths = table.columns.map((_, c) => Math.max(...cells.map((row) => (row[c] ?? '').length)));
@@ -43,7 +44,3 @@ export const formatTable = (table: Table): string => {
     ...table.notes.map((n) => `  ${n}`),
   ].join('\n');
 };
-
-/** Runs `main` when the file is the script node was started with. */
-export const runIfMain = (url: string, main: () => Promise<void>): Promise<void> | undefined =>
-  process.argv[1] && new URL(url).pathname === process.argv[1] ? main() : undefined;

@@ -2,7 +2,6 @@
  * Crawl throughput: the search service (embedded adapters, local embedder) crawls a local site of
  * PAGES pages (six sections each, a navigation bar and a footer, linked in a chain and across),
  * first crawl and a re-sync where nothing changed, at the crawler's default concurrency and no delay.
- * Run: `npx tsx bench/crawl.bench.ts` (or `pnpm bench` for every benchmark).
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,7 +10,7 @@ import { loadConfig } from '../packages/platform/src/index';
 import { createTestInfrastructure } from '../packages/platform/src/testing/index';
 import { startSearchService } from '../services/search/src/index';
 import { type StaticPage, startStaticSite } from '../test/support/static-site';
-import { formatTable, runIfMain, type Table } from './common';
+import type { Table } from './common';
 
 const PAGES = Number(process.env.CRAWL_BENCH_PAGES ?? 500);
 const WORDS = 'support shipping returns warranty battery invoice account delivery parcel refund order plan price store'.split(' ');
@@ -27,7 +26,7 @@ const page = (n: number): StaticPage => {
   return { type: 'text/html', body };
 };
 
-export const runCrawlBench = async (): Promise<Table> => {
+export const crawlBench = async (): Promise<Table[]> => {
   const pages: Record<string, StaticPage> = { '/': page(0) };
   for (let n = 0; n < PAGES; n++) pages[`/p/${n}`] = page(n);
   const site = await startStaticSite(pages);
@@ -53,32 +52,21 @@ export const runCrawlBench = async (): Promise<Table> => {
   try {
     const body = { type: 'website' as const, url: `${site.origin}/`, maxPages: PAGES + 1 };
     const first = await crawl('first crawl', () => send.send(SearchMessages.createSource, { projectId, body }));
-    const { id } = first.source;
-    const again = await crawl(
-      're-sync, nothing changed',
-      async () => {
-        await send.send(SearchMessages.syncSource, { projectId, sourceId: id });
-        return { id };
+    const { id, lastSyncAt } = first.source;
+    const resync = () => send.send(SearchMessages.syncSource, { projectId, sourceId: id }).then(() => ({ id }));
+    const again = await crawl('re-sync, nothing changed', resync, lastSyncAt!);
+    const { CRAWL_CONCURRENCY } = loadConfig({});
+    return [
+      {
+        title: `Crawl throughput: a local site of ${PAGES + 1} pages, search service embedded, local embedder`,
+        columns: ['crawl', 'found', 'indexed', 'unchanged', 'seconds', 'pages/s'],
+        rows: [first.row, again.row],
+        notes: [`CRAWL_CONCURRENCY ${CRAWL_CONCURRENCY}, CRAWL_DELAY_MS 0; indexing includes chunking and embedding each page.`],
       },
-      first.source.lastSyncAt!,
-    );
-    return {
-      title: `Crawl throughput: a local site of ${PAGES + 1} pages, search service embedded, local embedder`,
-      columns: ['crawl', 'found', 'indexed', 'unchanged', 'seconds', 'pages/s'],
-      rows: [first.row, again.row],
-      notes: [
-        `CRAWL_CONCURRENCY ${loadConfig({}).CRAWL_CONCURRENCY}, CRAWL_DELAY_MS 0; indexing includes chunking and embedding each page.`,
-      ],
-    };
+    ];
   } finally {
     await service.close();
     await infra.cleanup();
     await site.close();
   }
 };
-
-export const printCrawlBench = async (): Promise<void> => {
-  console.log(`${formatTable(await runCrawlBench())}\n`);
-};
-
-await runIfMain(import.meta.url, printCrawlBench);

@@ -11,7 +11,6 @@
  *      through SearchService.search (hybrid: (b) and (c) fused), one result per document.
  * Then the service's search latency on this corpus and on about 100,000 chunks.
  * Data: `../shared/data/beir-scifact` from the repo root, or `SCIFACT_DIR`.
- * Run: `npx tsx bench/retrieval.bench.ts` (or `pnpm bench` for every benchmark).
  */
 import type { DocumentRecord } from '@palaver/contracts';
 import { EmbeddedVectorIndex, LocalEmbedder, loadConfig, systemClock } from '../packages/platform/src/index';
@@ -23,10 +22,9 @@ import { contributionOf, idfWeights } from '../services/search/src/domain/term-s
 import { DocumentRepository } from '../services/search/src/repositories/document.repository';
 import { KnowledgeRevisionRepository } from '../services/search/src/repositories/knowledge-revision.repository';
 import { LexicalIndex, lexicalTokens } from '../services/search/src/repositories/lexical-index';
-import { formatTable, percentile, runIfMain, type Table, timed } from './common';
-import { evaluateRun } from './ir-metrics';
-import { loadSciFact, type SciFact, scifactDir } from './scifact';
-import { newProjectId, type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';
+import { percentile, type Table, timed } from './common';
+import { evaluateRun, loadSciFact, type SciFact, scifactDir } from './scifact';
+import { type SearchServiceUnderTest, startSearchServiceUnderTest } from './search-service';
 
 const DEPTH = 100;
 /** Lucene's default English stop set, as the published BM25 baselines use. */
@@ -43,24 +41,16 @@ const plainTokens = (text: string): string[] =>
 const documentText = (doc: SciFact['corpus'][number]): string => `${doc.title}\n${doc.text}`;
 const docUrl = (id: string): string => `https://scifact.example/doc/${id}`;
 
-interface Quality {
-  name: string;
-  /** query id -> ranked corpus ids */
-  runs: Map<string, string[]>;
-  queryMs: number[];
-  indexMs: number;
-}
-
-/** Indexes with `index` (timed), warms it up, then ranks every claim with `rank`. */
+/** Indexes with `index` (timed), warms it up, then ranks every claim with `rank` (runs: query id -> ranked corpus ids). */
 const method = async <I>(
   data: SciFact,
   name: string,
   index: () => Promise<I> | I,
   rank: (i: I, query: string) => Promise<string[]> | string[],
-  warm: (i: I) => Promise<unknown> | undefined = () => undefined,
-): Promise<Quality & { index: I }> => {
+  warm?: (i: I) => Promise<unknown>,
+) => {
   const [built, indexMs] = await timed(index);
-  await warm(built);
+  await warm?.(built);
   const runs = new Map<string, string[]>();
   const queryMs: number[] = [];
   for (const q of data.queries) {
@@ -108,8 +98,8 @@ const vectors = (data: SciFact, name: string) => {
 
 /** Creates every abstract through the service (one project), then searches it. */
 const service = async (data: SciFact, name: string) => {
-  const projectId = newProjectId();
   const under = await startSearchServiceUnderTest();
+  const { projectId } = under;
   let chunks = 0;
   const result = await method(
     data,
@@ -122,23 +112,19 @@ const service = async (data: SciFact, name: string) => {
     async (s, query) => (await s.search.search(projectId, query, DEPTH)).results.map((r) => r.url.slice(r.url.lastIndexOf('/') + 1)),
     (s) => s.search.search(projectId, 'warm up', 10),
   );
-  return { ...result, projectId, chunks };
+  return { ...result, chunks };
 };
 
-/** CPU time of this process (ms) for a call: its cost less the waiting for a core on a busy machine. */
-const cpuTimed = async (run: () => Promise<unknown>): Promise<number> => {
-  const start = process.cpuUsage();
-  await run();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-};
-
-/** The claims again at `size` 10 as a widget asks: ms of the service (wall and CPU) and of its lexical half. */
-const latency = async (s: SearchServiceUnderTest, projectId: string, data: SciFact) => {
+/** The claims again at `size` 10 as a widget asks: ms of the service (wall and CPU: its cost less the waiting for a core) and of its lexical half. */
+const latency = async (s: SearchServiceUnderTest, data: SciFact) => {
+  const { projectId } = s;
   const samples = { full: [] as number[], cpu: [] as number[], lexical: [] as number[] };
   for (const q of data.queries) {
     samples.full.push((await timed(() => s.search.search(projectId, q.text, 10)))[1]);
-    samples.cpu.push(await cpuTimed(() => s.search.search(projectId, q.text, 10)));
+    const cpu = process.cpuUsage();
+    await s.search.search(projectId, q.text, 10);
+    const used = process.cpuUsage(cpu);
+    samples.cpu.push((used.user + used.system) / 1000);
     samples.lexical.push((await timed(() => s.lexical.search(projectId, q.text, DEPTH)))[1]);
   }
   return samples;
@@ -151,7 +137,7 @@ const latency = async (s: SearchServiceUnderTest, projectId: string, data: SciFa
  */
 const largeProject = async (data: SciFact, target: number) => {
   const s = await startSearchServiceUnderTest((infra) => ({ ...infra, vectors: EmbeddedVectorIndex.inMemory() }));
-  const projectId = newProjectId();
+  const { projectId } = s;
   const perDoc = data.corpus.map((doc) => documentChunks(doc.title, doc.text));
   const distinct = perDoc.flat().map((c) => c.text);
   const vectorOf = new Map(distinct.map((text, i) => [text, i]));
@@ -182,8 +168,8 @@ const largeProject = async (data: SciFact, target: number) => {
       chunks += points.length;
     }
   }
-  await latency(s, projectId, data); // warm up
-  const samples = await latency(s, projectId, data);
+  await latency(s, data); // warm up
+  const samples = await latency(s, data);
   await s.close();
   return { chunks, lexicalMs, vectorMs, samples };
 };
@@ -193,7 +179,7 @@ const ratio = (value: number, baseline: number): string => `${(value / baseline)
 const perSecond = (count: number, ms: number): number => Math.round(count / (ms / 1000));
 const p = (samples: number[], at: number) => fixed(percentile(samples, at / 100), 2);
 
-export const runRetrievalBench = async (): Promise<Table[]> => {
+export const retrievalBench = async (): Promise<Table[]> => {
   const [data, loadMs] = await timed(() => loadSciFact());
   const plain = await bm25(data, '(a) BM25 k1=0.9 b=0.4, no stemming', plainTokens, 0.9, 0.4);
   const lexical = await bm25(data, '(b) BM25 k1=1.2 b=0.75, local analyzer', lexicalTokens, 1.2, 0.75);
@@ -205,15 +191,8 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
     columns: ['method', 'nDCG@10', 'vs (a)', 'recall@100', 'vs (a)', 'MRR@10', 'recall@5', 'index docs/s', 'ms/query p50', 'p99'],
     rows: [plain, lexical, vector, hybrid].map((m) => {
       const q = evaluateRun(m.runs, data.qrels);
-      const [ndcg, recall] = [q.ndcgAt10, q.recallAt100];
-      const quality = [
-        fixed(ndcg),
-        ratio(ndcg, base.ndcgAt10),
-        fixed(recall),
-        ratio(recall, base.recallAt100),
-        fixed(q.mrrAt10),
-        fixed(q.recallAt5),
-      ];
+      const againstPlain = (metric: 'ndcgAt10' | 'recallAt100') => [fixed(q[metric]), ratio(q[metric], base[metric])];
+      const quality = [...againstPlain('ndcgAt10'), ...againstPlain('recallAt100'), fixed(q.mrrAt10), fixed(q.recallAt5)];
       return [m.name, ...quality, perSecond(data.corpus.length, m.indexMs), p(m.queryMs, 50), p(m.queryMs, 99)];
     }),
     notes: [
@@ -222,11 +201,11 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
       '(s) queries SearchService.search with size 100 (recall@100); its latency at size 10 is in the next table',
     ],
   };
-  const small = await latency(hybrid.index, hybrid.projectId, data);
+  const small = await latency(hybrid.index, data);
   // A restart: a new instance's lexical index is rebuilt from the documents on its first search.
   const store = hybrid.index.infra.documents;
   const restarted = new LexicalIndex(new DocumentRepository(store), new KnowledgeRevisionRepository(store), systemClock, loadConfig());
-  const [, rebuildMs] = await timed(() => restarted.search(hybrid.projectId, 'rebuild', 1));
+  const [, rebuildMs] = await timed(() => restarted.search(hybrid.index.projectId, 'rebuild', 1));
   await hybrid.index.close();
   const fiveK = await largeProject(data, 5_000);
   const large = await largeProject(data, 100_000);
@@ -255,9 +234,3 @@ export const runRetrievalBench = async (): Promise<Table[]> => {
   };
   return [qualityTable, latencyTable];
 };
-
-export const printRetrievalBench = async (): Promise<void> => {
-  for (const table of await runRetrievalBench()) console.log(`${formatTable(table)}\n`);
-};
-
-await runIfMain(import.meta.url, printRetrievalBench);

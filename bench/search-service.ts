@@ -1,7 +1,7 @@
 /**
  * The search service as the benchmarks drive it: its Nest module on embedded adapters in a
  * temporary DATA_DIR (on /dev/shm when there is one, so fsyncs cost what a fast disk would),
- * called in-process without the transport.
+ * called in-process without the transport, with a fresh project id for the content a benchmark creates.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import type { Infrastructure } from '../packages/platform/src/index';
 import { createTestInfrastructure } from '../packages/platform/src/testing/index';
 import { createSearchContext, type SearchContext } from '../services/search/src/testing/search.context';
 
-export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { infra: Infrastructure; close(): Promise<void> };
+export type SearchServiceUnderTest = Omit<SearchContext, 'close'> & { infra: Infrastructure; projectId: string; close(): Promise<void> };
 
 /** `override` replaces ports (e.g. an in-memory vector index for a corpus too large to log). */
 export const startSearchServiceUnderTest = async (
@@ -28,7 +28,5 @@ export const startSearchServiceUnderTest = async (
     if (infra.vectors !== base.vectors) await infra.vectors.close();
     await base.cleanup();
   };
-  return { ...context, infra, close };
+  return { ...context, infra, projectId: randomUUID(), close };
 };
-
-export const newProjectId = (): string => randomUUID();

@@ -9,6 +9,9 @@
 // from there. The package may also keep local aliases over the contracts in src/contract-types.ts;
 // those are expanded the same way. The result is checked: no workspace package, zod or `import("…")`.
 //
+// A source both SDKs ship (SHARED_SOURCES) lives in one package and the other imports it by a
+// relative path: each build bundles its own copy and emits its declaration next to the others.
+//
 // Usage: node scripts/build-sdk.mjs [packageDir] (default: the current directory).
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +24,7 @@ const distDir = path.join(packageDir, 'dist');
 const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
 const CONTRACTS = '@palaver/contracts';
 const LOCAL_TYPES = 'contract-types';
+const SHARED_SOURCES = [path.resolve(import.meta.dirname, '..', 'packages', 'client', 'src', 'errors.ts')];
 
 const fail = (message) => {
   console.error(`build-sdk ${manifest.name}: ${message}`);
@@ -44,19 +48,26 @@ const bundle = await build({
   logLevel: 'warning',
   metafile: true,
 });
-// Only the package's own code is bundled: a value imported from another workspace package (the
-// contracts pull in zod) would otherwise be copied in silently. Types may come from anywhere.
-const foreignInputs = Object.keys(bundle.metafile.inputs).filter((input) => !path.resolve(input).startsWith(srcDir + path.sep));
+// Only the package's own code and the shared sources are bundled: a value imported from another
+// workspace package (the contracts pull in zod) would otherwise be copied in silently. Types may
+// come from anywhere.
+const inputs = Object.keys(bundle.metafile.inputs).map((input) => path.resolve(input));
+const sharedInputs = inputs.filter((input) => SHARED_SOURCES.includes(input) && !input.startsWith(srcDir + path.sep));
+const foreignInputs = inputs.filter((input) => !input.startsWith(srcDir + path.sep) && !sharedInputs.includes(input));
 if (foreignInputs.length > 0) {
   fail(
     `dist/index.js would bundle ${foreignInputs.length} files from outside src/ (import only types from the workspace): ${foreignInputs.slice(-3).join(', ')}…`,
   );
 }
 
-// 2. The declarations, one per source file (tests left out).
+// 2. The declarations, one per source file (tests left out) and per shared source, all in dist/.
 const sources = readdirSync(srcDir)
   .filter((name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts'))
-  .map((name) => path.join(srcDir, name));
+  .map((name) => path.join(srcDir, name))
+  .concat(sharedInputs);
+const sourceNames = sources.map((file) => path.basename(file));
+const clash = sourceNames.find((name, index) => sourceNames.indexOf(name) !== index);
+if (clash) fail(`two sources are named ${clash}: their declarations would overwrite each other in dist/`);
 const rootConfig = ts.getParsedCommandLineOfConfigFile(
   path.resolve(import.meta.dirname, '..', 'tsconfig.json'),
   {},
@@ -71,7 +82,7 @@ const options = {
   declaration: true,
   emitDeclarationOnly: true,
   outDir: distDir,
-  rootDir: srcDir,
+  rootDir: path.resolve(packageDir, '..'),
   types: ['node'],
 };
 const program = ts.createProgram(sources, options);
@@ -125,12 +136,12 @@ const printed = [...wanted]
   });
 declarations.set(`${LOCAL_TYPES}.d.ts`, `// The contract types of the Palaver API, printed in full from its schemas.\n${printed.join('')}`);
 
-// 4. Relative imports get their `.js` (Node's ESM resolution needs it); the contracts come from
-// contract-types.d.ts.
+// 4. Relative imports point into the flat dist/ and get their `.js` (Node's ESM resolution needs
+// it); the contracts come from contract-types.d.ts.
 for (const [name, original] of declarations) {
   const text = original
     .replace(new RegExp(`(from\\s+|import\\()(['"])${CONTRACTS}\\2`, 'g'), `$1$2./${LOCAL_TYPES}.js$2`)
-    .replace(/(from\s+|import\()(['"])(\.\.?\/[^'"]+?)(?<!\.js)\2/g, '$1$2$3.js$2');
+    .replace(/(from\s+|import\()(['"])\.\.?\/(?:[^'"]*\/)?([^'"/]+?)(?:\.js)?\2/g, '$1$2./$3.js$2');
   const foreign = text.match(/(?:from\s+|import\()['"](@palaver\/[^'"]*|zod(?:\/[^'"]*)?)['"]/);
   if (foreign) fail(`dist/${name} still imports ${foreign[1]}`);
   if (name === `${LOCAL_TYPES}.d.ts` && /import\(/.test(text)) fail(`dist/${name} refers to another module: ${text}`);

@@ -1,5 +1,5 @@
 // The esbuild plugin of the two builds of the services: `pnpm build` (scripts/build-services.mjs,
-// what the containers run) and the bench's servers (bench/api/built-servers.ts).
+// what the containers run) and the bench's servers (bench/api/servers.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildServers, builtServer } from './built-servers';
-import { startChild } from './child';
+import { buildServers, builtServer, startChild } from './servers';
 
 describe('the bench servers as built by esbuild', () => {
   const dirs: string[] = [];

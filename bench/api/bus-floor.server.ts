@@ -4,7 +4,7 @@
  * else, so no work in the services can go below its cost. Per message, as the product: the command
  * queues the reply job and publishes two events; the job asks for retrieval, publishes a fragment
  * and the finish, and records the reply (a third event, the read model's announcement); a consumer
- * takes the events in batches. IPC: `run` (`concurrency` at a time for `seconds`), `sequential`.
+ * takes the events in batches. IPC: `run` (`concurrency` at a time for `seconds`), `sequential` (`count` one at a time).
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +13,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { defineMessage } from '@palaver/contracts';
 import { createInfrastructure, handle, loadConfig, startService } from '@palaver/platform';
 import { z } from 'zod';
+import { percentile } from '../common';
 
 const Ok = z.object({ ok: z.literal(true) });
 const Post = z.object({ conversationId: z.string(), text: z.string() });
@@ -21,6 +22,7 @@ const Retrieve = defineMessage('floor.qry.retrieve.v1', z.object({ query: z.stri
 const Complete = defineMessage('floor.cmd.complete.v1', Post, Ok);
 const QUEUE = 'floor-inference';
 const REPLIES = `floor.replies.${randomUUID()}`;
+const WARMUP = 20;
 
 const infra = await createInfrastructure(loadConfig(), { only: ['eventStream', 'jobs', 'pubsub'] });
 const event = (conversationId: string, type: string) => ({ eventId: randomUUID(), conversationId, type, data: { text: 'x'.repeat(200) } });
@@ -89,26 +91,28 @@ const oneMessage = async (conversationId: string): Promise<number> => {
   return firstFragment;
 };
 
-/** `concurrency` conversations sending one message after another until `seconds` passed: how many completed. */
-const run = async (concurrency: number, seconds: number): Promise<number> => {
-  const until = Date.now() + seconds * 1000;
-  let completed = 0;
+/** `concurrency` conversations sending one message after another until `seconds` passed: how many completed, and per second. */
+const run = async (concurrency: number, seconds: number) => {
+  const started = performance.now();
+  let answered = 0;
   const sender = async () => {
-    for (const conversationId = randomUUID(); Date.now() < until; completed += 1) await oneMessage(conversationId);
+    for (const conversationId = randomUUID(); performance.now() - started < seconds * 1000; answered += 1) await oneMessage(conversationId);
   };
   await Promise.all(Array.from({ length: concurrency }, sender));
-  return completed;
+  return { answered, rps: (1000 * answered) / (performance.now() - started) };
 };
 
-const sequential = async (count: number): Promise<number[]> => {
+/** `count` messages one at a time, after a warm-up: their first fragments' p50 and p99. */
+const sequential = async (count: number) => {
   const took: number[] = [];
-  for (const conversationId = randomUUID(); took.length < count; ) took.push(await oneMessage(conversationId));
-  return took;
+  for (const conversationId = randomUUID(); took.length < count + WARMUP; ) took.push(await oneMessage(conversationId));
+  const samples = took.slice(WARMUP);
+  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), count: samples.length };
 };
 
 process.on('message', (message: { cmd: string; concurrency: number; seconds: number; count: number }) => {
-  if (message.cmd === 'run') void run(message.concurrency, message.seconds).then((completed) => process.send!({ cmd: 'ran', completed }));
-  else if (message.cmd === 'sequential') void sequential(message.count).then((took) => process.send!({ cmd: 'sequential', took }));
+  if (message.cmd === 'run') void run(message.concurrency, message.seconds).then((ran) => process.send!(ran));
+  else if (message.cmd === 'sequential') void sequential(message.count).then((firstFragment) => process.send!(firstFragment));
   else if (message.cmd === 'close') {
     void (async () => {
       await unsubscribe();

@@ -1,7 +1,5 @@
-import { percentile } from '../common';
-import type { BenchInfra } from './bench-infra';
-import { startChild } from './child';
 import { cpuProbe, measureCpu } from './cpu';
+import { type BenchInfra, startChild } from './servers';
 
 export interface BusFloorResult {
   rps: number;
@@ -11,8 +9,6 @@ export interface BusFloorResult {
   /** One message at a time: ms from the command to the first fragment. */
   firstFragment: { p50: number; p99: number; count: number };
 }
-
-const WARMUP = 20;
 
 /** Runs bus-floor.server.ts: a warm-up, `seconds` counted, then `sequential` messages one at a time. */
 export const measureBusFloor = async (
@@ -26,23 +22,13 @@ export const measureBusFloor = async (
   try {
     const cpu = cpuProbe({ floor: floor.process.pid! }, servers);
     if (!cpu) return null;
-    const drive = async (runSeconds: number) => {
-      const started = performance.now();
-      const { completed } = await floor.ask<{ completed: number }>('run', 'ran', { concurrency, seconds: runSeconds });
-      return { answered: completed, rps: (1000 * completed) / (performance.now() - started) };
-    };
+    const drive = (runSeconds: number) => floor.ask<{ answered: number; rps: number }>('run', { concurrency, seconds: runSeconds });
     await drive(Math.min(2, seconds));
     const { result, cpuMsPerRequest, mainThreadMsPerRequest } = await measureCpu(cpu, () => drive(seconds));
     // The bench process only waits: the floor drives its messages itself.
     const { 'load generator': _idle, ...cpuMsPerMessage } = cpuMsPerRequest;
-    const { took } = await floor.ask<{ took: number[] }>('sequential', 'sequential', { count: sequential + WARMUP });
-    const samples = took.slice(WARMUP);
-    return {
-      rps: result.rps,
-      cpuMsPerMessage,
-      mainThreadMsPerMessage: mainThreadMsPerRequest.floor ?? 0,
-      firstFragment: { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), count: samples.length },
-    };
+    const firstFragment = await floor.ask<BusFloorResult['firstFragment']>('sequential', { count: sequential });
+    return { rps: result.rps, cpuMsPerMessage, mainThreadMsPerMessage: mainThreadMsPerRequest.floor ?? 0, firstFragment };
   } finally {
     await floor.stop();
   }

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,13 +12,8 @@ export interface CpuProbe {
   product: string[];
 }
 
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
+/** /proc counts in USER_HZ, which Linux fixes at 100 a second. */
+const TICKS_PER_SECOND = 100;
 
 /** A process's CPU seconds, or with `thread` one of its threads' (the main thread's id is the pid). */
 const cpuSeconds = (pid: number, thread?: number): number | null => {
@@ -33,14 +27,13 @@ const cpuSeconds = (pid: number, thread?: number): number | null => {
   }
 };
 
-const sampleEach = (pids: Record<string, number>, main: boolean): CpuSample => {
-  const sample: CpuSample = {};
-  for (const [name, pid] of Object.entries(pids)) {
-    const seconds = cpuSeconds(pid, main ? pid : undefined);
-    if (seconds !== null) sample[name] = seconds;
-  }
-  return sample;
-};
+const sampleEach = (pids: Record<string, number>, main: boolean): CpuSample =>
+  Object.fromEntries(
+    Object.entries(pids).flatMap(([name, pid]) => {
+      const seconds = cpuSeconds(pid, main ? pid : undefined);
+      return seconds === null ? [] : [[name, seconds]];
+    }),
+  );
 
 /**
  * Watches the product's processes, the load generator (this process) and the bench's NATS and
@@ -53,7 +46,7 @@ export const cpuProbe = (product: Record<string, number>, servers: Record<string
 };
 
 /** CPU milliseconds per request of each process between two samples. */
-export const perRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
+const perRequest = (before: CpuSample, after: CpuSample, requests: number): Record<string, number> =>
   Object.fromEntries(
     Object.keys(after)
       .filter((name) => name in before)
@@ -61,7 +54,7 @@ export const perRequest = (before: CpuSample, after: CpuSample, requests: number
   );
 
 /** Waits until the product's processes use under a tenth of a core (deferred work counts), two minutes at most. */
-export const settle = async (cpu: CpuProbe): Promise<void> => {
+const settle = async (cpu: CpuProbe): Promise<void> => {
   const used = () => cpu.product.reduce((sum, name) => sum + (cpu.sample()[name] ?? 0), 0);
   const until = performance.now() + 120_000;
   for (let last = used(); performance.now() < until; ) {

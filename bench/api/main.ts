@@ -9,20 +9,18 @@
  * exporting its traces to a local OTLP sink, taking its turn in the same rounds of the reads,
  * messages and first-delta scenarios; `--soak N` measures memory per open stream.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { withTempDir } from '../common';
-import { type BenchInfra, benchInfra } from './bench-infra';
-import { buildServers, builtServer } from './built-servers';
 import { measureBusFloor } from './bus-floor';
-import { type BenchChild, startChild } from './child';
 import { type CpuProbe, cpuProbe } from './cpu';
 import { checkGoals, describeGoals, type Floors } from './goals';
-import { type LoadOptions, type LoadResult, load } from './load';
+import { type LoadOptions, type LoadResult, load, measureTtft, type TtftResult } from './measure';
 import { type OtlpSink, startOtlpSink } from './otlp-sink';
-import { call, messagesRequest, type ProductFixture, prepareProduct } from './product.setup';
+import { call, type ProductFixture, prepareProduct, QUESTION, type Visitor } from './product.setup';
+import { type BenchChild, type BenchInfra, benchInfra, buildServers, builtServer, startChild } from './servers';
 import { soak } from './soak';
 import { printBusFloor, printRows, printSoak, printTracing, type Row, type Scenario, type TracingRow } from './table';
-import { measureTtft, type TtftResult } from './ttft';
 
 const { values } = parseArgs({
   options: {
@@ -52,43 +50,39 @@ interface Plan {
   measure(url: string, cpu: CpuProbe | null): Promise<Result>;
 }
 
-const plans = (fixture: ProductFixture): Plan[] => {
-  const onLoad = (options: Omit<LoadOptions, 'url' | 'cpu'>) => (url: string, cpu: CpuProbe | null) => load({ url, cpu, ...options });
-  const reads = { path: '/v2/conversations', headers: fixture.reader.headers, durationSeconds: duration };
-  const init = { method: 'POST' as const, path: '/v2/identity/init', headers: { 'content-type': 'application/json' } };
-  const streamed = fixture.streamer.conversationIds.map((id) => `/v2/conversations/${id}/messages`);
+const plans = ({ reader, writer, streamer, publishableKey }: ProductFixture): Plan[] => {
+  const onLoad = (options: Omit<LoadOptions, 'url' | 'cpu' | 'durationSeconds'>) => (url: string, cpu: CpuProbe | null) =>
+    load({ url, cpu, durationSeconds: duration, ...options });
+  const json = { 'content-type': 'application/json' };
+  const messages = (visitor: Visitor) => visitor.conversationIds.map((id) => `/v2/conversations/${id}/messages`);
+  const reads = { path: '/v2/conversations', headers: reader.headers };
+  const init = {
+    method: 'POST' as const,
+    path: '/v2/identity/init',
+    headers: json,
+    body: JSON.stringify({ apiKey: publishableKey, saVid: 'bench-init' }),
+  };
+  // Each writer connection posts to a conversation of its own (non-streamed).
+  const write = {
+    method: 'POST' as const,
+    headers: { ...writer.headers, ...json },
+    body: JSON.stringify(QUESTION),
+    paths: messages(writer),
+  };
+  const ttft = (url: string) => measureTtft(url, messages(streamer), streamer.headers, ttftRequests);
   return [
     { scenario: 'reads', name: `GET /v2/conversations (${connections} conn)`, measure: onLoad({ ...reads, connections }) },
     { scenario: 'reads-1', name: 'GET /v2/conversations (1 conn)', measure: onLoad({ ...reads, connections: 1 }) },
-    {
-      scenario: 'init',
-      name: `POST /v2/identity/init (${connections} conn)`,
-      measure: onLoad({
-        ...init,
-        body: JSON.stringify({ apiKey: fixture.publishableKey, saVid: 'bench-init' }),
-        connections,
-        durationSeconds: duration,
-      }),
-    },
-    {
-      scenario: 'messages',
-      name: `messages, ${writers} conversations in parallel`,
-      measure: onLoad({ ...messagesRequest(fixture.writer), durationSeconds: duration }),
-    },
-    {
-      scenario: 'ttft',
-      name: 'time to first text-delta (streamed)',
-      measure: (url) => measureTtft({ url, paths: streamed, headers: fixture.streamer.headers, requests: ttftRequests }),
-    },
+    { scenario: 'init', name: `POST /v2/identity/init (${connections} conn)`, measure: onLoad({ ...init, connections }) },
+    { scenario: 'messages', name: `messages, ${writers} conversations in parallel`, measure: onLoad({ ...write, connections: writers }) },
+    { scenario: 'ttft', name: 'time to first text-delta (streamed)', measure: ttft },
   ];
 };
 
-/** `rounds` rounds of `measure`: the round whose score is the median, and the lowest and highest score. */
-const medianRound = async <T>(measure: () => Promise<T>, score: (round: T) => number) => {
-  const all: T[] = [];
-  for (let i = 0; i < rounds; i++) all.push(await measure());
-  all.sort((a, b) => score(a) - score(b));
-  return { round: all[(all.length - 1) >> 1]!, range: [score(all[0]!), score(all.at(-1)!)] as [number, number] };
+/** The round whose score is the median, and the lowest and highest score. */
+const medianOf = <T>(all: T[], score: (round: T) => number): [T, [number, number]] => {
+  const sorted = [...all].sort((a, b) => score(a) - score(b));
+  return [sorted[(sorted.length - 1) >> 1]!, [score(sorted[0]!), score(sorted.at(-1)!)]];
 };
 
 /** The product against the baseline: the ratio of req/s, or the ms added to the first delta. */
@@ -102,22 +96,22 @@ interface Product {
   cpu: CpuProbe | null;
 }
 
+const productEnv = (dataDir: string) => ({ DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_bench_${Date.now()}` });
+
 /** Runs the product of a mode (on a fresh data dir, with `env` added), prepares it, and hands it to `task`. */
 const withProduct = <T>(mode: string, infra: BenchInfra, env: Record<string, string>, task: (product: Product) => Promise<T>) =>
   withTempDir(async (dataDir) => {
-    const script = mode === 'cluster' ? 'cluster.server.ts' : 'product.server.ts';
-    const child = await startChild(script, { ...productEnv(dataDir), ...infra.env, ...env });
+    const cluster = mode === 'cluster';
+    const child = await startChild('product.server.ts', { ...productEnv(dataDir), ...infra.env, ...env, BENCH_CLUSTER: String(cluster) });
     try {
       const fixture = await prepareProduct(child.url, child.ready.adminToken as string, writers);
       // A cluster's processes are its services (its supervisor only waits).
-      const processes = mode === 'cluster' ? (child.ready.pids as Record<string, number>) : { product: child.process.pid! };
+      const processes = cluster ? (child.ready.pids as Record<string, number>) : { product: child.process.pid! };
       return await task({ child, fixture, cpu: cpuProbe(processes, infra.servers) });
     } finally {
       await child.stop();
     }
   });
-
-const productEnv = (dataDir: string) => ({ DATA_DIR: dataDir, PORT: '0', SEED_DEMO: 'false', ADMIN_TOKEN: `adm_bench_${Date.now()}` });
 
 /** The scenarios run again, in the same rounds, on a second product exporting its traces. */
 const TRACED: Scenario[] = ['reads', 'messages', 'ttft'];
@@ -131,7 +125,7 @@ const benchMode = async (mode: string, infra: BenchInfra, sink: OtlpSink | null)
   try {
     return await withProduct(mode, infra, {}, (product) =>
       sink && tracedInfra
-        ? withProduct(mode, tracedInfra, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, (traced) => compare(mode, product, { traced, sink }))
+        ? withProduct(mode, tracedInfra, sink.env, (traced) => compare(mode, product, { traced, sink }))
         : compare(mode, product, null),
     );
   } finally {
@@ -148,17 +142,16 @@ const compare = async (mode: string, product: Product, tracing: { traced: Produc
     const traced: TracingRow[] = [];
     for (const [i, { scenario, name, measure }] of plans(product.fixture).entries()) {
       process.stderr.write(`${mode}: ${name}\n`);
+      const pairs: Array<{ product: Result; baseline: Result }> = [];
       const on: Result[] = [];
-      const round = async () => {
-        const both = { product: await measure(product.child.url, product.cpu), baseline: await measure(baseline.url, baselineCpu) };
+      for (let round = 0; round < rounds; round++) {
+        pairs.push({ product: await measure(product.child.url, product.cpu), baseline: await measure(baseline.url, baselineCpu) });
         if (tracing && TRACED.includes(scenario)) on.push(await tracedPlans![i]!.measure(tracing.traced.child.url, tracing.traced.cpu));
-        return both;
-      };
-      const { round: median, range } = await medianRound(round, score);
+      }
+      const [median, range] = medianOf(pairs, score);
       const row = { mode, scenario, name, ...median, range } as Row;
       rows.push(row);
-      const figure = (r: Result) => ('rps' in r ? r.rps : r.p50);
-      if (on.length > 0) traced.push({ off: row, on: on.sort((a, b) => figure(a) - figure(b))[(on.length - 1) >> 1]! });
+      if (on.length > 0) traced.push({ off: row, on: medianOf(on, (r) => ('rps' in r ? r.rps : r.p50))[0] });
     }
     return { rows, traced, exported: tracing && (await exportedPerMessage(tracing.traced, tracing.sink)) };
   } finally {
@@ -170,7 +163,7 @@ const compare = async (mode: string, product: Product, tracing: { traced: Produc
 const quiet = async (counts: { requests: number }) => {
   for (let last = -1; last !== counts.requests; ) {
     last = counts.requests;
-    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    await sleep(6_000);
   }
 };
 

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 
 /**
- * A local OTLP/HTTP trace receiver for `bench:api --tracing`: answers every POST /v1/traces with
- * 200 and counts what came (spans, bytes on the wire), so the product pays a real export.
+ * A local OTLP/HTTP trace receiver for `bench:api --tracing` (http/protobuf, the exporter's
+ * default): answers every POST /v1/traces with 200 and counts what came (spans, bytes on the
+ * wire), so the product pays a real export.
  */
 export type OtlpSink = Awaited<ReturnType<typeof startOtlpSink>>;
 
@@ -14,32 +15,25 @@ export const startOtlpSink = async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
+      if (request.method !== 'POST' || request.url !== '/v1/traces') return response.writeHead(404).end();
       const wire = Buffer.concat(chunks);
-      const json = String(request.headers['content-type']).includes('json');
-      if (request.method === 'POST' && request.url === '/v1/traces') {
-        const body = request.headers['content-encoding'] === 'gzip' ? gunzipSync(wire) : wire;
-        counts.requests += 1;
-        counts.bytes += wire.length;
-        counts.spans += json ? jsonSpans(body) : protobufSpans(body);
-        response.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' });
-        response.end(json ? '{}' : undefined);
-      } else response.writeHead(404).end();
+      counts.requests += 1;
+      counts.bytes += wire.length;
+      counts.spans += protobufSpans(request.headers['content-encoding'] === 'gzip' ? gunzipSync(wire) : wire);
+      response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** What the product traced into the sink runs with. */
+    env: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
+    },
     counts,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 };
-
-type Resource = { scopeSpans?: Array<{ spans?: unknown[] }> };
-const jsonSpans = (body: Buffer): number =>
-  ((JSON.parse(body.toString()).resourceSpans ?? []) as Resource[]).reduce(
-    (sum, r) => sum + (r.scopeSpans ?? []).reduce((n, s) => n + (s.spans?.length ?? 0), 0),
-    0,
-  );
 
 /** The length-delimited fields of a protobuf message between `start` and `end`: [field number, start, end]. */
 function* fields(buf: Buffer, start: number, end: number): Generator<[number, number, number]> {

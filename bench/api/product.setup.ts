@@ -4,7 +4,7 @@ export interface Visitor {
   conversationIds: string[];
 }
 
-const QUESTION = { content: 'What are your opening hours?' };
+export const QUESTION = { content: 'What are your opening hours?' };
 
 export const call = async (url: string, method: string, headers: Record<string, string>, body?: unknown): Promise<any> => {
   const response = await fetch(url, {
@@ -56,12 +56,3 @@ export const prepareProduct = async (url: string, adminToken: string, writers: n
   };
 };
 export type ProductFixture = Awaited<ReturnType<typeof prepareProduct>>;
-
-/** Each writer connection posts to a conversation of its own (non-streamed). */
-export const messagesRequest = (writer: Visitor) => ({
-  method: 'POST' as const,
-  headers: { ...writer.headers, 'content-type': 'application/json' },
-  body: JSON.stringify(QUESTION),
-  connections: writer.conversationIds.length,
-  paths: writer.conversationIds.map((id) => `/v2/conversations/${id}/messages`),
-});

@@ -1,5 +1,6 @@
-import { startChild } from './child';
+import { streamReply } from './measure';
 import { benchProjectKey, call, initVisitor } from './product.setup';
+import { startChild } from './servers';
 
 export interface SoakResult {
   streams: number;
@@ -20,24 +21,27 @@ export interface SoakResult {
  * first figure includes what each exchange stores.
  */
 export const soak = async (streams: number, env: Record<string, string>): Promise<SoakResult> => {
-  const product = await startChild('product.server.ts', { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' }, [
-    '--expose-gc',
-  ]);
+  const held = { ...env, BENCH_HOLD_REPLIES: 'true', REPLY_TIMEOUT_MS: '900000' };
+  const product = await startChild('product.server.ts', held, ['--expose-gc']);
   try {
     const url = product.url;
     const { headers } = await initVisitor(url, await benchProjectKey(url, product.ready.adminToken as string), 'soak-visitor');
     const ids = await pool(streams, 50, async () => (await call(`${url}/v2/conversations`, 'POST', headers, {})).id as string);
     process.stderr.write(`soak: ${streams} conversations created\n`);
-    const memory = async () => (await product.ask<{ usage: NodeJS.MemoryUsage }>('memory', 'memory')).usage;
+    const memory = async () => (await product.ask<{ usage: NodeJS.MemoryUsage }>('memory')).usage;
     const heap = (usage: NodeJS.MemoryUsage) => usage.heapUsed + usage.external;
     const before = await memory();
     const ends: Promise<boolean>[] = [];
-    const opened = (await pool(streams, 200, (i) => openStream(`${url}/v2/conversations/${ids[i]}/messages`, headers, ends))).filter(
-      Boolean,
-    ).length;
+    // Resolves once the stream's first bytes arrived (true) or it failed; its end goes to `ends`.
+    const open = (i: number) =>
+      new Promise<boolean>((first) => {
+        const reply = streamReply(`${url}/v2/conversations/${ids[i]}/messages`, headers, 'Hold this line', () => first(true));
+        ends.push(reply.catch(() => false).finally(() => first(false)));
+      });
+    const opened = (await pool(streams, 200, open)).filter(Boolean).length;
     process.stderr.write(`soak: ${opened} streams open\n`);
     const during = await memory();
-    await product.ask('release', 'released');
+    await product.ask('release');
     const completed = (await Promise.all(ends)).filter(Boolean).length;
     const after = await memory();
     const perStream = (bytes: number) => bytes / streams / 1024;
@@ -54,33 +58,6 @@ export const soak = async (streams: number, env: Record<string, string>): Promis
     await product.stop();
   }
 };
-
-/** Resolves once the stream's first bytes arrived (true) or it failed; pushes to `ends` whether it ended with [DONE]. */
-const openStream = (url: string, headers: Record<string, string>, ends: Promise<boolean>[]): Promise<boolean> =>
-  new Promise((first) => {
-    const end = (async () => {
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ content: 'Hold this line', stream: true }),
-        });
-        if (response.status !== 200 || !response.body) return false;
-        const decoder = new TextDecoder();
-        let tail = '';
-        for await (const chunk of response.body) {
-          first(true);
-          tail = (tail + decoder.decode(chunk as Uint8Array, { stream: true })).slice(-64);
-        }
-        return tail.includes('[DONE]');
-      } catch {
-        return false;
-      } finally {
-        first(false);
-      }
-    })();
-    ends.push(end);
-  });
 
 /** Runs task(0..count-1), at most `width` at a time, and returns the results in order. */
 const pool = async <T>(count: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> => {

@@ -2,9 +2,8 @@ import { cpus, totalmem } from 'node:os';
 import type { BusFloorResult } from './bus-floor';
 import { capacity } from './cpu';
 import { checkSoakGoal, describeGoals } from './goals';
-import type { LoadResult } from './load';
+import type { LoadResult, TtftResult } from './measure';
 import type { SoakResult } from './soak';
-import type { TtftResult } from './ttft';
 
 export type Scenario = 'reads' | 'reads-1' | 'init' | 'messages' | 'ttft';
 
@@ -27,7 +26,9 @@ const added = (value: number): string => `${value < 0 ? '-' : '+'}${ms(Math.abs(
 const percent = (part: number, whole: number): string => `${((100 * part) / whole).toFixed(1)} %`;
 const heading = (what: string): string =>
   `${what}, ${new Date().toISOString().slice(0, 16)}Z, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-const table = (columns: string[], rows: string[][], left = 2): string[] => [
+
+/** A Markdown table: the first `left` columns aligned left, the others right. */
+const markdown = (columns: string[], rows: Array<Array<string | number>>, left = 2): string[] => [
   `| ${columns.join(' | ')} |`,
   `|${columns.map((_, i) => (i < left ? '---|' : '--:|')).join('')}`,
   ...rows.map((cells) => `| ${cells.join(' | ')} |`),
@@ -46,48 +47,36 @@ const costs = (cpu: Record<string, number>, mainThreads: Record<string, number> 
 
 /** The product, the baseline, and how the product compares; then the CPU per request. */
 export const printRows = (rows: Row[], settings: { duration: number; rounds: number; build: string }): void => {
-  const cells = rows.map((row) => {
-    const { product: p, baseline: b } = row;
-    const spread = (unit: (v: number) => string) => (settings.rounds > 1 ? ` (${unit(row.range[0])} to ${unit(row.range[1])})` : '');
-    const failed =
-      p.failed + b.failed > 0
-        ? ` (failed: ${'failures' in p ? p.failures || 0 : p.failed} / ${'failures' in b ? b.failures || 0 : b.failed})`
-        : '';
+  const cells = rows.map(({ mode, name, range, product: p, baseline: b }) => {
+    const spread = (unit: (v: number) => string) => (settings.rounds > 1 ? ` (${unit(range[0])} to ${unit(range[1])})` : '');
+    const failures = (r: LoadResult | TtftResult) => ('failures' in r ? r.failures || 0 : r.failed);
+    const failed = p.failed + b.failed > 0 ? ` (failed: ${failures(p)} / ${failures(b)})` : '';
     if ('rps' in p && 'rps' in b) {
       const ratio = `${percent(p.rps, b.rps)}${spread((v) => `${v.toFixed(1)} %`)}`;
-      return [row.mode, row.name, p.rps.toFixed(0), ms(p.p50), ms(p.p99), b.rps.toFixed(0), ms(b.p50), ms(b.p99), ratio + failed];
+      return [mode, name, p.rps.toFixed(0), ms(p.p50), ms(p.p99), b.rps.toFixed(0), ms(b.p50), ms(b.p99), ratio + failed];
     }
     const delta = `${added(p.p50 - b.p50)} p50${spread(added)}, ${added(p.p99 - b.p99)} p99`;
-    return [
-      row.mode,
-      `${row.name}, ${'count' in p ? p.count : 0} in a row`,
-      '-',
-      ms(p.p50),
-      ms(p.p99),
-      '-',
-      ms(b.p50),
-      ms(b.p99),
-      delta + failed,
-    ];
+    const count = 'count' in p ? p.count : 0;
+    return [mode, `${name}, ${count} in a row`, '-', ms(p.p50), ms(p.p99), '-', ms(b.p50), ms(b.p99), delta + failed];
   });
   const columns = ['mode', 'scenario', 'product req/s', 'p50', 'p99', 'bare Fastify req/s', 'p50', 'p99', 'product vs bare'];
   const lines = [
     `${heading('pnpm bench:api')}, ${settings.duration} s per run, ${settings.rounds} rounds (product and baseline in turn; the median round, the rounds' range in brackets), ${settings.build}`,
     '',
-    ...table(columns, cells),
+    ...markdown(columns, cells),
   ];
-  const measured = rows.flatMap((row) => ('rps' in row.product && row.product.cpuMsPerRequest ? [row] : []));
+  const measured = rows.flatMap(({ mode, name, product: p, baseline: b }) =>
+    'rps' in p && p.cpuMsPerRequest ? [{ mode, name, p, b }] : [],
+  );
   if (measured.length > 0)
     lines.push(
       '',
       'CPU per answered request (user + system, until the product was idle again), then bare Fastify for the same request:',
       '',
     );
-  for (const row of measured) {
-    const [p, b] = [row.product, row.baseline] as LoadResult[];
-    lines.push(
-      `- ${row.mode}, ${row.name}: ${costs(p!.cpuMsPerRequest!, p!.mainThreadMsPerRequest)}${b!.cpuMsPerRequest ? `; bare: ${costs(b!.cpuMsPerRequest)}` : ''}`,
-    );
+  for (const { mode, name, p, b } of measured) {
+    const bare = 'rps' in b && b.cpuMsPerRequest ? `; bare: ${costs(b.cpuMsPerRequest)}` : '';
+    lines.push(`- ${mode}, ${name}: ${costs(p.cpuMsPerRequest!, p.mainThreadMsPerRequest)}${bare}`);
   }
   console.log(lines.join('\n'));
 };
@@ -105,20 +94,19 @@ export const printTracing = (
   rows: TracingRow[],
   sink: { spans: number; bytes: number; total: { requests: number; spans: number; bytes: number } },
 ): void => {
-  const cells = rows.flatMap(({ off: { name, product: off }, on }) => {
-    if ('rps' in off && 'rps' in on) {
-      const product = (r: LoadResult) => r.productProcesses?.reduce((sum, n) => sum + (r.cpuMsPerRequest?.[n] ?? 0), 0);
-      const cpu = (r: LoadResult) => (product(r) === undefined ? '' : `, ${product(r)!.toFixed(2)} ms CPU`);
-      return [[mode, `${name}, req/s`, `${off.rps.toFixed(0)}${cpu(off)}`, `${on.rps.toFixed(0)}${cpu(on)}`, percent(on.rps, off.rps)]];
-    }
-    return (['p50', 'p99'] as const).map((p) => [mode, `${name}, ${p}`, ms(off[p]), ms(on[p]), added(on[p] - off[p])]);
-  });
+  const productCpu = (r: LoadResult) => r.productProcesses?.reduce((sum, n) => sum + (r.cpuMsPerRequest?.[n] ?? 0), 0);
+  const withCpu = (r: LoadResult) => `${r.rps.toFixed(0)}${productCpu(r) === undefined ? '' : `, ${productCpu(r)!.toFixed(2)} ms CPU`}`;
+  const cells = rows.flatMap(({ off: { name, product: off }, on }) =>
+    'rps' in off && 'rps' in on
+      ? [[mode, `${name}, req/s`, withCpu(off), withCpu(on), percent(on.rps, off.rps)]]
+      : (['p50', 'p99'] as const).map((p) => [mode, `${name}, ${p}`, ms(off[p]), ms(on[p]), added(on[p] - off[p])]),
+  );
   const { total } = sink;
   console.log(
     [
-      `\nTracing on: the same product exporting every span over OTLP (${process.env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf'}) to a sink in the bench process, taking its turn in the same rounds as the tracing-off product above (the product's CPU per request beside req/s):`,
+      `\nTracing on: the same product exporting every span over OTLP (http/protobuf) to a sink in the bench process, taking its turn in the same rounds as the tracing-off product above (the product's CPU per request beside req/s):`,
       '',
-      ...table(['mode', 'scenario', 'tracing off', 'tracing on', 'on vs off'], cells),
+      ...markdown(['mode', 'scenario', 'tracing off', 'tracing on', 'on vs off'], cells),
       '',
       `A message one at a time exported ${sink.spans.toFixed(1)} spans, ${(sink.bytes / 1024).toFixed(1)} KB; the sink received ${total.spans} spans, ${(total.bytes / 2 ** 20).toFixed(1)} MiB in ${total.requests} exports in all.`,
     ].join('\n'),
@@ -127,23 +115,10 @@ export const printTracing = (
 
 export const printSoak = (mode: string, r: SoakResult): void => {
   const check = checkSoakGoal(mode, r);
-  const columns = [
-    'mode',
-    'streams',
-    'open at once',
-    'completed',
-    'dropped',
-    'heap+external per stream (with its stored exchange)',
-    'held while open',
-    'RSS per stream',
-  ];
   const kb = (v: number) => `${v.toFixed(1)} KB`;
-  const cells = [
-    [mode, r.streams, r.opened, r.completed, r.dropped, kb(r.heapPerStreamKb), kb(r.openPerStreamKb), kb(r.rssPerStreamKb)].map(String),
-  ];
-  console.log(
-    [heading(`pnpm bench:api --soak ${r.streams}`), '', ...table(columns, cells, 1), ...(check ? ['', describeGoals([check])] : [])].join(
-      '\n',
-    ),
-  );
+  const heap = 'heap+external per stream (with its stored exchange)';
+  const columns = ['mode', 'streams', 'open at once', 'completed', 'dropped', heap, 'held while open', 'RSS per stream'];
+  const cells = [[mode, r.streams, r.opened, r.completed, r.dropped, kb(r.heapPerStreamKb), kb(r.openPerStreamKb), kb(r.rssPerStreamKb)]];
+  const goals = check ? ['', describeGoals([check])] : [];
+  console.log([heading(`pnpm bench:api --soak ${r.streams}`), '', ...markdown(columns, cells, 1), ...goals].join('\n'));
 };

@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { ImportItem } from '@palaver/knowledge-formats';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ImportItem, readFolder, readNdjson, readSources } from './import-sources';
+import { readFolder, readNdjson, readSources } from './import-sources';
 
 let dir: string;
 beforeEach(async () => {
@@ -122,19 +123,20 @@ describe('readNdjson', () => {
   };
 
   it('reads documents (with product fields) and Q&A entries, ignoring blank lines', async () => {
+    const product = {
+      title: 'Aurora X2',
+      url: 'https://shop.example/p/ax2',
+      path: '/p/ax2',
+      content: 'Headphones.',
+      productId: 'AX2',
+      price: 199,
+      currency: 'EUR',
+    };
     const file = await write([
       JSON.stringify({ title: 'Warranty', url: 'https://shop.example/warranty', content: 'Two years.' }),
       '',
       JSON.stringify({ question: 'Do you ship abroad?', answer: 'Yes, to every EU country.', createdBy: { name: 'Sam', image: null } }),
-      JSON.stringify({
-        title: 'Aurora X2',
-        url: 'https://shop.example/p/ax2',
-        path: '/p/ax2',
-        content: 'Headphones.',
-        productId: 'AX2',
-        price: 199,
-        currency: 'EUR',
-      }),
+      JSON.stringify(product),
     ]);
     const sources = await readSources(file, {});
     expect(sources.invalid).toEqual([]);
@@ -152,15 +154,7 @@ describe('readNdjson', () => {
       {
         kind: 'document',
         source: 'knowledge.ndjson:4',
-        body: {
-          title: 'Aurora X2',
-          url: 'https://shop.example/p/ax2',
-          path: '/p/ax2',
-          content: 'Headphones.',
-          productId: 'AX2',
-          price: 199,
-          currency: 'EUR',
-        },
+        body: product,
       },
     ]);
   });

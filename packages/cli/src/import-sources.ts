@@ -1,18 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import {
-  documentUrl,
-  FOLDER_EXTENSIONS,
-  fileDocument,
-  fileItem,
-  type ImportItem,
-  type ImportSources,
-  isKnowledgeFile,
-  parseNdjson,
-  type SourceProblem,
-} from '@palaver/knowledge-formats';
-
-export { documentUrl, FOLDER_EXTENSIONS, fileDocument, type ImportItem, type ImportSources, parseNdjson, type SourceProblem };
+import { fileItem, type ImportSources, isKnowledgeFile, parseNdjson } from '@palaver/knowledge-formats';
 
 export const readNdjson = async (file: string): Promise<ImportSources> => parseNdjson(await readFile(file, 'utf8'), basename(file));
 

@@ -1,4 +1,4 @@
-import type { ImportItem, ImportSources, SourceProblem } from './import-sources';
+import type { ImportItem, ImportSources, SourceProblem } from '@palaver/knowledge-formats';
 import type { ImportReport } from './importer';
 
 const countKinds = (items: readonly ImportItem[]): string => {

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentRecord, pagedList, Qna } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,19 +39,14 @@ const runCli = (args: string[], env: Record<string, string> = {}, onStart?: (chi
 const lastLine = (text: string): string => text.trim().split('\n').at(-1) ?? '';
 
 let running: RunningApp;
-let dir: string;
 
 beforeAll(async () => {
   running = await startRunningApp();
-  dir = await mkdtemp(join(tmpdir(), 'palaver-cli-main-'));
 });
-afterAll(async () => {
-  await running?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => running?.stop());
 
 const ndjsonFile = async (name: string, lines: unknown[]): Promise<string> => {
-  const file = join(dir, name);
+  const file = join(running.scratchDir, name);
   await writeFile(file, lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n'));
   return file;
 };
@@ -63,7 +57,7 @@ const documentsOf = async (projectId: string) =>
 describe('pnpm import-knowledge (the CLI entry point)', () => {
   it('imports a folder, reports the skipped empty file and exits 0', async () => {
     const { projectId } = await running.createProject();
-    const folder = join(dir, 'folder');
+    const folder = join(running.scratchDir, 'folder');
     await writeTree(folder, { 'guide/install.md': '# Install\n\nRun the installer.', 'notes.txt': 'Plain notes.', 'blank.md': '\n' });
     const run = await runCli(['--project', projectId, '--url', running.url, '--base-url', 'https://site.example/docs', folder], {
       ADMIN_TOKEN,

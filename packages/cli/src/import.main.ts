@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
+import type { ImportSources } from '@palaver/knowledge-formats';
 import { Presets, SingleBar } from 'cli-progress';
 import { AdminClient } from './admin-client';
 import { IMPORT_USAGE, type ImportArgs, parseImportArgs } from './import-args';
-import { type ImportSources, readSources } from './import-sources';
+import { readSources } from './import-sources';
 import { dryRunReport, importReport, invalidReport, skippedOf } from './import-summary';
 import { importItems } from './importer';
 

@@ -1,5 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DocumentRecord, pagedList, Qna, SearchResponse } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,16 +13,11 @@ const DocumentList = pagedList(DocumentRecord);
 const QnaList = pagedList(Qna);
 
 let running: RunningApp;
-let dir: string;
 
 beforeAll(async () => {
   running = await startRunningApp();
-  dir = await mkdtemp(join(tmpdir(), 'palaver-cli-import-'));
 });
-afterAll(async () => {
-  await running?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => running?.stop());
 
 const search = async (apiKey: string, q: string) => {
   const response = await fetch(`${running.url}/v2/search?apiKey=${apiKey}&q=${encodeURIComponent(q)}`);
@@ -34,14 +28,14 @@ const search = async (apiKey: string, q: string) => {
 describe('importing into a running Palaver through the admin API', () => {
   it('imports a folder and an NDJSON file: documents listed and searchable, Q&A entries listed', async () => {
     const { projectId, publishableKey } = await running.createProject();
-    const folder = join(dir, 'site');
+    const folder = join(running.scratchDir, 'site');
     await writeTree(folder, {
       'help/warranty.md': '# Warranty\n\nEvery product has a two year warranty covering manufacturing defects.',
       'help/shipping.txt': 'Parcels are delivered within three business days by our courier partners.',
       'about.html': '<html><body><h1>About the company</h1><p>We build mechanical keyboards in Lisbon since 2009.</p></body></html>',
       'empty.md': '',
     });
-    const ndjson = join(dir, 'knowledge.ndjson');
+    const ndjson = join(running.scratchDir, 'knowledge.ndjson');
     await writeFile(
       ndjson,
       [

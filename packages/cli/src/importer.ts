@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DocumentBody, QnaBody } from '@palaver/contracts';
+import type { ImportItem } from '@palaver/knowledge-formats';
 import { AdminApiError } from './admin-client';
-import type { ImportItem } from './import-sources';
 
 /** Where items go: the admin API client, or anything with the same two calls. */
 export interface KnowledgeWriter {

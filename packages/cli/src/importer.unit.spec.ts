@@ -1,8 +1,8 @@
 import { setImmediate as laterTurn } from 'node:timers/promises';
 import type { DocumentBody, QnaBody } from '@palaver/contracts';
+import type { ImportItem } from '@palaver/knowledge-formats';
 import { describe, expect, it } from 'vitest';
 import { AdminApiError } from './admin-client';
-import type { ImportItem } from './import-sources';
 import { type ImportOutcome, importItems, type KnowledgeWriter } from './importer';
 
 const doc = (n: number): ImportItem => ({

@@ -1,13 +1,6 @@
+export { type ImportItem, type ImportSources, parseNdjson, type SourceProblem } from '@palaver/knowledge-formats';
 export { AdminApiError, AdminClient, type AdminClientOptions } from './admin-client';
-export {
-  type ImportItem,
-  type ImportSources,
-  parseNdjson,
-  readFolder,
-  readNdjson,
-  readSources,
-  type SourceProblem,
-} from './import-sources';
+export { readFolder, readNdjson, readSources } from './import-sources';
 export {
   type ImportCallbacks,
   type ImportOptions,

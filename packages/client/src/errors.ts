@@ -1,3 +1,4 @@
+// The errors of both SDKs: @palaver/node imports this file and scripts/build-sdk.mjs bundles it into each.
 /** An error answered by the API, in the spec's envelope `{ error: { message, code, details } }`. */
 export class PalaverApiError extends Error {
   override readonly name = 'PalaverApiError';
@@ -18,7 +19,7 @@ export class PalaverApiError extends Error {
   }
 }
 
-/** Thrown when the request never got an answer (offline, DNS, connection refused, CORS). */
+/** Thrown when the request never got an answer (offline, DNS, connection refused, reset; in a browser also CORS). */
 export class PalaverNetworkError extends Error {
   override readonly name = 'PalaverNetworkError';
 }

@@ -69,3 +69,9 @@ export const HumanAgentRef = z.object({
   image: z.string().max(2000).nullable(),
 });
 export type HumanAgentRef = z.infer<typeof HumanAgentRef>;
+
+/**
+ * How a credential shown once (API key, agent token, personal API token) is listed after: its
+ * last characters only, when it was made and when it was revoked (null while it works).
+ */
+export const credentialListing = { hint: z.string(), createdAt: Timestamp, revokedAt: Timestamp.nullable() };

@@ -39,30 +39,21 @@ describe("the spec's Limits table", () => {
     rejects(SearchQuery, { apiKey: 'k', q: 'x', size: '2.5' });
   });
 
-  it('Q&A query: at most 300 chars; limit: 1 to 100, default 10', () => {
+  it('Q&A query: at most 300 chars', () => {
     accepts(ListQnasQuery, { query: chars(300) });
     rejects(ListQnasQuery, { query: chars(301) });
-    expect(ListQnasQuery.parse({}).limit).toBe(10);
-    rejects(ListQnasQuery, { limit: '0' });
-    accepts(ListQnasQuery, { limit: '1' });
-    accepts(ListQnasQuery, { limit: '100' });
-    rejects(ListQnasQuery, { limit: '101' });
   });
 
-  it('conversations limit: 1 to 100, default 10', () => {
-    expect(ListConversationsQuery.parse({}).limit).toBe(10);
-    rejects(ListConversationsQuery, { limit: '0' });
-    accepts(ListConversationsQuery, { limit: '1' });
-    accepts(ListConversationsQuery, { limit: '100' });
-    rejects(ListConversationsQuery, { limit: '101' });
-  });
-
-  it('messages limit: 1 to 1000; all when omitted', () => {
-    expect(ListMessagesQuery.parse({}).limit).toBeUndefined();
-    rejects(ListMessagesQuery, { limit: '0' });
-    accepts(ListMessagesQuery, { limit: '1' });
-    accepts(ListMessagesQuery, { limit: '1000' });
-    rejects(ListMessagesQuery, { limit: '1001' });
+  it.each([
+    ['Q&A', ListQnasQuery, 100, 10],
+    ['conversations', ListConversationsQuery, 100, 10],
+    ['messages (all when omitted)', ListMessagesQuery, 1000, undefined],
+  ] as const)('%s limit: 1 to %i, by default %s', (_list, schema, max, byDefault) => {
+    expect(schema.parse({}).limit).toBe(byDefault);
+    rejects(schema, { limit: '0' });
+    accepts(schema, { limit: '1' });
+    accepts(schema, { limit: String(max) });
+    rejects(schema, { limit: String(max + 1) });
   });
 
   it('offsets: default 0, at least 0, null means the default', () => {

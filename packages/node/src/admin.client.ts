@@ -29,7 +29,7 @@ import type {
   WebhookInput,
   WebhookWithSecret,
 } from './contract-types';
-import { HttpApi, segment } from './http';
+import { HttpApi, type Query, segment } from './http';
 
 export interface PalaverAdminOptions {
   /** The gateway's address, e.g. `https://chat.example.com`. */
@@ -55,6 +55,55 @@ export interface ListWindow {
 }
 
 /**
+ * The calls on one kind of item a project owns, at `/projects/:projectId/<kind>[/:itemId]`:
+ * create, list (paged; `Filter` narrows it), update and delete.
+ */
+export class ProjectItems<Item, Input, Update, Filter = object> {
+  constructor(
+    protected readonly http: HttpApi,
+    private readonly kind: string,
+  ) {}
+
+  protected path(projectId: string, itemId?: string): string {
+    return `/projects/${segment(projectId)}/${this.kind}${itemId === undefined ? '' : `/${segment(itemId)}`}`;
+  }
+
+  readonly create = (projectId: string, input: Input): Promise<Item> => this.http.json('POST', this.path(projectId), { body: input });
+
+  // The window and the filters are flat fields of scalars, which is what a query string takes.
+  readonly list = (projectId: string, query?: ListWindow & Filter): Promise<PagedList<Item>> =>
+    this.http.json('GET', this.path(projectId), { query: { ...(query as Query | undefined) } });
+
+  readonly update = (projectId: string, itemId: string, input: Update): Promise<Item> =>
+    this.http.json('PATCH', this.path(projectId, itemId), { body: input });
+
+  readonly delete = async (projectId: string, itemId: string): Promise<void> => {
+    await this.http.send('DELETE', this.path(projectId, itemId));
+  };
+}
+
+/** The same, and `get` of one item. */
+export class ReadableProjectItems<Item, Input, Update, Filter = object> extends ProjectItems<Item, Input, Update, Filter> {
+  readonly get = (projectId: string, itemId: string): Promise<Item> => this.http.json('GET', this.path(projectId, itemId));
+}
+
+/**
+ * Websites or sitemaps to crawl: `create` answers `status: 'queued'` and crawls in the background,
+ * `get` answers the live page counters, `delete` removes every document the source made.
+ */
+export class SourceCalls extends ReadableProjectItems<Source, SourceInput, UpdateSourceInput> {
+  readonly pages = (
+    projectId: string,
+    sourceId: string,
+    query: ListWindow & { status?: SourcePageStatus } = {},
+  ): Promise<PagedList<SourcePage>> => this.http.json('GET', `${this.path(projectId, sourceId)}/pages`, { query: { ...query } });
+
+  /** Crawls again now: changed pages replace their documents, gone ones lose them. */
+  readonly sync = (projectId: string, sourceId: string): Promise<Source> =>
+    this.http.json('POST', `${this.path(projectId, sourceId)}/sync`);
+}
+
+/**
  * The admin API (`/admin/v1`, the dashboard's backend): projects, assistants, keys, knowledge
  * (Q&A entries and documents) and the conversations of a project.
  */
@@ -67,6 +116,9 @@ export class PalaverAdmin {
       { authorization: `Bearer ${options.adminToken}` },
       options.fetch,
     );
+    this.qnas = new ProjectItems(this.http, 'qnas');
+    this.documents = new ReadableProjectItems(this.http, 'documents');
+    this.sources = new SourceCalls(this.http, 'sources');
   }
 
   readonly projects = {
@@ -98,54 +150,13 @@ export class PalaverAdmin {
       this.http.json('DELETE', `/projects/${segment(projectId)}/keys/${segment(keyId)}`),
   };
 
-  readonly qnas = {
-    list: (projectId: string, query: ListWindow & { query?: string } = {}): Promise<PagedList<Qna>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/qnas`, { query: { ...query } }),
-    create: (projectId: string, input: QnaInput): Promise<Qna> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/qnas`, { body: input }),
-    update: (projectId: string, qnaId: string, input: UpdateQnaInput): Promise<Qna> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/qnas/${segment(qnaId)}`, { body: input }),
-    delete: async (projectId: string, qnaId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/qnas/${segment(qnaId)}`);
-    },
-  };
+  /** Q&A entries; `list` takes a `query` to search them. */
+  readonly qnas: ProjectItems<Qna, QnaInput, UpdateQnaInput, { query?: string }>;
 
-  readonly documents = {
-    /** The document is searchable when the call returns. */
-    create: (projectId: string, input: DocumentInput): Promise<DocumentRecord> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/documents`, { body: input }),
-    list: (projectId: string, query: ListWindow = {}): Promise<PagedList<DocumentRecord>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/documents`, { query: { ...query } }),
-    get: (projectId: string, documentId: string): Promise<DocumentRecord> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/documents/${segment(documentId)}`),
-    update: (projectId: string, documentId: string, input: UpdateDocumentInput): Promise<DocumentRecord> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/documents/${segment(documentId)}`, { body: input }),
-    delete: async (projectId: string, documentId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/documents/${segment(documentId)}`);
-    },
-  };
+  /** A created document is searchable when the call returns. */
+  readonly documents: ReadableProjectItems<DocumentRecord, DocumentInput, UpdateDocumentInput>;
 
-  readonly sources = {
-    /** A website or sitemap to crawl; it answers `status: 'queued'` and crawls in the background. */
-    create: (projectId: string, input: SourceInput): Promise<Source> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/sources`, { body: input }),
-    list: (projectId: string, query: ListWindow = {}): Promise<PagedList<Source>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/sources`, { query: { ...query } }),
-    /** The source with its live page counters. */
-    get: (projectId: string, sourceId: string): Promise<Source> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`),
-    pages: (projectId: string, sourceId: string, query: ListWindow & { status?: SourcePageStatus } = {}): Promise<PagedList<SourcePage>> =>
-      this.http.json('GET', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/pages`, { query: { ...query } }),
-    /** Crawls again now: changed pages replace their documents, gone ones lose them. */
-    sync: (projectId: string, sourceId: string): Promise<Source> =>
-      this.http.json('POST', `/projects/${segment(projectId)}/sources/${segment(sourceId)}/sync`),
-    update: (projectId: string, sourceId: string, input: UpdateSourceInput): Promise<Source> =>
-      this.http.json('PATCH', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`, { body: input }),
-    /** Removes the source and every document it made. */
-    delete: async (projectId: string, sourceId: string): Promise<void> => {
-      await this.http.send('DELETE', `/projects/${segment(projectId)}/sources/${segment(sourceId)}`);
-    },
-  };
+  readonly sources: SourceCalls;
 
   /** Signed webhook endpoints (verify deliveries with `verifyWebhook`) and their deliveries. */
   readonly webhooks = {

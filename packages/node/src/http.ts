@@ -1,4 +1,5 @@
-import { errorFromResponse, PalaverNetworkError } from './errors';
+// One source for both SDKs' errors: scripts/build-sdk.mjs bundles it into each package.
+import { errorFromResponse, PalaverNetworkError } from '../../client/src/errors';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 

@@ -1,6 +1,14 @@
-export { type ListWindow, type PagedList, PalaverAdmin, type PalaverAdminOptions } from './admin.client';
+export { PalaverApiError, PalaverNetworkError } from '../../client/src/errors';
+export {
+  type ListWindow,
+  type PagedList,
+  PalaverAdmin,
+  type PalaverAdminOptions,
+  type ProjectItems,
+  type ReadableProjectItems,
+  type SourceCalls,
+} from './admin.client';
 export type * from './contract-types';
-export { PalaverApiError, PalaverNetworkError } from './errors';
 export {
   type ChatInput,
   type ChatReply,

@@ -49,6 +49,7 @@ export * from './tracing/tracing';
 export * from './transport/handle';
 export * from './transport/in-process.bus';
 export * from './transport/in-process.transport';
+export * from './transport/message-handlers';
 export * from './transport/service-client';
 export * from './transport/service-requester';
 export * from './transport/transport';

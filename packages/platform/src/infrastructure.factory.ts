@@ -71,6 +71,13 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
     return path;
   };
   const embeddedStoresOpened = (): boolean => lock !== null;
+  /** The MongoDB adapter when MONGODB_URL is set, else the embedded one in its folder of DATA_DIR. */
+  const mongoOrEmbedded = <T extends Closable>(
+    port: PortName,
+    mongo: (url: string, db: string) => Promise<T>,
+    embedded: { folder: string; open: (dir: string) => Promise<T> },
+  ): Promise<T> =>
+    open(port, async () => (config.MONGODB_URL ? mongo(config.MONGODB_URL, config.MONGODB_DB) : embedded.open(await dir(embedded.folder))));
   const clock = options.clock ?? systemClock;
   const releaseAll = async (): Promise<void> => {
     for (const adapter of opened.reverse()) await adapter.close();
@@ -81,15 +88,15 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
   const nats = config.NATS_URL ? new SharedNatsConnection(config.NATS_URL) : null;
 
   try {
-    const documents: DocumentStore = await open('documents', async () =>
-      config.MONGODB_URL
-        ? (await import('./document-store/mongo.document-store')).MongoDocumentStore.connect(config.MONGODB_URL, config.MONGODB_DB)
-        : EmbeddedDocumentStore.open(await dir('documents')),
+    const documents = await mongoOrEmbedded<DocumentStore>(
+      'documents',
+      async (url, db) => (await import('./document-store/mongo.document-store')).MongoDocumentStore.connect(url, db),
+      { folder: 'documents', open: (path) => EmbeddedDocumentStore.open(path) },
     );
-    const eventStore: EventStore = await open('eventStore', async () =>
-      config.MONGODB_URL
-        ? (await import('./event-store/mongo.event-store')).MongoEventStore.connect(config.MONGODB_URL, config.MONGODB_DB)
-        : FileEventStore.open(await dir('events')),
+    const eventStore = await mongoOrEmbedded<EventStore>(
+      'eventStore',
+      async (url, db) => (await import('./event-store/mongo.event-store')).MongoEventStore.connect(url, db),
+      { folder: 'events', open: (path) => FileEventStore.open(path) },
     );
     const eventStream: EventStream = await open('eventStream', async () =>
       nats
@@ -116,10 +123,10 @@ export const createInfrastructure = async (config: Config, options: Infrastructu
         ? new (await import('./kv/redis.kv')).RedisKeyValueStore(config.REDIS_URL)
         : InProcessKeyValueStore.open(await dir('kv'), clock),
     );
-    const keys: KeyStore = await open('keys', async () =>
-      config.MONGODB_URL
-        ? (await import('./key-store/mongo.key-store')).MongoKeyStore.connect(config.MONGODB_URL, config.MONGODB_DB)
-        : FileKeyStore.open(await dir('keys')),
+    const keys = await mongoOrEmbedded<KeyStore>(
+      'keys',
+      async (url, db) => (await import('./key-store/mongo.key-store')).MongoKeyStore.connect(url, db),
+      { folder: 'keys', open: (path) => FileKeyStore.open(path) },
     );
     const vectors: VectorIndex = await open('vectors', async () =>
       config.QDRANT_URL

@@ -3,17 +3,10 @@ import type { ConversationLiveEvent } from '@palaver/contracts';
 import { DEFAULT_CHAT_WIDGET_CONFIG } from '@palaver/contracts/widget-defaults';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatSession } from './chat-session';
+import { storedMessage } from './stored-message.fixture';
 
 const ID = 'c-1';
-const MESSAGE = {
-  id: 'm-1',
-  role: 'user',
-  parts: [{ type: 'text', text: 'A person, please' }],
-  status: 'complete',
-  feedback: null,
-  metadata: {},
-  createdAt: '2026-01-01T10:00:00.000Z',
-};
+const MESSAGE = storedMessage('m-1', 'user', 'A person, please', { createdAt: '2026-01-01T10:00:00.000Z' });
 const conversation = (patch: object) => ({ id: ID, status: 'open', isHumanHandled: false, ...patch });
 const ADA = { name: 'Ada', image: null };
 

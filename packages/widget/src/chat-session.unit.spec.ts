@@ -3,6 +3,7 @@ import type { ConversationLiveEvent } from '@palaver/contracts';
 import { DEFAULT_CHAT_WIDGET_CONFIG } from '@palaver/contracts/widget-defaults';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatSession } from './chat-session';
+import { storedMessage } from './stored-message.fixture';
 
 const CONVERSATION = { id: 'c-1', status: 'open', isHumanHandled: false, humanAgent: null };
 const USER_ID = '00000000-0000-4000-8000-000000000001';
@@ -15,8 +16,8 @@ const pipe = <T>() => {
   return { readable, write: (chunk: T) => writer.write(chunk), close: () => writer.close() };
 };
 
-const stored = (id: string, role: 'user' | 'assistant', text: string, status: 'streaming' | 'complete') =>
-  ({ id, role, parts: [{ type: 'text', text }], status, feedback: null, metadata: {} }) as unknown;
+const stored = (id: string, role: 'user' | 'assistant', text: string, status: 'streaming' | 'complete'): unknown =>
+  storedMessage(id, role, text, { status });
 let events = 0;
 const event = (message: unknown): ConversationLiveEvent =>
   ({ id: String(++events), type: 'message.created', conversation: CONVERSATION, message }) as unknown as ConversationLiveEvent;

@@ -21,6 +21,12 @@ interface Props {
   children?: ComponentChildren;
 }
 
+/** The thumbs under an assistant reply, in their order. */
+const FEEDBACK_BUTTONS = [
+  { value: 'like', label: 'Helpful', Icon: ThumbUpIcon },
+  { value: 'dislike', label: 'Not helpful', Icon: ThumbDownIcon },
+] as const satisfies ReadonlyArray<{ value: Feedback; label: string; Icon: typeof ThumbUpIcon }>;
+
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -109,28 +115,19 @@ const MessageItem = ({ message, onFeedback }: { message: WidgetMessage; onFeedba
       {(canRate || message.createdAt) && (
         <div class="palaver-actions">
           {message.createdAt && <Time at={message.createdAt} />}
-          {canRate && (
-            <>
+          {canRate &&
+            FEEDBACK_BUTTONS.map(({ value, label, Icon }) => (
               <button
+                key={value}
                 type="button"
                 class="palaver-feedback"
-                aria-label="Helpful"
-                aria-pressed={message.feedback === 'like'}
-                onClick={() => onFeedback(message, 'like')}
+                aria-label={label}
+                aria-pressed={message.feedback === value}
+                onClick={() => onFeedback(message, value)}
               >
-                <ThumbUpIcon />
+                <Icon />
               </button>
-              <button
-                type="button"
-                class="palaver-feedback"
-                aria-label="Not helpful"
-                aria-pressed={message.feedback === 'dislike'}
-                onClick={() => onFeedback(message, 'dislike')}
-              >
-                <ThumbDownIcon />
-              </button>
-            </>
-          )}
+            ))}
         </div>
       )}
     </div>

@@ -1,5 +1,6 @@
 /** @jsxImportSource preact */
 import { useState } from 'preact/hooks';
+import { useBusySubmit } from './busy-submit';
 import type { VisitorRating } from './chat-session';
 
 const SCORES = [1, 2, 3, 4, 5];
@@ -19,7 +20,9 @@ export const RatingPrompt = ({
   const [editing, setEditing] = useState(false);
   const [score, setScore] = useState(rating?.score ?? 0);
   const [comment, setComment] = useState(rating?.comment ?? '');
-  const [busy, setBusy] = useState(false);
+  const { busy, onSubmit } = useBusySubmit(score >= 1, async () => {
+    if (await onRate(score, comment)) setEditing(false);
+  });
 
   if (rating && !editing)
     return (
@@ -44,18 +47,7 @@ export const RatingPrompt = ({
     );
 
   return (
-    <form
-      class="palaver-rating"
-      aria-label="Rate this conversation"
-      onSubmit={async (event) => {
-        event.preventDefault();
-        if (busy || score < 1) return;
-        setBusy(true);
-        const sent = await onRate(score, comment);
-        setBusy(false);
-        if (sent) setEditing(false);
-      }}
-    >
+    <form class="palaver-rating" aria-label="Rate this conversation" onSubmit={onSubmit}>
       <p class="palaver-rating-title" id="palaver-rating-title">
         How did we do?
       </p>

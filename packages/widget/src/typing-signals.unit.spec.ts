@@ -3,18 +3,12 @@ import type { ConversationLiveEvent } from '@palaver/contracts';
 import { DEFAULT_CHAT_WIDGET_CONFIG } from '@palaver/contracts/widget-defaults';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatSession } from './chat-session';
+import { storedMessage } from './stored-message.fixture';
 
 const ID = 'c-1';
 const ADA = { id: '00000000-0000-4000-8000-00000000000a', name: 'Ada', image: 'https://cdn.example/ada.png' };
 const conversation = (patch: object) => ({ id: ID, status: 'open', isHumanHandled: false, humanAgent: null, ...patch });
-const ASKED = {
-  id: 'm-0',
-  role: 'user',
-  parts: [{ type: 'text', text: 'A person, please' }],
-  status: 'complete',
-  feedback: null,
-  metadata: {},
-};
+const ASKED = storedMessage('m-0', 'user', 'A person, please');
 const CLAIMED = { isHumanHandled: true, humanAgent: { name: 'Ada', image: ADA.image } };
 
 /** Runs what is queued (stream reads, promises): the timers are fake, this is not. */
@@ -123,14 +117,7 @@ describe('typing indicators in the widget', () => {
 
     await typing();
     expect(session.state.agentTyping?.name).toBe('Ada');
-    const reply = {
-      id: 'm-1',
-      role: 'human_agent',
-      parts: [{ type: 'text', text: 'Hi, Ada here.' }],
-      status: 'complete',
-      feedback: null,
-      metadata: {},
-    };
+    const reply = storedMessage('m-1', 'human_agent', 'Hi, Ada here.');
     await change('message.created', CLAIMED, reply);
     expect(session.state.agentTyping).toBeNull();
     expect(session.state.messages.map((message) => message.text)).toEqual(['A person, please', 'Hi, Ada here.']);

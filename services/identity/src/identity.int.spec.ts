@@ -59,20 +59,20 @@ describe('identity service: projects', () => {
   });
 
   it('keeps what the creator gives and ids the quick prompts', async () => {
-    const project = await send(M.createProject, {
+    const body: RequestOf<typeof M.createProject> = {
       name: 'Docs',
       description: 'Product docs',
       plan: 'pro',
       limits: { messagesPerMinute: 30 },
       chatWidgetConfig: { brandColor: '#000000', offset: { x: 1, y: 2 } },
       quickPrompts: [{ title: 'Pricing', prompt: 'What does it cost?' }],
-    });
+    };
+    const project = await send(M.createProject, body);
+    // What the body leaves out takes its default.
     expect(project).toMatchObject({
-      description: 'Product docs',
-      plan: 'pro',
-      limits: { messagesPerMinute: 30, monthlyMessages: null },
-      chatWidgetConfig: { brandColor: '#000000', offset: { x: 1, y: 2 }, position: 'bottom-right' },
-      quickPrompts: [{ title: 'Pricing', prompt: 'What does it cost?' }],
+      ...body,
+      limits: { ...body.limits, monthlyMessages: null },
+      chatWidgetConfig: { ...body.chatWidgetConfig, position: 'bottom-right' },
     });
     expect(project.quickPrompts[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -85,21 +85,19 @@ describe('identity service: projects', () => {
       quickPrompts: [{ title: 'a', prompt: 'a' }],
     });
     identity.clock.advance(5_000);
-    const updated = await send(M.updateProject, {
-      projectId: created.id,
-      patch: {
-        description: 'new',
-        limits: { monthlyMessages: null },
-        chatWidgetConfig: { brandColor: '#123456', offset: { x: 7, y: 8 } },
-        quickPrompts: [{ title: 'b', prompt: 'b' }],
-      },
-    });
-    expect(updated).toMatchObject({
-      name: 'Shop',
+    const patch: RequestOf<typeof M.updateProject>['patch'] = {
       description: 'new',
-      limits: { messagesPerMinute: 10, monthlyMessages: null },
-      chatWidgetConfig: { displayName: 'Helper', brandColor: '#123456', offset: { x: 7, y: 8 } },
+      limits: { monthlyMessages: null },
+      chatWidgetConfig: { brandColor: '#123456', offset: { x: 7, y: 8 } },
       quickPrompts: [{ title: 'b', prompt: 'b' }],
+    };
+    const updated = await send(M.updateProject, { projectId: created.id, patch });
+    // Each field the patch names is merged into the stored one; the others stay.
+    expect(updated).toMatchObject({
+      ...patch,
+      name: 'Shop',
+      limits: { messagesPerMinute: 10, ...patch.limits },
+      chatWidgetConfig: { displayName: 'Helper', ...patch.chatWidgetConfig },
       createdAt: created.createdAt,
       updatedAt: '2026-01-01T00:00:05.000Z',
     });

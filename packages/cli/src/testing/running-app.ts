@@ -9,6 +9,8 @@ export const ADMIN_TOKEN = 'cli-test-admin-token';
 export interface RunningApp {
   url: string;
   app: EmbeddedApp;
+  /** A folder of its own for the files a test imports; removed with the app. */
+  scratchDir: string;
   /** An admin API call that must succeed; answers the parsed body. */
   admin<T = any>(method: string, path: string, body?: unknown): Promise<T>;
   /** A new project and a publishable key for /v2/search. */
@@ -19,6 +21,7 @@ export interface RunningApp {
 /** The whole product in this process (embedded mode) on a free port with a fresh DATA_DIR. */
 export const startRunningApp = async (): Promise<RunningApp> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'palaver-cli-app-'));
+  const scratchDir = await mkdtemp(join(tmpdir(), 'palaver-cli-scratch-'));
   const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, SEED_DEMO: 'false', ADMIN_TOKEN });
   const app = await startEmbeddedApp(config, await createInfrastructure(config));
   const admin = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
@@ -34,6 +37,7 @@ export const startRunningApp = async (): Promise<RunningApp> => {
   return {
     url: app.url,
     app,
+    scratchDir,
     admin,
     async createProject() {
       const project = await admin<{ id: string; defaultAssistantId: string }>('POST', '/projects', { name: 'Import target' });
@@ -48,6 +52,7 @@ export const startRunningApp = async (): Promise<RunningApp> => {
     async stop() {
       await app.close();
       await rm(dataDir, { recursive: true, force: true });
+      await rm(scratchDir, { recursive: true, force: true });
     },
   };
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, MAX_NAME, Timestamp, Uuid } from '../common';
+import { credentialListing, httpUrl, MAX_NAME, Timestamp, Uuid } from '../common';
 import { Role } from './roles';
 
 /** Passwords: at least this long, at most this long (the hash's input is bounded). */
@@ -75,9 +75,7 @@ export const ApiTokenRecord = z.object({
   id: Uuid,
   userId: Uuid,
   name: z.string(),
-  hint: z.string(),
-  createdAt: Timestamp,
-  revokedAt: Timestamp.nullable(),
+  ...credentialListing,
 });
 export type ApiTokenRecord = z.infer<typeof ApiTokenRecord>;
 export const CreatedApiToken = ApiTokenRecord.extend({ token: z.string() });

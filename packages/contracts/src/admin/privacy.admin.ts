@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { QueryOffset, queryInt, Timestamp, Uuid } from '../common';
 import { AgentNote } from '../inbox/agent-note';
+import { visitorIdentity } from '../v2/visitor';
 import { AdminConversation } from './conversation.admin';
 
 /** Everything identity holds about a visitor (the export's `visitor`). */
 export const VisitorProfile = z.object({
-  id: Uuid,
-  type: z.enum(['anonymous', 'identified']),
-  /** Surface B's appUserId, or a verified user token's `sub`; null for an anonymous visitor. */
-  externalId: z.string().nullable(),
-  name: z.string().nullable(),
-  avatarUrl: z.string().nullable(),
+  ...visitorIdentity,
   email: z.string().nullable(),
   attributes: z.record(z.string(), z.string()),
   createdAt: Timestamp,

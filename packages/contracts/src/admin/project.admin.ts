@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, MAX_URL, ModelName, Timestamp, Uuid } from '../common';
+import { credentialListing, httpUrl, MAX_URL, ModelName, Timestamp, Uuid } from '../common';
 import { ChatWidgetConfig, QuickPrompt } from '../v2/project';
 import { Availability } from './availability';
 import { RetentionDays } from './privacy.admin';
@@ -158,9 +158,7 @@ export const KeyRecord = z.object({
   name: z.string(),
   assistantId: Uuid.nullable(),
   allowedOrigins: z.array(z.string()),
-  hint: z.string(),
-  createdAt: Timestamp,
-  revokedAt: Timestamp.nullable(),
+  ...credentialListing,
   key: z
     .string()
     .optional()

@@ -19,34 +19,22 @@ const RefreshIntervalHours = z
   .max(24 * 365)
   .nullable();
 
-export const WebsiteSourceBody = z.object({
-  type: z.literal('website'),
-  url: HttpUrl,
+/** How a source is crawled: the settings that can change; the URL and type cannot (make a new source). */
+const crawlSettings = {
   maxPages: z.number().int().min(1).max(SOURCE_MAX_PAGES).optional(),
   /** Only URLs (path and query) matching one of these globs are crawled, e.g. "/docs/**". */
   include: z.array(Glob).max(MAX_GLOBS).optional(),
   /** URLs matching one of these are never crawled. */
   exclude: z.array(Glob).max(MAX_GLOBS).optional(),
   refreshIntervalHours: RefreshIntervalHours.optional(),
-});
-export const SitemapSourceBody = z.object({
-  type: z.literal('sitemap'),
-  url: HttpUrl,
-  maxPages: z.number().int().min(1).max(SOURCE_MAX_PAGES).optional(),
-  include: z.array(Glob).max(MAX_GLOBS).optional(),
-  exclude: z.array(Glob).max(MAX_GLOBS).optional(),
-  refreshIntervalHours: RefreshIntervalHours.optional(),
-});
+};
+
+export const WebsiteSourceBody = z.object({ type: z.literal('website'), url: HttpUrl, ...crawlSettings });
+export const SitemapSourceBody = z.object({ type: z.literal('sitemap'), url: HttpUrl, ...crawlSettings });
 export const SourceBody = z.discriminatedUnion('type', [WebsiteSourceBody, SitemapSourceBody]);
 export type SourceBody = z.infer<typeof SourceBody>;
 
-/** Settings that can change; the URL and type cannot (make a new source). */
-export const UpdateSourceBody = z.object({
-  maxPages: z.number().int().min(1).max(SOURCE_MAX_PAGES).optional(),
-  include: z.array(Glob).max(MAX_GLOBS).optional(),
-  exclude: z.array(Glob).max(MAX_GLOBS).optional(),
-  refreshIntervalHours: RefreshIntervalHours.optional(),
-});
+export const UpdateSourceBody = z.object(crawlSettings);
 export type UpdateSourceBody = z.infer<typeof UpdateSourceBody>;
 
 export const SourceStatus = z.enum(['queued', 'crawling', 'ready', 'failed']);

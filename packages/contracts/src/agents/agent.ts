@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
+import { credentialListing, HumanAgentRef, httpUrl, nonBlank, queryInt, Timestamp, Uuid } from '../common';
 import { AgentNote } from '../inbox/agent-note';
 import { Contact } from '../v2/contact';
 import { ConversationStatus } from '../v2/conversation';
+import { HANDOFF_EVENT_TYPES, liveEventHead } from '../v2/conversation-events';
 import { Message } from '../v2/message';
 
 /** Agent tokens: `ak_` and 32 random bytes in base62, shown once, stored as their SHA-256. */
@@ -31,9 +32,7 @@ export const AgentRecord = z.object({
   name: z.string(),
   email: z.string().nullable(),
   image: z.string().nullable(),
-  hint: z.string(),
-  createdAt: Timestamp,
-  revokedAt: Timestamp.nullable(),
+  ...credentialListing,
 });
 export type AgentRecord = z.infer<typeof AgentRecord>;
 
@@ -79,21 +78,11 @@ export const AgentMessageBody = z.object({ content: nonBlank(z.string().min(1).m
  * One entry of the agents' live feed (`GET /agent/v1/events`). `id` is the SSE event id
  * (resume with Last-Event-ID); `type` is the SSE event name.
  */
-export const AgentEventType = z.enum([
-  'handoff.requested',
-  'handoff.claimed',
-  'handoff.released',
-  'conversation.closed',
-  'message.visitor',
-  'message.agent',
-  'note.added',
-]);
+export const AgentEventType = z.enum([...HANDOFF_EVENT_TYPES, 'message.visitor', 'message.agent', 'note.added']);
 export type AgentEventType = z.infer<typeof AgentEventType>;
 
 export const AgentEvent = z.object({
-  id: z.string(),
-  type: AgentEventType,
-  occurredAt: Timestamp,
+  ...liveEventHead(AgentEventType),
   conversationId: Uuid,
   /** The agent holding the conversation after the event (null while it waits or once released). */
   humanAgentId: Uuid.nullable(),

@@ -6,11 +6,12 @@ export const TYPING_TTL_MS = 5_000;
 /** Senders send at most one signal per conversation in this interval; the server drops extras silently. */
 export const TYPING_MIN_INTERVAL_MS = 2_000;
 
+/** What every typing event says: when, in which conversation. */
+const typingEvent = { type: z.literal('typing'), occurredAt: Timestamp, conversationId: Uuid };
+
 /** SSE event `typing` of the visitor's live events: an agent is typing (no SSE id: it is never stored). */
 export const AgentTypingEvent = z.object({
-  type: z.literal('typing'),
-  occurredAt: Timestamp,
-  conversationId: Uuid,
+  ...typingEvent,
   by: z.literal('agent'),
   humanAgent: HumanAgentRef,
 });
@@ -18,9 +19,7 @@ export type AgentTypingEvent = z.infer<typeof AgentTypingEvent>;
 
 /** SSE event `typing` of the agents' feed: the visitor is typing (no SSE id: it does not move Last-Event-ID). */
 export const VisitorTypingEvent = z.object({
-  type: z.literal('typing'),
-  occurredAt: Timestamp,
-  conversationId: Uuid,
+  ...typingEvent,
   by: z.literal('visitor'),
 });
 export type VisitorTypingEvent = z.infer<typeof VisitorTypingEvent>;

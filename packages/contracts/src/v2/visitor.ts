@@ -2,13 +2,19 @@ import { z } from 'zod';
 import { MAX_KEY, Uuid } from '../common';
 import { Contact } from './contact';
 
-export const Visitor = z.object({
-  object: z.literal('visitor'),
+/** Who a visitor is, as both the visitor's API and the admin's export show it. */
+export const visitorIdentity = {
   id: Uuid,
   type: z.enum(['anonymous', 'identified']),
+  /** Surface B's appUserId, or a verified user token's `sub`; null for an anonymous visitor. */
   externalId: z.string().nullable(),
   name: z.string().nullable(),
   avatarUrl: z.string().nullable(),
+};
+
+export const Visitor = z.object({
+  object: z.literal('visitor'),
+  ...visitorIdentity,
   /** The email (and name) the visitor left when nobody could answer (POST /v2/conversations/{id}/contact). */
   contact: Contact.nullable().optional(),
 });

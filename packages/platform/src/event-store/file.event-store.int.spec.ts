@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdtemp, open, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { writeUntilKilled } from '../testing/crash';
 import { describeEventStoreContract } from '../testing/event-store.contract';
+import { makeTempDir, removeDir, tempDirPerTest } from '../testing/temp-dir';
 import { VersionConflictError } from './event-store.port';
 import { FileEventStore } from './file.event-store';
 
 describeEventStoreContract('file (JSONL)', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'palaver-events-'));
+  const dir = await makeTempDir('events');
   return {
     open: () => FileEventStore.open(dir),
-    cleanup: () => rm(dir, { recursive: true, force: true }),
+    cleanup: () => removeDir(dir),
   };
 });
 
@@ -25,19 +25,13 @@ const event = (type: string) => ({
 });
 
 describe('FileEventStore on disk', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'palaver-events-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirPerTest('events');
 
   it('drops a torn append whole (none of its events), then goes on from the last complete one', async () => {
-    const store = await FileEventStore.open(dir);
+    const store = await FileEventStore.open(dir.path);
     const kept = await store.append('s', 0, [event('A'), event('B')]);
     await store.close();
-    const file = join(dir, 'events.jsonl');
+    const file = join(dir.path, 'events.jsonl');
     const torn = JSON.stringify({
       t: 'append',
       events: [
@@ -47,22 +41,22 @@ describe('FileEventStore on disk', () => {
     });
     await appendFile(file, torn.slice(0, Math.floor(torn.length * 0.7)));
 
-    const reopened = await FileEventStore.open(dir);
+    const reopened = await FileEventStore.open(dir.path);
     expect(await reopened.readStream('s')).toEqual(kept);
     expect(await reopened.pendingPublication(10)).toEqual(kept);
     await expect(reopened.append('s', 4, [event('X')])).rejects.toBeInstanceOf(VersionConflictError);
     await reopened.append('s', 2, [event('C2')]);
     await reopened.close();
     expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(2);
-    const third = await FileEventStore.open(dir);
+    const third = await FileEventStore.open(dir.path);
     expect((await third.readStream('s')).map((e) => e.type)).toEqual(['A', 'B', 'C2']);
     await third.close();
   });
 
   it('writes marks and appends made in one turn in one write: a mark does not hold the appends behind its fsync', async () => {
-    const store = await FileEventStore.open(dir);
+    const store = await FileEventStore.open(dir.path);
     const earlier = await Promise.all(Array.from({ length: 10 }, (_, n) => store.append(`s-${n}`, 0, [event('Earlier')])));
-    const probe = await open(join(dir, 'probe'), 'a');
+    const probe = await open(join(dir.path, 'probe'), 'a');
     await probe.close();
     const writes = vi.spyOn(Object.getPrototypeOf(probe) as { write(...args: unknown[]): Promise<unknown> }, 'write');
     try {
@@ -79,18 +73,18 @@ describe('FileEventStore on disk', () => {
   });
 
   it('lets one of two appends made in one turn at the same expected version win, and writes only its events', async () => {
-    const store = await FileEventStore.open(dir);
+    const store = await FileEventStore.open(dir.path);
     const [won, lost] = await Promise.allSettled([store.append('s', 0, [event('A')]), store.append('s', 0, [event('B')])]);
     expect(won.status).toBe('fulfilled');
     expect(lost.status === 'rejected' && lost.reason).toBeInstanceOf(VersionConflictError);
     await store.close();
-    const reopened = await FileEventStore.open(dir);
+    const reopened = await FileEventStore.open(dir.path);
     expect((await reopened.readStream('s')).map((e) => e.type)).toEqual(['A']);
     await reopened.close();
   });
 
   it('refuses an event id that is already stored', async () => {
-    const store = await FileEventStore.open(dir);
+    const store = await FileEventStore.open(dir.path);
     const e = event('A');
     await store.append('s', 0, [e]);
     await expect(store.append('t', 0, [e])).rejects.toThrow(/already stored/);
@@ -100,13 +94,13 @@ describe('FileEventStore on disk', () => {
   });
 
   it('keeps every acknowledged append, whole, when the process is killed with SIGKILL mid-stream', async () => {
-    const acked = await writeUntilKilled('events', dir, 60);
+    const acked = await writeUntilKilled('events', dir.path, 60);
     const acknowledged = new Map<string, number>();
     for (const line of acked) {
       const [streamId, version] = line.split(' ');
       acknowledged.set(streamId!, Math.max(acknowledged.get(streamId!) ?? 0, Number(version)));
     }
-    const store = await FileEventStore.open(dir);
+    const store = await FileEventStore.open(dir.path);
     for (const [streamId, version] of acknowledged) {
       const events = await store.readStream(streamId);
       expect(events.length).toBeGreaterThanOrEqual(version);
@@ -118,7 +112,7 @@ describe('FileEventStore on disk', () => {
     const s0 = await store.readStream('s0');
     await store.append('s0', s0.length, [event('AfterCrash')]);
     await store.close();
-    const again = await FileEventStore.open(dir);
+    const again = await FileEventStore.open(dir.path);
     expect((await again.readStream('s0')).at(-1)?.type).toBe('AfterCrash');
     await again.close();
   });

@@ -1,10 +1,10 @@
-import { appendFile, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomic } from '../storage/durable-file';
 import { writeUntilKilled } from '../testing/crash';
 import { describeEventStreamContract } from '../testing/event-stream.contract';
+import { makeTempDir, removeDir, tempDirPerTest } from '../testing/temp-dir';
 import type { StreamMessage } from './event-stream.port';
 import { FileEventStream } from './file.event-stream';
 
@@ -15,11 +15,11 @@ vi.mock('../storage/durable-file', async (importOriginal) => {
 });
 
 describeEventStreamContract('file (JSONL)', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'palaver-stream-'));
+  const dir = await makeTempDir('stream');
   return {
     open: () => FileEventStream.open(dir, { redeliveryDelayMs: 30 }),
     subjectPrefix: 'test',
-    cleanup: () => rm(dir, { recursive: true, force: true }),
+    cleanup: () => removeDir(dir),
   };
 });
 
@@ -29,16 +29,10 @@ const waitFor = async (condition: () => Promise<boolean> | boolean): Promise<voi
 };
 
 describe('FileEventStream on disk', () => {
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'palaver-stream-'));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const dir = tempDirPerTest('stream');
 
   it('persists the consumer position in its own file, replaced atomically', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     const seen: StreamMessage[] = [];
     const sub = await stream.subscribe('analytics', 'a.>', async (m) => {
       seen.push(m);
@@ -49,12 +43,12 @@ describe('FileEventStream on disk', () => {
     await waitFor(() => seen.length === 2);
     await sub.stop();
     await stream.close();
-    expect(JSON.parse(await readFile(join(dir, 'consumers', 'analytics.json'), 'utf8'))).toEqual({ ackSeq: 3 });
-    expect((await readdir(join(dir, 'consumers'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(JSON.parse(await readFile(join(dir.path, 'consumers', 'analytics.json'), 'utf8'))).toEqual({ ackSeq: 3 });
+    expect((await readdir(join(dir.path, 'consumers'))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('writes a busy consumer position a few times, not once per message, and the last one on stop', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     let handled = 0;
     await stream.subscribe('busy', 'a.>', async () => {
       handled += 1;
@@ -69,12 +63,12 @@ describe('FileEventStream on disk', () => {
     const writes = vi.mocked(writeFileAtomic).mock.calls.length;
     expect(writes).toBeGreaterThan(0);
     expect(writes).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
-    expect(JSON.parse(await readFile(join(dir, 'consumers', 'busy.json'), 'utf8'))).toEqual({ ackSeq: 500 });
+    expect(JSON.parse(await readFile(join(dir.path, 'consumers', 'busy.json'), 'utf8'))).toEqual({ ackSeq: 500 });
   });
 
   it('writes publications made together in one write (group commit), and delivers them in publication order', async () => {
-    const stream = await FileEventStream.open(dir);
-    const probe = await open(join(dir, 'probe'), 'a');
+    const stream = await FileEventStream.open(dir.path);
+    const probe = await open(join(dir.path, 'probe'), 'a');
     await probe.close();
     const writes = vi.spyOn(Object.getPrototypeOf(probe) as { write(...args: unknown[]): Promise<unknown> }, 'write');
     try {
@@ -100,7 +94,7 @@ describe('FileEventStream on disk', () => {
   });
 
   it('refuses a payload that is not JSON without taking a sequence number', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     await stream.publish('a.one', 1, 'x1');
     await expect(stream.publish('a.big', { n: 1n }, 'x2')).rejects.toThrow(/BigInt/);
     await stream.publish('a.three', 3, 'x3');
@@ -118,11 +112,11 @@ describe('FileEventStream on disk', () => {
   });
 
   it('ignores a torn last message and numbers the next one after the last complete one', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     await stream.publish('a.one', { n: 1 }, 'k1');
     await stream.close();
-    await appendFile(join(dir, 'stream.jsonl'), '{"seq":2,"subject":"a.two","payl');
-    const reopened = await FileEventStream.open(dir);
+    await appendFile(join(dir.path, 'stream.jsonl'), '{"seq":2,"subject":"a.two","payl');
+    const reopened = await FileEventStream.open(dir.path);
     await reopened.publish('a.two', { n: 2 }, 'k2');
     const seen: StreamMessage[] = [];
     await reopened.subscribe('reader', '>', async (m) => {
@@ -137,7 +131,7 @@ describe('FileEventStream on disk', () => {
   });
 
   it('rejects invalid subjects, filters and durable names', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     const noop = async () => undefined;
     await expect(stream.publish('a.*', 1, 'w')).rejects.toThrow(/invalid subject/);
     await expect(stream.publish('a..b', 1, 'w')).rejects.toThrow(/invalid subject/);
@@ -148,7 +142,7 @@ describe('FileEventStream on disk', () => {
   });
 
   it('shares a durable between two subscriptions, each message handled once', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     const seen: number[] = [];
     const handler = async (m: StreamMessage) => {
       seen.push(m.payload as number);
@@ -163,8 +157,8 @@ describe('FileEventStream on disk', () => {
   });
 
   it('keeps every acknowledged message (and its dedupe) when the process is killed with SIGKILL mid-stream', async () => {
-    const acked = await writeUntilKilled('stream', dir, 90);
-    const stream = await FileEventStream.open(dir);
+    const acked = await writeUntilKilled('stream', dir.path, 90);
+    const stream = await FileEventStream.open(dir.path);
     const seen: StreamMessage[] = [];
     await stream.subscribe('after-crash', 'crash.>', async (m) => {
       seen.push(m);
@@ -183,20 +177,18 @@ describe('FileEventStream on disk', () => {
 
 describe('FileEventStream retention', () => {
   const DAY = 24 * 3600_000;
-  let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'palaver-stream-'));
+  const dir = tempDirPerTest('stream');
+  beforeEach(() => {
     // Only the clock the stream dates its messages by: its timers and file operations run as usual.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
   });
-  afterEach(async () => {
+  afterEach(() => {
     vi.useRealTimers();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const logLines = async (): Promise<Array<{ seq: number; at?: number }>> =>
-    (await readFile(join(dir, 'stream.jsonl'), 'utf8'))
+    (await readFile(join(dir.path, 'stream.jsonl'), 'utf8'))
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line));
@@ -210,7 +202,7 @@ describe('FileEventStream retention', () => {
   };
 
   it('lets go of messages older than 30 days, as the JetStream stream does, and rewrites its log without them', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     await Promise.all(Array.from({ length: 1_200 }, (_, n) => stream.publish('a.n', n, `old-${n}`)));
     const early = await collect(stream, 'early');
     await waitFor(() => early.length === 1_200);
@@ -230,7 +222,7 @@ describe('FileEventStream retention', () => {
     await waitFor(() => early.length === 1_202);
     await stream.close();
 
-    const reopened = await FileEventStream.open(dir);
+    const reopened = await FileEventStream.open(dir.path);
     await reopened.publish('a.n', 'after', 'after-1');
     await reopened.publish('a.n', 'ignored', 'new-1'); // still deduplicated: kept
     const fresh = await collect(reopened, 'fresh');
@@ -244,7 +236,7 @@ describe('FileEventStream retention', () => {
   });
 
   it('keeps every message published while its log is rewritten, once each, across a reopen', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     await Promise.all(Array.from({ length: 1_200 }, (_, n) => stream.publish('a.n', n, `old-${n}`)));
     vi.setSystemTime(Date.now() + 31 * DAY);
     // The first starts the rewrite; the others are queued with it, and in the turns while it runs.
@@ -255,7 +247,7 @@ describe('FileEventStream retention', () => {
     }
     await Promise.all(published);
     await stream.close();
-    const reopened = await FileEventStream.open(dir);
+    const reopened = await FileEventStream.open(dir.path);
     const seen = await collect(reopened, 'reader');
     // Delivered in log order: once a message published now arrives, nothing before it is still to come.
     await reopened.publish('a.n', 'end', 'end');
@@ -267,7 +259,7 @@ describe('FileEventStream retention', () => {
   });
 
   it('keeps a few expired messages in its log until they are worth a rewrite', async () => {
-    const stream = await FileEventStream.open(dir);
+    const stream = await FileEventStream.open(dir.path);
     for (let n = 0; n < 5; n++) await stream.publish('a.n', n, `m${n}`);
     vi.setSystemTime(Date.now() + 31 * DAY);
     await stream.publish('a.n', 5, 'm5');
@@ -280,15 +272,15 @@ describe('FileEventStream retention', () => {
 
   it('reads a message a rewrite holds twice once, and refuses a log with messages missing', async () => {
     const line = (seq: number) => `${JSON.stringify({ seq, subject: 'a.n', payload: seq, msgId: `k${seq}`, at: Date.now() })}\n`;
-    await writeFile(join(dir, 'stream.jsonl'), [7, 8, 8, 9].map(line).join(''));
-    const stream = await FileEventStream.open(dir);
+    await writeFile(join(dir.path, 'stream.jsonl'), [7, 8, 8, 9].map(line).join(''));
+    const stream = await FileEventStream.open(dir.path);
     await stream.publish('a.n', 10, 'k10');
     const seen = await collect(stream, 'reader');
     await waitFor(() => seen.length === 4);
     expect(seen.map(([seq]) => seq)).toEqual([7, 8, 9, 10]);
     await stream.close();
 
-    await writeFile(join(dir, 'stream.jsonl'), [1, 3].map(line).join(''));
-    await expect(FileEventStream.open(dir)).rejects.toThrow(/skips from message 1 to 3/);
+    await writeFile(join(dir.path, 'stream.jsonl'), [1, 3].map(line).join(''));
+    await expect(FileEventStream.open(dir.path)).rejects.toThrow(/skips from message 1 to 3/);
   });
 });

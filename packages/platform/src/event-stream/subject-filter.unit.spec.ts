@@ -2,28 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { assertValidDurable, assertValidFilter, assertValidSubject, redeliveryDelay, subjectMatcher } from './subject-filter';
 
 describe('subjectMatcher', () => {
-  it('matches literal subjects exactly', () => {
-    const m = subjectMatcher('conversation.evt.closed.v1');
-    expect(m('conversation.evt.closed.v1')).toBe(true);
-    expect(m('conversation.evt.closed.v2')).toBe(false);
-    expect(m('conversation.evt.closed')).toBe(false);
-    expect(m('conversation.evt.closed.v1.x')).toBe(false);
-  });
-
-  it('matches exactly one token with *', () => {
-    const m = subjectMatcher('conversation.*.closed.*');
-    expect(m('conversation.evt.closed.v1')).toBe(true);
-    expect(m('conversation.evt.closed')).toBe(false);
-    expect(m('conversation.evt.x.closed.v1')).toBe(false);
-  });
-
-  it('matches one or more trailing tokens with >', () => {
-    const m = subjectMatcher('conversation.evt.>');
-    expect(m('conversation.evt.closed')).toBe(true);
-    expect(m('conversation.evt.closed.v1')).toBe(true);
-    expect(m('conversation.evt')).toBe(false);
-    expect(m('conversation.cmd.closed')).toBe(false);
-    expect(subjectMatcher('>')('anything.at.all')).toBe(true);
+  // * stands for exactly one token, > for one or more trailing tokens; anything else matches itself.
+  it.each([
+    {
+      filter: 'conversation.evt.closed.v1',
+      matches: ['conversation.evt.closed.v1'],
+      misses: ['conversation.evt.closed.v2', 'conversation.evt.closed', 'conversation.evt.closed.v1.x'],
+    },
+    {
+      filter: 'conversation.*.closed.*',
+      matches: ['conversation.evt.closed.v1'],
+      misses: ['conversation.evt.closed', 'conversation.evt.x.closed.v1'],
+    },
+    {
+      filter: 'conversation.evt.>',
+      matches: ['conversation.evt.closed', 'conversation.evt.closed.v1'],
+      misses: ['conversation.evt', 'conversation.cmd.closed'],
+    },
+    { filter: '>', matches: ['anything.at.all'], misses: [] },
+  ])('$filter', ({ filter, matches, misses }) => {
+    const matcher = subjectMatcher(filter);
+    expect(matches.filter((subject) => !matcher(subject))).toEqual([]);
+    expect(misses.filter(matcher)).toEqual([]);
   });
 });
 

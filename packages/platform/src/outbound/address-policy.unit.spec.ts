@@ -33,23 +33,23 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toBe(expected);
   });
 
-  it('classifies an IPv4-mapped IPv6 address as the IPv4 address it maps', () => {
-    expect(classifyAddress('::ffff:127.0.0.1')).toBe('private');
-    expect(classifyAddress('::ffff:7f00:1')).toBe('private');
-    expect(classifyAddress('::ffff:169.254.169.254')).toBe('forbidden');
-    expect(classifyAddress('::ffff:a9fe:a9fe')).toBe('forbidden');
-    expect(classifyAddress('::ffff:8.8.8.8')).toBe('public');
-    expect(classifyAddress('[::ffff:10.0.0.1]')).toBe('private');
-  });
-
-  it('classifies NAT64, 6to4 and IPv4-compatible addresses by their embedded IPv4 address', () => {
-    expect(classifyAddress('64:ff9b::a9fe:a9fe')).toBe('forbidden');
-    expect(classifyAddress('64:ff9b::7f00:1')).toBe('private');
-    expect(classifyAddress('64:ff9b::808:808')).toBe('public');
-    expect(classifyAddress('2002:a9fe:a9fe::1')).toBe('forbidden');
-    expect(classifyAddress('2002:c0a8:0101::1')).toBe('private');
-    expect(classifyAddress('::a9fe:a9fe')).toBe('forbidden');
-    expect(classifyAddress('::7f00:1')).toBe('private');
+  // An IPv6 address that embeds an IPv4 one is classified as the IPv4 address it carries.
+  it.each([
+    ['IPv4-mapped', '::ffff:127.0.0.1', 'private'],
+    ['IPv4-mapped', '::ffff:7f00:1', 'private'],
+    ['IPv4-mapped', '::ffff:169.254.169.254', 'forbidden'],
+    ['IPv4-mapped', '::ffff:a9fe:a9fe', 'forbidden'],
+    ['IPv4-mapped', '::ffff:8.8.8.8', 'public'],
+    ['IPv4-mapped', '[::ffff:10.0.0.1]', 'private'],
+    ['NAT64', '64:ff9b::a9fe:a9fe', 'forbidden'],
+    ['NAT64', '64:ff9b::7f00:1', 'private'],
+    ['NAT64', '64:ff9b::808:808', 'public'],
+    ['6to4', '2002:a9fe:a9fe::1', 'forbidden'],
+    ['6to4', '2002:c0a8:0101::1', 'private'],
+    ['IPv4-compatible', '::a9fe:a9fe', 'forbidden'],
+    ['IPv4-compatible', '::7f00:1', 'private'],
+  ])('the %s address %s is %s', (_kind, address, expected) => {
+    expect(classifyAddress(address)).toBe(expected);
   });
 });
 

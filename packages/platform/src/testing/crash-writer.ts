@@ -16,28 +16,37 @@ if (!dir) throw new Error('usage: crash-writer.ts documents|derived-documents|ev
 const filler = 'x'.repeat(4_096);
 const print = (line: string) => new Promise<void>((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
 
+/**
+ * Round after round until the process is killed, several writes in flight at once as in a busy
+ * service: `write` gets the numbers 0, 1, 2, … three a round; `afterRound` the round's number.
+ */
+const writeInRounds = async (write: (n: number, k: number) => Promise<void>, afterRound?: (round: number) => Promise<void>) => {
+  for (let round = 0; ; round++) {
+    await Promise.all([0, 1, 2].map((k) => write(round * 3 + k, k)));
+    await afterRound?.(round);
+  }
+};
+
 const writeDocuments = async (durability: 'acknowledged' | 'derived') => {
   const store = await EmbeddedDocumentStore.open(dir);
   const docs = store.collection<{ _id: string; i: number; filler: string; hits?: number }>('crash', [{ keys: { i: 1 }, unique: true }], {
     durability,
   });
-  for (let i = 0; ; i++) {
-    // Several writes in flight at once, as in a busy service.
-    await Promise.all(
-      [0, 1, 2].map(async (k) => {
-        const n = i * 3 + k;
-        await docs.insertOne({ _id: `d${n}`, i: n, filler });
-        await print(`ack insert d${n}`);
-      }),
-    );
-    await docs.updateOne({ _id: 'counter' }, { $inc: { hits: 1 }, $setOnInsert: { i: -1, filler: '' } }, { upsert: true });
-    await print(`ack counter ${i + 1}`);
-    // A derived collection is durable as of a sync(): everything of the rounds before is.
-    if (durability === 'derived' && i % 5 === 4) {
-      await store.sync();
-      await print(`ack synced ${i + 1}`);
-    }
-  }
+  await writeInRounds(
+    async (n) => {
+      await docs.insertOne({ _id: `d${n}`, i: n, filler });
+      await print(`ack insert d${n}`);
+    },
+    async (i) => {
+      await docs.updateOne({ _id: 'counter' }, { $inc: { hits: 1 }, $setOnInsert: { i: -1, filler: '' } }, { upsert: true });
+      await print(`ack counter ${i + 1}`);
+      // A derived collection is durable as of a sync(): everything of the rounds before is.
+      if (durability === 'derived' && i % 5 === 4) {
+        await store.sync();
+        await print(`ack synced ${i + 1}`);
+      }
+    },
+  );
 };
 
 const writeEvents = async () => {
@@ -64,34 +73,28 @@ const writeEvents = async () => {
 
 const writeStream = async () => {
   const stream = await FileEventStream.open(dir);
-  for (let i = 0; ; i++) {
-    await Promise.all(
-      [0, 1, 2].map(async (k) => {
-        const msgId = `m${i * 3 + k}`;
-        await stream.publish(`crash.evt.k${k}`, { msgId, filler }, msgId);
-        await print(`ack ${msgId}`);
-      }),
-    );
-  }
+  await writeInRounds(async (n, k) => {
+    const msgId = `m${n}`;
+    await stream.publish(`crash.evt.k${k}`, { msgId, filler }, msgId);
+    await print(`ack ${msgId}`);
+  });
 };
 
 /** Makes keys several at a time, and deletes every tenth one made (a rewrite of the file) as it goes. */
 const writeKeys = async () => {
   const store = await FileKeyStore.open(dir);
-  for (let i = 0; ; i++) {
-    await Promise.all(
-      [0, 1, 2].map(async (k) => {
-        const keyId = `key${i * 3 + k}`;
-        const key = await store.createOrGet(keyId);
-        await print(`ack key ${keyId} ${key.toString('base64')}`);
-      }),
-    );
-    if (i % 10 === 9) {
+  await writeInRounds(
+    async (n) => {
+      const key = await store.createOrGet(`key${n}`);
+      await print(`ack key key${n} ${key.toString('base64')}`);
+    },
+    async (i) => {
+      if (i % 10 !== 9) return;
       const keyId = `key${i * 3 - 27}`;
       await store.delete([keyId]);
       await print(`ack del ${keyId}`);
-    }
-  }
+    },
+  );
 };
 
 const writers: Record<string, () => Promise<void>> = {

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Collection, DocumentStore, WithId } from '../document-store/document-store.port';
 import { DuplicateKeyError } from '../document-store/document-store.port';
+import { type StoreFixture, storePerTest } from './store-per-test';
 
-export interface DocumentStoreFixture {
-  /** Opens the store under test; called again after `close()` it reopens the same data. */
-  open(): Promise<DocumentStore>;
-  /** Removes what the test left behind (the store is closed by then). */
-  cleanup(): Promise<void>;
-}
+export type DocumentStoreFixture = StoreFixture<DocumentStore>;
 
 type Person = WithId & {
   name: string;
@@ -51,24 +47,9 @@ const ids = (docs: WithId[]) => docs.map((d) => d._id);
  */
 export function describeDocumentStoreContract(adapterName: string, factory: () => Promise<DocumentStoreFixture>): void {
   describe(`DocumentStore contract: ${adapterName}`, () => {
-    let fixture: DocumentStoreFixture;
     let store: DocumentStore;
-    let open = true;
-
-    const reopen = async () => {
-      await store.close();
-      store = await fixture.open();
-    };
-
-    beforeEach(async () => {
-      fixture = await factory();
-      store = await fixture.open();
-      open = true;
-    });
-
-    afterEach(async () => {
-      if (open) await store.close();
-      await fixture.cleanup();
+    const { reopen, closedByTest } = storePerTest(factory, (opened) => {
+      store = opened;
     });
 
     const seeded = async (): Promise<Collection<Person>> => {
@@ -506,7 +487,7 @@ export function describeDocumentStoreContract(adapterName: string, factory: () =
     it('refuses work after close', async () => {
       const col = store.collection<Person>('people');
       await store.close();
-      open = false;
+      closedByTest();
       await expect(col.insertOne({ _id: 'late', name: 'Late' })).rejects.toThrow();
     });
   });

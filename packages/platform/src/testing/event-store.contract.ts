@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore, NewEvent } from '../event-store/event-store.port';
 import { VersionConflictError } from '../event-store/event-store.port';
+import { type StoreFixture, storePerTest } from './store-per-test';
 
-export interface EventStoreFixture {
-  /** Opens the store under test; called again after `close()` it reopens the same data. */
-  open(): Promise<EventStore>;
-  /** Removes what the test left behind (the store is closed by then). */
-  cleanup(): Promise<void>;
-}
+export type EventStoreFixture = StoreFixture<EventStore>;
 
 const PROJECT = '6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 
@@ -26,28 +22,16 @@ const event = (type: string, data: unknown = {}, occurredAt = '2024-03-01T10:00:
  */
 export function describeEventStoreContract(adapterName: string, factory: () => Promise<EventStoreFixture>): void {
   describe(`EventStore contract: ${adapterName}`, () => {
-    let fixture: EventStoreFixture;
     let store: EventStore;
-    let open = true;
+    const { reopen, closedByTest } = storePerTest(factory, (opened) => {
+      store = opened;
+    });
     // Stream ids unique per test, so that a shared database cannot mix tests.
     let streamId: (name: string) => string;
 
-    const reopen = async () => {
-      await store.close();
-      store = await fixture.open();
-    };
-
-    beforeEach(async () => {
-      fixture = await factory();
-      store = await fixture.open();
-      open = true;
+    beforeEach(() => {
       const run = randomUUID().slice(0, 8);
       streamId = (name) => `conversation-${name}-${run}`;
-    });
-
-    afterEach(async () => {
-      if (open) await store.close();
-      await fixture.cleanup();
     });
 
     it('starts a stream at expected version 0, numbering events from 1, keeping every field', async () => {
@@ -207,7 +191,7 @@ export function describeEventStoreContract(adapterName: string, factory: () => P
 
     it('refuses work after close', async () => {
       await store.close();
-      open = false;
+      closedByTest();
       await expect(store.append(streamId('late'), 0, [event('A')])).rejects.toThrow();
     });
   });

@@ -1,30 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DATA_KEY_BYTES, type KeyStore } from '../key-store/key-store.port';
+import { type StoreFixture, storePerTest } from './store-per-test';
 
-export interface KeyStoreFixture {
-  /** Opens the store on the fixture's storage: called again, it must see what was stored before. */
-  open(): Promise<KeyStore>;
-  /** Removes what the test left behind (after the stores are closed). */
-  cleanup?(): Promise<void>;
-}
+export type KeyStoreFixture = StoreFixture<KeyStore>;
 
 /** The behaviour every KeyStore adapter shares. */
 export function describeKeyStoreContract(adapterName: string, factory: () => Promise<KeyStoreFixture>): void {
   describe(`KeyStore contract: ${adapterName}`, () => {
-    let fixture: KeyStoreFixture;
     let store: KeyStore;
+    const { reopen } = storePerTest(factory, (opened) => {
+      store = opened;
+    });
     const id = () => `k-${randomUUID()}`;
-
-    beforeEach(async () => {
-      fixture = await factory();
-      store = await fixture.open();
-    });
-
-    afterEach(async () => {
-      await store.close();
-      await fixture.cleanup?.();
-    });
 
     it('makes a random 256-bit key on first use and answers the same key after', async () => {
       const a = id();
@@ -65,8 +53,7 @@ export function describeKeyStoreContract(adapterName: string, factory: () => Pro
       const key = await store.createOrGet(a);
       await store.createOrGet(b);
       await store.delete([b]);
-      await store.close();
-      store = await fixture.open();
+      await reopen();
       expect((await store.get(a))?.equals(key)).toBe(true);
       expect(await store.get(b)).toBeNull();
     });

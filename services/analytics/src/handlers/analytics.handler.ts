@@ -13,35 +13,13 @@
  *   submissions that cleared a value; byDay splits the same counts by UTC day (a message under
  *   the day of its latest value, a removal under its own), so the days add up to the totals.
  */
-import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AnalyticsMessages } from '@palaver/contracts';
-import { assertDependenciesUp, handle } from '@palaver/platform';
+import { AnalyticsMessages as M } from '@palaver/contracts';
+import { answerHealth, messageHandlers } from '@palaver/platform';
 import { FeedService } from '../services/feed.service';
 import { FeedbackSummaryService } from '../services/feedback-summary.service';
 
-@Controller()
-export class AnalyticsHandler {
-  constructor(
-    @Inject(FeedService) private readonly feed: FeedService,
-    @Inject(FeedbackSummaryService) private readonly summaries: FeedbackSummaryService,
-  ) {}
-
-  @MessagePattern(AnalyticsMessages.listEvents.subject)
-  listEvents(@Payload() raw: unknown) {
-    return handle(AnalyticsMessages.listEvents, raw, (req) => this.feed.listEvents(req));
-  }
-
-  @MessagePattern(AnalyticsMessages.feedbackSummary.subject)
-  feedbackSummary(@Payload() raw: unknown) {
-    return handle(AnalyticsMessages.feedbackSummary, raw, (req) => this.summaries.feedbackSummary(req));
-  }
-
-  @MessagePattern(AnalyticsMessages.health.subject)
-  health(@Payload() raw: unknown) {
-    return handle(AnalyticsMessages.health, raw, async () => {
-      assertDependenciesUp();
-      return { ok: true as const };
-    });
-  }
-}
+export const AnalyticsHandler = messageHandlers('AnalyticsHandler', { feed: FeedService, summaries: FeedbackSummaryService }, (on) => [
+  on(M.listEvents, ({ feed }, req) => feed.listEvents(req)),
+  on(M.feedbackSummary, ({ summaries }, req) => summaries.feedbackSummary(req)),
+  on(M.health, answerHealth),
+]);

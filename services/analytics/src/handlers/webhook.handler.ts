@@ -1,57 +1,15 @@
-import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { WebhookMessages as M } from '@palaver/contracts';
-import { handle } from '@palaver/platform';
+import { messageHandlers } from '@palaver/platform';
 import { WebhookService } from '../services/webhook.service';
 
-@Controller()
-export class WebhookHandler {
-  constructor(@Inject(WebhookService) private readonly webhooks: WebhookService) {}
-
-  @MessagePattern(M.create.subject)
-  create(@Payload() raw: unknown) {
-    return handle(M.create, raw, (req) => this.webhooks.create(req.projectId, req.body, req.actor));
-  }
-
-  @MessagePattern(M.list.subject)
-  list(@Payload() raw: unknown) {
-    return handle(M.list, raw, (req) => this.webhooks.list(req.projectId));
-  }
-
-  @MessagePattern(M.get.subject)
-  get(@Payload() raw: unknown) {
-    return handle(M.get, raw, (req) => this.webhooks.get(req.projectId, req.webhookId));
-  }
-
-  @MessagePattern(M.update.subject)
-  update(@Payload() raw: unknown) {
-    return handle(M.update, raw, (req) => this.webhooks.update(req.projectId, req.webhookId, req.patch, req.actor));
-  }
-
-  @MessagePattern(M.delete.subject)
-  delete(@Payload() raw: unknown) {
-    return handle(M.delete, raw, (req) => this.webhooks.delete(req.projectId, req.webhookId, req.actor));
-  }
-
-  @MessagePattern(M.rotateSecret.subject)
-  rotateSecret(@Payload() raw: unknown) {
-    return handle(M.rotateSecret, raw, (req) => this.webhooks.rotateSecret(req.projectId, req.webhookId, req.actor));
-  }
-
-  @MessagePattern(M.sendTest.subject)
-  sendTest(@Payload() raw: unknown) {
-    return handle(M.sendTest, raw, (req) => this.webhooks.sendTest(req.projectId, req.webhookId));
-  }
-
-  @MessagePattern(M.listDeliveries.subject)
-  listDeliveries(@Payload() raw: unknown) {
-    return handle(M.listDeliveries, raw, (req) =>
-      this.webhooks.listDeliveries(req.projectId, req.webhookId, req.status, req.limit, req.offset),
-    );
-  }
-
-  @MessagePattern(M.retryDelivery.subject)
-  retryDelivery(@Payload() raw: unknown) {
-    return handle(M.retryDelivery, raw, (req) => this.webhooks.retryDelivery(req.projectId, req.webhookId, req.deliveryId));
-  }
-}
+export const WebhookHandler = messageHandlers('WebhookHandler', { webhooks: WebhookService }, (on) => [
+  on(M.create, ({ webhooks }, req) => webhooks.create(req.projectId, req.body, req.actor)),
+  on(M.list, ({ webhooks }, req) => webhooks.list(req.projectId)),
+  on(M.get, ({ webhooks }, req) => webhooks.get(req.projectId, req.webhookId)),
+  on(M.update, ({ webhooks }, req) => webhooks.update(req.projectId, req.webhookId, req.patch, req.actor)),
+  on(M.delete, ({ webhooks }, req) => webhooks.delete(req.projectId, req.webhookId, req.actor)),
+  on(M.rotateSecret, ({ webhooks }, req) => webhooks.rotateSecret(req.projectId, req.webhookId, req.actor)),
+  on(M.sendTest, ({ webhooks }, req) => webhooks.sendTest(req.projectId, req.webhookId)),
+  on(M.listDeliveries, ({ webhooks }, req) => webhooks.listDeliveries(req.projectId, req.webhookId, req.status, req.limit, req.offset)),
+  on(M.retryDelivery, ({ webhooks }, req) => webhooks.retryDelivery(req.projectId, req.webhookId, req.deliveryId)),
+]);

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatKey, KEY_RANDOM_BYTES, keyHint, parseKeyType } from './api-key';
 import { randomBase62, toBase62 } from './base62';
+import { isPrefixedToken, newPrefixedToken, SESSION_PREFIX } from './prefixed-token';
 import { hashSecret } from './secret-hash';
-import { isWellFormedSessionToken, newSessionToken } from './session-token';
 
 describe('API key format', () => {
   it('prefixes the type and encodes 32 random bytes in fixed-width base62', () => {
@@ -61,11 +61,11 @@ describe('API key format', () => {
 
 describe('session token format', () => {
   it('is st_ and 43 base62 characters', () => {
-    const token = newSessionToken(randomBytes);
+    const token = newPrefixedToken(SESSION_PREFIX, randomBytes);
     expect(token).toMatch(/^st_[0-9A-Za-z]{43}$/);
-    expect(isWellFormedSessionToken(token)).toBe(true);
-    expect(isWellFormedSessionToken(`pk_${token.slice(3)}`)).toBe(false);
-    expect(isWellFormedSessionToken('st_x')).toBe(false);
+    expect(isPrefixedToken(SESSION_PREFIX, token)).toBe(true);
+    expect(isPrefixedToken(SESSION_PREFIX, `pk_${token.slice(3)}`)).toBe(false);
+    expect(isPrefixedToken(SESSION_PREFIX, 'st_x')).toBe(false);
   });
 });
 

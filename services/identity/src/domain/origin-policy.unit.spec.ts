@@ -2,57 +2,53 @@ import { describe, expect, it } from 'vitest';
 import { admittingEntries, isOriginAllowed, normalizeOrigin, originMatchEntries } from './origin-policy';
 
 describe('normalizeOrigin', () => {
-  it('lowercases, drops a trailing slash and the default port', () => {
-    expect(normalizeOrigin('HTTPS://Shop.Example.com/')).toBe('https://shop.example.com');
-    expect(normalizeOrigin('https://example.com:443')).toBe('https://example.com');
-    expect(normalizeOrigin('http://example.com:80')).toBe('http://example.com');
-  });
-
-  it('keeps a non-default port and leaves non-http origins as they are', () => {
-    expect(normalizeOrigin('http://localhost:5173')).toBe('http://localhost:5173');
-    expect(normalizeOrigin('https://example.com:80')).toBe('https://example.com:80');
-    expect(normalizeOrigin('null')).toBe('null');
+  it.each([
+    // Lowercased, without a trailing slash or the default port.
+    ['HTTPS://Shop.Example.com/', 'https://shop.example.com'],
+    ['https://example.com:443', 'https://example.com'],
+    ['http://example.com:80', 'http://example.com'],
+    // A non-default port kept, a non-http origin left as it is.
+    ['http://localhost:5173', 'http://localhost:5173'],
+    ['https://example.com:80', 'https://example.com:80'],
+    ['null', 'null'],
+  ])('%s -> %s', (origin, normalized) => {
+    expect(normalizeOrigin(origin)).toBe(normalized);
   });
 });
 
+const listed = ['https://shop.example.com', 'http://localhost:5173'];
+const wildcard = ['https://*.example.com'];
+
+/** Each rule of the origin policy: a key's allowed origins, and origins it admits and rejects. */
+const rules: { rule: string; allowed: string[]; admits: (string | null)[]; rejects: string[] }[] = [
+  { rule: 'lets everything through an empty list', allowed: [], admits: ['https://anywhere.test'], rejects: [] },
+  { rule: 'lets a request without an origin through (server to server)', allowed: listed, admits: [null], rejects: [] },
+  {
+    rule: 'admits listed origins, however the browser spells them',
+    allowed: listed,
+    admits: ['https://shop.example.com', 'https://SHOP.example.com:443', 'http://localhost:5173'],
+    rejects: [],
+  },
+  {
+    rule: 'rejects origins that differ in scheme, host or port',
+    allowed: listed,
+    admits: [],
+    rejects: ['http://shop.example.com', 'https://evil.example.com', 'https://shop.example.com.evil.test', 'http://localhost:3000', 'null'],
+  },
+  { rule: 'admits any origin with * among others', allowed: ['https://a.test', '*'], admits: ['https://b.test'], rejects: [] },
+  { rule: 'admits any origin with *, null too', allowed: ['*'], admits: ['null'], rejects: [] },
+  {
+    rule: 'admits subdomains, not the apex, with a wildcard entry',
+    allowed: wildcard,
+    admits: ['https://shop.example.com', 'https://a.b.example.com'],
+    rejects: ['https://example.com', 'http://shop.example.com', 'https://shop.example.com:8443', 'https://shopexample.com'],
+  },
+];
+
 describe('isOriginAllowed', () => {
-  const listed = ['https://shop.example.com', 'http://localhost:5173'];
-
-  it('lets everything through an empty list', () => {
-    expect(isOriginAllowed([], 'https://anywhere.test')).toBe(true);
-  });
-
-  it('lets a request without an origin through (server to server)', () => {
-    expect(isOriginAllowed(listed, null)).toBe(true);
-  });
-
-  it('admits listed origins, however the browser spells them', () => {
-    expect(isOriginAllowed(listed, 'https://shop.example.com')).toBe(true);
-    expect(isOriginAllowed(listed, 'https://SHOP.example.com:443')).toBe(true);
-    expect(isOriginAllowed(listed, 'http://localhost:5173')).toBe(true);
-  });
-
-  it('rejects origins that differ in scheme, host or port', () => {
-    expect(isOriginAllowed(listed, 'http://shop.example.com')).toBe(false);
-    expect(isOriginAllowed(listed, 'https://evil.example.com')).toBe(false);
-    expect(isOriginAllowed(listed, 'https://shop.example.com.evil.test')).toBe(false);
-    expect(isOriginAllowed(listed, 'http://localhost:3000')).toBe(false);
-    expect(isOriginAllowed(listed, 'null')).toBe(false);
-  });
-
-  it('admits any origin with *', () => {
-    expect(isOriginAllowed(['https://a.test', '*'], 'https://b.test')).toBe(true);
-    expect(isOriginAllowed(['*'], 'null')).toBe(true);
-  });
-
-  it('admits subdomains, not the apex, with a wildcard entry', () => {
-    const wildcard = ['https://*.example.com'];
-    expect(isOriginAllowed(wildcard, 'https://shop.example.com')).toBe(true);
-    expect(isOriginAllowed(wildcard, 'https://a.b.example.com')).toBe(true);
-    expect(isOriginAllowed(wildcard, 'https://example.com')).toBe(false);
-    expect(isOriginAllowed(wildcard, 'http://shop.example.com')).toBe(false);
-    expect(isOriginAllowed(wildcard, 'https://shop.example.com:8443')).toBe(false);
-    expect(isOriginAllowed(wildcard, 'https://shopexample.com')).toBe(false);
+  it.each(rules)('$rule', ({ allowed, admits, rejects }) => {
+    for (const origin of admits) expect(isOriginAllowed(allowed, origin), `${origin}`).toBe(true);
+    for (const origin of rejects) expect(isOriginAllowed(allowed, origin), origin).toBe(false);
   });
 });
 
@@ -73,16 +69,10 @@ describe('origin lookup entries', () => {
     expect(admittingEntries('null')).toEqual(['*', 'null']);
   });
 
-  it('agrees with isOriginAllowed', () => {
-    const cases: Array<[string[], string]> = [
-      [['https://*.example.com'], 'https://x.example.com'],
-      [['https://*.example.com'], 'https://example.com'],
-      [['https://shop.test'], 'https://shop.test:443'],
-      [['https://shop.test'], 'https://other.test'],
-      [[], 'https://any.test'],
-    ];
-    for (const [allowed, origin] of cases) {
-      const stored = new Set(originMatchEntries(allowed));
+  it.each(rules)('agrees with isOriginAllowed: $rule', ({ allowed, admits, rejects }) => {
+    const stored = new Set(originMatchEntries(allowed));
+    for (const origin of [...admits, ...rejects]) {
+      if (origin === null) continue;
       const found = admittingEntries(origin).some((entry) => stored.has(entry));
       expect(found, `${allowed.join(',')} vs ${origin}`).toBe(isOriginAllowed(allowed, origin));
     }

@@ -1,6 +1,7 @@
 import { BASE62_LENGTH_OF_32_BYTES, randomBase62 } from './base62';
 
-/** Tokens of accounts: a prefix and 43 random base62 characters (256 bits), `draw(n)` giving n random bytes. */
+/** Opaque tokens: a prefix and 43 random base62 characters (256 bits), `draw(n)` giving n random bytes. */
+export const SESSION_PREFIX = 'st_';
 export const USER_SESSION_PREFIX = 'us_';
 export const INVITATION_PREFIX = 'inv_';
 

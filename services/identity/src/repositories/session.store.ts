@@ -1,12 +1,16 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { type KeyValueStore, Ports } from '@palaver/platform';
+import { Injectable } from '@nestjs/common';
+import type { SessionInfo } from '@palaver/contracts';
+import { SESSION_PREFIX } from '../domain/prefixed-token';
 import { StoredSession } from '../domain/session';
-import { KvSessionStore } from './kv-session.store';
+import { IdleSessionStore, type SessionKind } from './idle-session.store';
 
 /** Visitors' sessions (`POST /v2/identity/init`). */
 @Injectable()
-export class SessionStore extends KvSessionStore<StoredSession> {
-  constructor(@Inject(Ports.kv) kv: KeyValueStore) {
-    super(kv, 'identity:session', StoredSession);
-  }
+export class SessionStore extends IdleSessionStore<SessionInfo> {
+  protected readonly kind: SessionKind<SessionInfo> = {
+    kvPrefix: 'identity:session',
+    tokenPrefix: SESSION_PREFIX,
+    schema: StoredSession,
+    idleTtlSetting: 'SESSION_IDLE_TTL_SECONDS',
+  };
 }

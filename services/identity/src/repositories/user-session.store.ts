@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { type KeyValueStore, Ports } from '@palaver/platform';
+import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { KvSessionStore } from './kv-session.store';
+import { USER_SESSION_PREFIX } from '../domain/prefixed-token';
+import { IdleSessionStore, type SessionKind } from './idle-session.store';
 
 /** A dashboard user's session: whose, and when it lapses unless used (epoch ms). */
 export const StoredUserSession = z.object({ userId: z.string(), expiresAt: z.number().int() });
@@ -9,8 +9,11 @@ export type StoredUserSession = z.infer<typeof StoredUserSession>;
 
 /** Dashboard users' sessions (the cookie's token). */
 @Injectable()
-export class UserSessionStore extends KvSessionStore<StoredUserSession> {
-  constructor(@Inject(Ports.kv) kv: KeyValueStore) {
-    super(kv, 'identity:user-session', StoredUserSession);
-  }
+export class UserSessionStore extends IdleSessionStore<{ userId: string }> {
+  protected readonly kind: SessionKind<{ userId: string }> = {
+    kvPrefix: 'identity:user-session',
+    tokenPrefix: USER_SESSION_PREFIX,
+    schema: StoredUserSession,
+    idleTtlSetting: 'USER_SESSION_IDLE_TTL_SECONDS',
+  };
 }

@@ -23,7 +23,7 @@ export interface VisitorDocument {
   contact?: Contact;
 }
 
-export const VISITORS = 'visitors';
+const VISITORS = 'visitors';
 
 export const toVisitor = (doc: VisitorDocument): Visitor => ({
   object: 'visitor',
@@ -42,7 +42,7 @@ const identified = (projectId: string, externalId: string): Filter => ({ project
 export class VisitorRepository {
   private readonly visitors: Collection<VisitorDocument>;
 
-  constructor(@Inject(Ports.documents) documents: DocumentStore) {
+  constructor(@Inject(Ports.documents) private readonly documents: DocumentStore) {
     // One unique index holds both kinds apart: an anonymous visitor is (project, device, null), an
     // identified one (project, null, externalId), so neither can take the other's place.
     this.visitors = documents.collection<VisitorDocument>(VISITORS, [
@@ -67,14 +67,19 @@ export class VisitorRepository {
     return this.findById(projectId, visitorId);
   }
 
-  /** Deletes the visitor (erasure); whether there was one. */
   /** Every visitor profile of a (deleted) project. */
   async deleteForProject(projectId: string): Promise<void> {
     await this.visitors.deleteMany({ projectId });
   }
 
+  /** Deletes the visitor (erasure); whether there was one. */
   async delete(projectId: string, visitorId: string): Promise<boolean> {
     return (await this.visitors.deleteOne({ _id: visitorId, projectId })) > 0;
+  }
+
+  /** Rewrites the visitors' file without the profiles deleted: an erased one leaves nothing at rest. */
+  async compact(): Promise<void> {
+    await this.documents.compact([VISITORS]);
   }
 
   async findById(projectId: string, visitorId: string): Promise<VisitorDocument | null> {

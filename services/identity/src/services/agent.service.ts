@@ -60,12 +60,16 @@ export class AgentService {
    * could take them). When either fails so does the call, and revoking again finishes the job.
    */
   async revoke(projectId: string, agentId: string): Promise<AgentRecord> {
-    const revoked =
-      (await this.agents.revoke(projectId, agentId, this.clock.now().toISOString())) ?? (await this.agents.findById(projectId, agentId));
+    const revoked = await this.agents.revoke(projectId, agentId, this.clock.now().toISOString());
     if (!revoked) throw new AppError('NOT_FOUND', `agent ${agentId} not found`, { resource: 'agent', agentId });
     await this.changes.announce({ kind: 'agent-revoked', projectId, agentId });
     await this.services.send(ConversationMessages.releaseHeld, { projectId, humanAgentId: agentId });
     return revoked;
+  }
+
+  /** Revokes every live agent of a project, each as a single revocation is. */
+  async revokeAll(projectId: string): Promise<void> {
+    for (const agentId of await this.agents.liveIds(projectId)) await this.revoke(projectId, agentId);
   }
 
   /** Checked on every call of the agents' API, so a revocation takes effect at once. */

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type AssistantRecord, type CreateAssistantBody, type UpdateAssistantBody } from '@palaver/contracts';
 import { type Clock, Ports } from '@palaver/platform';
 import { newAssistant } from '../domain/assistant';
+import { definedFields } from '../domain/patch';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
 import { AssistantRepository } from '../repositories/assistant.repository';
 import { ProjectService } from './project.service';
@@ -32,7 +33,7 @@ export class AssistantService {
 
   async update(projectId: string, assistantId: string, patch: UpdateAssistantBody): Promise<AssistantRecord> {
     await this.projects.get(projectId);
-    const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const set = definedFields(patch);
     const updated = await this.assistants.set(projectId, assistantId, set);
     if (!updated) throw assistantNotFound(assistantId);
     await this.changes.announce({ kind: 'assistant-changed', projectId, assistantId });

@@ -8,6 +8,7 @@ import {
   type UpdateCannedReplyBody,
 } from '@palaver/contracts';
 import { type Clock, DuplicateKeyError, Ports } from '@palaver/platform';
+import { definedFields } from '../domain/patch';
 import { CannedReplyRepository } from '../repositories/canned-reply.repository';
 import { ProjectService } from './project.service';
 
@@ -56,7 +57,7 @@ export class CannedReplyService {
   }
 
   async update(projectId: string, id: string, patch: UpdateCannedReplyBody): Promise<CannedReply> {
-    const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const set = definedFields(patch);
     // Nothing to change: the reply as it is, its updatedAt unmoved.
     if (Object.keys(set).length === 0) {
       const current = await this.replies.find(projectId, id);

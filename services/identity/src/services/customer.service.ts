@@ -15,12 +15,6 @@ const toCustomer = (doc: VisitorDocument): Customer => ({
   appUserId: doc.externalId ?? '',
 });
 
-/**
- * Surface B's customers are the project's identified visitors, found by their external id (the
- * appUserId). `POST /v2/identity/init` reaches the same person only with a user token whose `sub`
- * is the appUserId (signed with the project's identity secret), and then both surfaces show one
- * history; a device id (`saVid`) only ever names an anonymous visitor.
- */
 /** The stored attributes with the new ones merged in; VALIDATION_ERROR past MAX_CUSTOMER_ATTRIBUTES in all. */
 const mergedAttributes = (stored: Record<string, string>, added: Record<string, string>): Record<string, string> => {
   const merged = { ...stored, ...added };
@@ -33,6 +27,12 @@ const mergedAttributes = (stored: Record<string, string>, added: Record<string, 
   return merged;
 };
 
+/**
+ * Surface B's customers are the project's identified visitors, found by their external id (the
+ * appUserId). `POST /v2/identity/init` reaches the same person only with a user token whose `sub`
+ * is the appUserId (signed with the project's identity secret), and then both surfaces show one
+ * history; a device id (`saVid`) only ever names an anonymous visitor.
+ */
 @Injectable()
 export class CustomerService {
   constructor(

@@ -69,11 +69,15 @@ export class KeyService {
 
   /** Idempotent: revoking a revoked key answers it with its first revocation time. */
   async revoke(projectId: string, keyId: string): Promise<KeyRecord> {
-    const revoked =
-      (await this.keys.revoke(projectId, keyId, this.clock.now().toISOString())) ?? (await this.keys.findById(projectId, keyId));
+    const revoked = await this.keys.revoke(projectId, keyId, this.clock.now().toISOString());
     if (!revoked) throw new AppError('KEY_NOT_FOUND', `key ${keyId} not found`, { keyId });
     await this.changes.announce({ kind: 'key-revoked', projectId, keyId });
     return revoked;
+  }
+
+  /** Revokes every live key of a project, each announced as a single revocation is. */
+  async revokeAll(projectId: string): Promise<void> {
+    for (const keyId of await this.keys.liveIds(projectId)) await this.revoke(projectId, keyId);
   }
 
   /**

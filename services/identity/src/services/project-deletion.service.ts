@@ -1,17 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Actor, PrivacyMessages } from '@palaver/contracts';
-import { type Clock, type DocumentStore, logger, Ports, type ServiceClient } from '@palaver/platform';
+import { type Clock, logger, Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
-import { AgentRepository } from '../repositories/agent.repository';
 import { CannedReplyRepository } from '../repositories/canned-reply.repository';
-import { KeyRepository } from '../repositories/key.repository';
 import { MembershipRepository } from '../repositories/membership.repository';
 import { ProjectRepository } from '../repositories/project.repository';
-import { VISITORS, VisitorRepository } from '../repositories/visitor.repository';
+import { VisitorRepository } from '../repositories/visitor.repository';
 import { AgentService } from './agent.service';
 import { AuditService } from './audit.service';
 import { KeyService } from './key.service';
 import { projectNotFound } from './project.service';
+
+/** A large project's erasure takes long; it runs in the background, so it may. */
+const ERASURE_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * Deleting a project (docs/accounts.md, docs/privacy.md). Before it answers: every key of the
@@ -23,23 +24,17 @@ import { projectNotFound } from './project.service';
  * events, insights and webhooks. The daily retention run lists the deleted projects and erases
  * what a crash left of them.
  */
-/** A large project's erasure takes long; it runs in the background, so it may. */
-const ERASURE_TIMEOUT_MS = 10 * 60_000;
-
 @Injectable()
 export class ProjectDeletionService {
   constructor(
     @Inject(ProjectRepository) private readonly projects: ProjectRepository,
-    @Inject(KeyRepository) private readonly keyRecords: KeyRepository,
     @Inject(KeyService) private readonly keys: KeyService,
-    @Inject(AgentRepository) private readonly agentRecords: AgentRepository,
     @Inject(AgentService) private readonly agents: AgentService,
     @Inject(CannedReplyRepository) private readonly cannedReplies: CannedReplyRepository,
     @Inject(MembershipRepository) private readonly memberships: MembershipRepository,
     @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
     @Inject(AuditService) private readonly audit: AuditService,
     @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
-    @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(Ports.services) private readonly services: ServiceClient,
     @Inject(Ports.clock) private readonly clock: Clock,
   ) {}
@@ -47,16 +42,12 @@ export class ProjectDeletionService {
   async delete(actor: Actor, projectId: string): Promise<{ ok: true }> {
     const project = await this.projects.findById(projectId);
     if (!project) throw projectNotFound(projectId);
-    for (const key of await this.keyRecords.listByProject(projectId)) {
-      if (key.revokedAt === null) await this.keys.revoke(projectId, key.id);
-    }
-    for (const agent of await this.agentRecords.listByProject(projectId)) {
-      if (agent.revokedAt === null) await this.agents.revoke(projectId, agent.id);
-    }
+    await this.keys.revokeAll(projectId);
+    await this.agents.revokeAll(projectId);
     // What may go before the mark does: a call that fails half-way can be made again.
     await this.cannedReplies.deleteForProject(projectId);
     await this.visitors.deleteForProject(projectId);
-    await this.documents.compact([VISITORS]);
+    await this.visitors.compact();
     if (!(await this.projects.markDeleted(projectId, this.clock.now().toISOString()))) throw projectNotFound(projectId);
     await this.changes.announce({ kind: 'project-changed', projectId });
     // After it: until then the owner may still call again; a membership left by a crash names a project nobody finds.

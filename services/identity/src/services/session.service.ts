@@ -1,34 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, type SessionInfo } from '@palaver/contracts';
-import { type Clock, type Config, Ports } from '@palaver/platform';
-import { hashSecret } from '../domain/secret-hash';
-import { isDueForExtension, isLapsed, withIdleExpiry } from '../domain/session';
-import { isWellFormedSessionToken, newSessionToken } from '../domain/session-token';
+import type { StoredSession } from '../domain/session';
+import type { LiveSession } from '../repositories/idle-session.store';
 import { SessionStore } from '../repositories/session.store';
 import { VisitorRepository } from '../repositories/visitor.repository';
 import { KeyService } from './key.service';
-import { secureRandomBytes } from './random-bytes';
 
 const invalidSession = (): AppError => new AppError('UNAUTHORIZED', 'session token is invalid or has expired');
 
-/**
- * Opaque session tokens with an idle timeout. The store's TTL drops idle sessions; the expiry kept
- * in the value is read against the Clock port, so the service's notion of time decides.
- */
+/** Visitors' opaque `st_` session tokens, with an idle timeout (see IdleSessionStore). */
 @Injectable()
 export class SessionService {
   constructor(
     @Inject(SessionStore) private readonly sessions: SessionStore,
     @Inject(KeyService) private readonly keys: KeyService,
     @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
-    @Inject(Ports.clock) private readonly clock: Clock,
-    @Inject(Ports.config) private readonly config: Pick<Config, 'SESSION_IDLE_TTL_SECONDS'>,
   ) {}
 
-  async issue(info: SessionInfo): Promise<string> {
-    const token = newSessionToken(secureRandomBytes);
-    await this.store(hashSecret(token), info);
-    return token;
+  issue(info: SessionInfo): Promise<string> {
+    return this.sessions.open(info);
   }
 
   /**
@@ -36,26 +26,16 @@ export class SessionService {
    * every use: see EXTEND_AFTER_FRACTION). Its key is re-checked every time: revocation is immediate.
    */
   async resolve(token: string, origin: string | null): Promise<SessionInfo> {
-    if (!isWellFormedSessionToken(token)) throw invalidSession();
-    const tokenHash = hashSecret(token);
-    const session = await this.sessions.load(tokenHash);
-    const now = this.clock.now().getTime();
-    if (!session || isLapsed(session, now)) throw invalidSession();
+    const session = await this.live(token);
     try {
-      await this.keys.assertSessionKey(session.projectId, session.keyId, origin);
-      await this.assertVisitor(session.projectId, session.visitorId);
+      await this.assertStillValid(session.stored, origin);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'UNAUTHORIZED') await this.sessions.remove(tokenHash);
+      if (err instanceof AppError && err.code === 'UNAUTHORIZED') await this.sessions.remove(session);
       throw err;
     }
-    const info: SessionInfo = {
-      projectId: session.projectId,
-      visitorId: session.visitorId,
-      keyId: session.keyId,
-      assistantId: session.assistantId,
-    };
-    if (isDueForExtension(session, now, this.config.SESSION_IDLE_TTL_SECONDS)) await this.store(tokenHash, info);
-    return info;
+    const { projectId, visitorId, keyId, assistantId } = session.stored;
+    await this.sessions.extendIfDue(session);
+    return { projectId, visitorId, keyId, assistantId };
   }
 
   /**
@@ -63,22 +43,23 @@ export class SessionService {
    * to end when the session does, and holding a stream open is not a use.
    */
   async expiry(token: string): Promise<{ expiresInMs: number }> {
-    if (!isWellFormedSessionToken(token)) throw invalidSession();
-    const session = await this.sessions.load(hashSecret(token));
-    const now = this.clock.now().getTime();
-    if (!session || isLapsed(session, now)) throw invalidSession();
-    await this.keys.assertSessionKey(session.projectId, session.keyId, null);
-    await this.assertVisitor(session.projectId, session.visitorId);
-    return { expiresInMs: session.expiresAt - now };
+    const session = await this.live(token);
+    await this.assertStillValid(session.stored, null);
+    return { expiresInMs: session.stored.expiresAt - session.nowMs };
   }
 
-  /** An erased visitor's sessions stop at once (there is no index of sessions by visitor to delete them by). */
-  private async assertVisitor(projectId: string, visitorId: string): Promise<void> {
-    if (!(await this.visitors.findById(projectId, visitorId))) throw invalidSession();
+  private async live(token: string): Promise<LiveSession<SessionInfo>> {
+    const session = await this.sessions.find(token);
+    if (!session) throw invalidSession();
+    return session;
   }
 
-  private async store(tokenHash: string, info: SessionInfo): Promise<void> {
-    const ttl = this.config.SESSION_IDLE_TTL_SECONDS;
-    await this.sessions.save(tokenHash, withIdleExpiry(info, this.clock.now().getTime(), ttl), ttl);
+  /**
+   * Its key still live and admitting the origin, its visitor not erased: an erased visitor's
+   * sessions stop at once (there is no index of sessions by visitor to delete them by).
+   */
+  private async assertStillValid(session: StoredSession, origin: string | null): Promise<void> {
+    await this.keys.assertSessionKey(session.projectId, session.keyId, origin);
+    if (!(await this.visitors.findById(session.projectId, session.visitorId))) throw invalidSession();
   }
 }

@@ -8,9 +8,9 @@ import {
   type VisitorProfile,
   type VisitorRef,
 } from '@palaver/contracts';
-import { type DocumentStore, Ports, type ServiceClient } from '@palaver/platform';
+import { Ports, type ServiceClient } from '@palaver/platform';
 import { IdentityChangesPublisher } from '../publishers/identity-changes.publisher';
-import { VISITORS, type VisitorDocument, VisitorRepository } from '../repositories/visitor.repository';
+import { type VisitorDocument, VisitorRepository } from '../repositories/visitor.repository';
 import { AuditService } from './audit.service';
 
 const notFound = (visitor: VisitorRef): AppError =>
@@ -43,7 +43,6 @@ export class VisitorErasureService {
   constructor(
     @Inject(VisitorRepository) private readonly visitors: VisitorRepository,
     @Inject(IdentityChangesPublisher) private readonly changes: IdentityChangesPublisher,
-    @Inject(Ports.documents) private readonly documents: DocumentStore,
     @Inject(Ports.services) private readonly services: ServiceClient,
     @Inject(AuditService) private readonly audit: AuditService,
   ) {}
@@ -65,7 +64,7 @@ export class VisitorErasureService {
     const profileErased = doc ? await this.visitors.delete(projectId, visitorId) : false;
     if (profileErased) {
       await this.changes.announce({ kind: 'visitor-erased', projectId, visitorId });
-      await this.documents.compact([VISITORS]);
+      await this.visitors.compact();
     }
     const record = await this.services.send(PrivacyMessages.eraseVisitorConversations, {
       projectId,

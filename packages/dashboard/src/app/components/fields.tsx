@@ -1,4 +1,5 @@
 import type { ComponentChildren, InputHTMLAttributes, SelectHTMLAttributes, TextareaHTMLAttributes } from 'preact';
+import { useState } from 'preact/hooks';
 import { Field } from './ui';
 
 /** What every field row takes besides its control's own attributes. */
@@ -85,3 +86,25 @@ export const Toggle = ({
     {children}
   </label>
 );
+
+/**
+ * What a field row needs to edit one property of a form's values: the property's key as the
+ * control's `name`, its `value`, and an `onValue` that answers the values with it changed.
+ */
+export const fieldOf = <T, K extends keyof T & string>(values: T, onChange: (next: T) => void, name: K) => ({
+  name,
+  value: values[name],
+  onValue: (value: T[K]) => onChange({ ...values, [name]: value }),
+});
+
+/** A form's values kept in one state: `field(key)` binds a field row to one of them (see fieldOf). */
+export const useFields = <T extends object>(initial: T) => {
+  const [values, setValues] = useState(initial);
+  return {
+    values,
+    field: <K extends keyof T & string>(name: K) => fieldOf(values, setValues, name),
+    /** Back to the initial values: all of them, or only those named. */
+    reset: (names?: ReadonlyArray<keyof T>) =>
+      setValues((current) => (names ? { ...current, ...Object.fromEntries(names.map((name) => [name, initial[name]])) } : initial)),
+  };
+};

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api';
 import type { DocumentRecord } from '../lib/types';
-import { TextField } from './fields';
+import { TextField, useFields } from './fields';
 import { Card, Field, Form, FormActions, Notice, useSubmit } from './ui';
 
 const OFFICE_FILE = /\.(pdf|docx)$/i;
@@ -12,8 +12,7 @@ const UPLOAD_MAX_BYTES = 8 * MB;
 /** A PDF or DOCX file sent whole to the server, which extracts its text into one document. */
 export const FileUpload = ({ projectId, onUploaded }: { projectId: string; onUploaded: () => void }) => {
   const [file, setFile] = useState<File | null>(null);
-  const [title, setTitle] = useState('');
-  const [url, setUrl] = useState('');
+  const { values, field, reset } = useFields({ officeTitle: '', officeUrl: '' });
   const [added, setAdded] = useState<DocumentRecord | null>(null);
   const [inputKey, setInputKey] = useState(0);
   const upload = useSubmit(async () => {
@@ -24,14 +23,14 @@ export const FileUpload = ({ projectId, onUploaded }: { projectId: string; onUpl
     if (file.size > UPLOAD_MAX_BYTES)
       throw new Error(`“${file.name}” is ${(file.size / MB).toFixed(1)} MB; the limit is ${UPLOAD_MAX_BYTES / MB} MB.`);
     const form = new FormData();
-    if (title.trim()) form.append('title', title.trim());
-    if (url.trim()) form.append('url', url.trim());
+    const [title, url] = [values.officeTitle.trim(), values.officeUrl.trim()];
+    if (title) form.append('title', title);
+    if (url) form.append('url', url);
     form.append('file', file, file.name);
     const document = await api<DocumentRecord>(`/projects/${projectId}/documents/upload`, { form });
     setAdded(document);
     setFile(null);
-    setTitle('');
-    setUrl('');
+    reset();
     setInputKey((k) => k + 1);
     onUploaded();
   });
@@ -52,22 +51,13 @@ export const FileUpload = ({ projectId, onUploaded }: { projectId: string; onUpl
           />
         </Field>
         <div class="form-grid form-grid-2">
-          <TextField
-            label="Title"
-            hint="Empty: the file's own title or first heading"
-            name="officeTitle"
-            maxLength={500}
-            value={title}
-            onValue={setTitle}
-          />
+          <TextField label="Title" hint="Empty: the file's own title or first heading" maxLength={500} {...field('officeTitle')} />
           <TextField
             label="URL"
             hint="Cited as the source; empty: the file name"
-            name="officeUrl"
             type="url"
-            value={url}
             placeholder="https://shop.example/manual.pdf"
-            onValue={setUrl}
+            {...field('officeUrl')}
           />
         </div>
         {added ? (

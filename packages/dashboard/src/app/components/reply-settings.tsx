@@ -1,4 +1,4 @@
-import { TextAreaField, TextField, Toggle } from './fields';
+import { fieldOf, TextAreaField, TextField, Toggle } from './fields';
 import { Card } from './ui';
 
 export interface ReplySettingsValue {
@@ -39,6 +39,7 @@ export const replySettingsBody = (value: ReplySettingsValue) => ({
 /** Handoff to a person and Q&A answers that override the model, on the Settings page. */
 export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; onChange: (next: ReplySettingsValue) => void }) => {
   const set = <K extends keyof ReplySettingsValue>(key: K, v: ReplySettingsValue[K]) => onChange({ ...value, [key]: v });
+  const field = <K extends keyof ReplySettingsValue>(key: K) => fieldOf(value, onChange, key);
   return (
     <>
       <Card title="Handoff to a person">
@@ -49,21 +50,17 @@ export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; 
           <TextAreaField
             label="Trigger phrases"
             hint="One a line, matched as whole words in any case. Empty: the built-in phrases (“talk to a human”…)."
-            name="triggerPhrases"
             rows={3}
             disabled={!value.handoffEnabled}
-            value={value.triggerPhrases}
-            onValue={(v) => set('triggerPhrases', v)}
+            {...field('triggerPhrases')}
           />
           <TextAreaField
             label="When nobody can answer"
             hint="Told at once to a visitor who asks for a person when no agent is online or it is outside opening hours; the widget then offers to leave an email. Empty: the built-in message."
-            name="offlineMessage"
             rows={2}
             maxLength={1000}
             disabled={!value.handoffEnabled}
-            value={value.offlineMessage}
-            onValue={(v) => set('offlineMessage', v)}
+            {...field('offlineMessage')}
           />
         </div>
       </Card>
@@ -75,14 +72,12 @@ export const ReplySettings = ({ value, onChange }: { value: ReplySettingsValue; 
           <TextField
             label="Minimum similarity"
             hint="0.5 to 1: higher needs a closer match. At 0.9 only the entry's question and near-identical wordings; below, looser rephrasings too."
-            name="qnaMinScore"
             type="number"
             min={0.5}
             max={1}
             step={0.01}
             disabled={!value.qnaOverrideEnabled}
-            value={value.qnaMinScore}
-            onValue={(v) => set('qnaMinScore', v)}
+            {...field('qnaMinScore')}
           />
         </div>
       </Card>

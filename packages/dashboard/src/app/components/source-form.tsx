@@ -1,7 +1,6 @@
-import { useState } from 'preact/hooks';
 import { globLines } from '../lib/sources';
 import type { Source } from '../lib/types';
-import { SelectField, TextAreaField, TextField } from './fields';
+import { SelectField, TextAreaField, TextField, useFields } from './fields';
 import { Form, FormActions, useSubmit } from './ui';
 
 export interface SourceSettings {
@@ -38,20 +37,23 @@ export const SourceForm = ({
   onSubmit: (body: NewSource | SourceSettings) => Promise<void>;
   onCancel: () => void;
 }) => {
-  const [type, setType] = useState<Source['type']>(initial?.type ?? 'website');
-  const [url, setUrl] = useState('');
-  const [maxPages, setMaxPages] = useState(String(initial?.maxPages ?? 200));
-  const [include, setInclude] = useState(initial?.include.join('\n') ?? '');
-  const [exclude, setExclude] = useState(initial?.exclude.join('\n') ?? '');
-  const [refresh, setRefresh] = useState(initial?.refreshIntervalHours?.toString() ?? '');
+  const { values, field } = useFields({
+    type: (initial?.type ?? 'website') as Source['type'],
+    url: '',
+    maxPages: String(initial?.maxPages ?? 200),
+    include: initial?.include.join('\n') ?? '',
+    exclude: initial?.exclude.join('\n') ?? '',
+    refreshIntervalHours: initial?.refreshIntervalHours?.toString() ?? '',
+  });
+  const { type, refreshIntervalHours: refresh } = values;
   const submit = useSubmit(() => {
     const settings: SourceSettings = {
-      maxPages: Number(maxPages),
-      include: globLines(include),
-      exclude: globLines(exclude),
+      maxPages: Number(values.maxPages),
+      include: globLines(values.include),
+      exclude: globLines(values.exclude),
       refreshIntervalHours: refresh === '' ? null : Number(refresh),
     };
-    return onSubmit(initial ? settings : { type, url: url.trim(), ...settings });
+    return onSubmit(initial ? settings : { type, url: values.url.trim(), ...settings });
   });
   // A stored interval that is none of the choices stays choosable.
   const choices = REFRESH.some(([value]) => value === refresh) ? REFRESH : [...REFRESH, [refresh, `Every ${refresh} h`] as const];
@@ -59,14 +61,12 @@ export const SourceForm = ({
     <Form class="form-grid" onSubmit={submit.run}>
       {initial ? null : (
         <div class="form-grid form-grid-2">
-          <SelectField label="Type" name="type" options={TYPES} value={type} onValue={setType} />
+          <SelectField label="Type" options={TYPES} {...field('type')} />
           <TextField
             label={type === 'sitemap' ? 'Sitemap URL' : 'Start URL'}
-            name="url"
             type="url"
             required
-            value={url}
-            onValue={setUrl}
+            {...field('url')}
             placeholder={type === 'sitemap' ? 'https://shop.example/sitemap.xml' : 'https://shop.example/help/'}
           />
         </div>
@@ -75,34 +75,23 @@ export const SourceForm = ({
         <TextField
           label="Page limit"
           hint="At most 5000 pages a crawl"
-          name="maxPages"
           type="number"
           min={1}
           max={5000}
           step={1}
           required
-          value={maxPages}
-          onValue={setMaxPages}
+          {...field('maxPages')}
         />
-        <SelectField label="Refresh" name="refreshIntervalHours" options={choices} value={refresh} onValue={setRefresh} />
+        <SelectField label="Refresh" options={choices} {...field('refreshIntervalHours')} />
       </div>
       <div class="form-grid form-grid-2">
         <TextAreaField
           label="Only these paths"
           hint="One glob a line, e.g. /docs/**; empty: the whole site"
-          name="include"
           rows={3}
-          value={include}
-          onValue={setInclude}
+          {...field('include')}
         />
-        <TextAreaField
-          label="Never these paths"
-          hint="One glob a line, e.g. /blog/**"
-          name="exclude"
-          rows={3}
-          value={exclude}
-          onValue={setExclude}
-        />
+        <TextAreaField label="Never these paths" hint="One glob a line, e.g. /blog/**" rows={3} {...field('exclude')} />
       </div>
       <FormActions submit={submit} label={submitLabel} onCancel={onCancel} />
     </Form>

@@ -1,3 +1,4 @@
+import { ChatIcon } from '@palaver/widget/icons';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { loadRealWidget, type WidgetHandle } from '../lib/real-widget';
@@ -34,6 +35,7 @@ const PREVIEW_CSS = `
 .launcher { position: absolute; width: 52px; height: 52px; border-radius: 50%; border: 0; color: #fff; display: grid; place-items: center;
   box-shadow: 0 6px 16px rgba(15, 23, 42, .3); font-size: 22px; }
 .launcher img { width: 28px; height: 28px; }
+.launcher svg { width: 26px; height: 26px; }
 `;
 
 const corner = (position: ChatWidgetConfig['position'], x: number, y: number, extra = 0) => {
@@ -88,23 +90,7 @@ const Preview = ({ config, dark, prompts, scale }: { config: ChatWidgetConfig; d
         </div>
       </div>
       <div class="launcher" style={{ ...corner(config.position, x * scale, y * scale), background: button }} aria-hidden="true">
-        {icon ? (
-          <img src={icon} alt="" />
-        ) : (
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            width="26"
-            height="26"
-            fill="none"
-            stroke="currentColor"
-            stroke-width="2"
-            stroke-linecap="round"
-            stroke-linejoin="round"
-          >
-            <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
-          </svg>
-        )}
+        {icon ? <img src={icon} alt="" /> : <ChatIcon />}
       </div>
     </div>
   );

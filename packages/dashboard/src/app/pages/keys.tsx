@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { CreatedSecretNotice } from '../components/created-secret';
-import { SelectField, TextAreaField, TextField } from '../components/fields';
+import { SelectField, TextAreaField, TextField, useFields } from '../components/fields';
 import { ACTIONS, ListTable } from '../components/list-table';
 import { Button, Card, CopyButton, DeleteDialog, Empty, Form, FormActions, formatDate, PageHeader, useSubmit } from '../components/ui';
 import { api } from '../lib/api';
@@ -45,21 +45,19 @@ export const KeysPage = () => {
   const keys = useAsync((signal) => api<{ data: KeyRecord[] }>(`/projects/${project.id}/keys`, { signal }), [project.id]);
   const assistants = useAsync((signal) => api<{ data: AssistantRecord[] }>(`/projects/${project.id}/assistants`, { signal }), [project.id]);
   const [type, setType] = useState<'publishable' | 'private'>('publishable');
-  const [name, setName] = useState('');
-  const [assistantId, setAssistantId] = useState(project.defaultAssistantId ?? '');
-  const [origins, setOrigins] = useState('');
+  const { values, field, reset } = useFields({ keyName: '', assistantId: project.defaultAssistantId ?? '', allowedOrigins: '' });
+  const { keyName: name, assistantId } = values;
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyRecord | null>(null);
 
   const create = useSubmit(async () => {
     const body =
       type === 'publishable'
-        ? { type, name, assistantId: assistantId || project.defaultAssistantId, allowedOrigins: originsOf(origins) }
+        ? { type, name, assistantId: assistantId || project.defaultAssistantId, allowedOrigins: originsOf(values.allowedOrigins) }
         : { type, name };
     const key = await api<CreatedKey>(`/projects/${project.id}/keys`, { body });
     setCreated(key);
-    setName('');
-    setOrigins('');
+    reset(['keyName', 'allowedOrigins']);
     keys.reload();
   });
   const assistantName = (id: string | null) => assistants.data?.data.find((a) => a.id === id)?.name ?? '—';
@@ -102,26 +100,22 @@ export const KeysPage = () => {
               (server to server)
             </label>
           </fieldset>
-          <TextField label="Name" name="keyName" required maxLength={200} value={name} onValue={setName} placeholder="Website widget" />
+          <TextField label="Name" required maxLength={200} placeholder="Website widget" {...field('keyName')} />
           {type === 'publishable' ? (
             <>
               <SelectField
                 label="Assistant"
-                name="assistantId"
                 options={(assistants.data?.data ?? []).map(
                   (a) => [a.id, `${a.name}${a.id === project.defaultAssistantId ? ' (default)' : ''}`] as const,
                 )}
-                value={assistantId}
-                onValue={setAssistantId}
+                {...field('assistantId')}
               />
               <TextAreaField
                 label="Allowed origins"
                 hint="One per line, such as https://shop.example. Empty: any origin (fine for tests, not for production)."
-                name="allowedOrigins"
                 rows={3}
-                value={origins}
-                onValue={setOrigins}
                 placeholder="https://shop.example"
+                {...field('allowedOrigins')}
               />
             </>
           ) : null}

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { TextField } from '../components/fields';
+import { TextField, useFields } from '../components/fields';
 import { Button, ErrorNotice, Form, useSubmit } from '../components/ui';
 import { api, authApi } from '../lib/api';
 import type { DashboardAuth } from '../lib/auth';
@@ -26,9 +26,8 @@ const SignInCard = ({ title, onSubmit, children }: { title: string; onSubmit: ()
 /** Email and password (a session cookie), or the admin token kept for this tab (bootstrap and break-glass). */
 export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => void }) => {
   const [useToken, setUseToken] = useState(false);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [token, setToken] = useState('');
+  const { values, field } = useFields({ email: '', password: '', token: '' });
+  const { email, password, token } = values;
   const [sso, setSso] = useState(false);
   useEffect(() => {
     authApi<{ enabled: boolean }>('/sso').then(
@@ -51,15 +50,7 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => vo
         The admin token (<code>ADMIN_TOKEN</code>, or the one printed on first start and saved in <code>DATA_DIR/admin-token</code>) opens
         everything: use it to set up the first owner, or when nobody else can sign in. It is kept for this tab only.
       </p>
-      <TextField
-        label="Admin token"
-        type="password"
-        name="token"
-        autoComplete="current-password"
-        required
-        value={token}
-        onValue={setToken}
-      />
+      <TextField label="Admin token" type="password" autoComplete="current-password" required {...field('token')} />
       <ErrorNotice error={tokenSignIn.error} />
       <Button type="submit" busy={tokenSignIn.busy} disabled={!token.trim()}>
         Sign in
@@ -70,16 +61,8 @@ export const SignIn = ({ onSignedIn }: { onSignedIn: (auth: DashboardAuth) => vo
     </SignInCard>
   ) : (
     <SignInCard title="Sign in to the dashboard" onSubmit={signIn.run}>
-      <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onValue={setEmail} />
-      <TextField
-        label="Password"
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onValue={setPassword}
-      />
+      <TextField label="Email" type="email" autoComplete="username" required {...field('email')} />
+      <TextField label="Password" type="password" autoComplete="current-password" required {...field('password')} />
       <ErrorNotice error={signIn.error} />
       <Button type="submit" busy={signIn.busy} disabled={!email.trim() || !password}>
         Sign in
