@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../services/search/src/testing/office-files';
 import { asUser, signedInUser } from './support/accounts';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newConversation, newVisitor, startE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { startStaticSite } from './support/static-site';
 
@@ -34,8 +34,7 @@ const ownedProject = async (email: string) => {
 
 /** A visitor's new conversation on the project's publishable key. */
 const openConversation = async (publishableKey: string) => {
-  const { token } = await newVisitor(e2e.url, publishableKey);
-  const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+  const { token, conversationId } = await newConversation(e2e.url, publishableKey);
   return { token, conversationId };
 };
 

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConversationMessages } from '@palaver/contracts';
+import { FakeOpenAiServer, type PrivateServer, privateServersAvailable } from '@palaver/platform/testing';
+import { connect } from 'nats';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAlive } from './support/child-app';
-import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';
+import { killHard, useChildCluster } from './support/child-cluster';
 import { type HttpResult, http, newVisitor } from './support/e2e-app';
+import { useFixture } from './support/fixture';
 
 const available = privateServersAvailable();
 const ROOT = join(import.meta.dirname, '..');
@@ -39,25 +42,37 @@ const healthcheck = (service: string, healthPort: number): Promise<{ code: numbe
     child.once('exit', (code) => resolve({ code, output }));
   });
 
+/**
+ * Listens on `subject` at the NATS at `natsUrl`: `routed` resolves once NATS has routed a message
+ * there. A subscription of the test's own hears it along with the service's, so by then the
+ * service's copy has been handed to its connection.
+ */
+const listenOn = async (natsUrl: string, subject: string): Promise<{ routed: Promise<void> }> => {
+  const connection = await connect({ servers: natsUrl });
+  const subscription = connection.subscribe(subject, { max: 1 });
+  await connection.flush();
+  const routed = (async () => {
+    for await (const _ of subscription) break;
+    await connection.close();
+  })();
+  return { routed };
+};
+
 describe.skipIf(!available)(
   `dependencies and processes that fail, in a cluster on a NATS and a Redis of the test's own${available ? '' : ' (nats-server or redis-server not installed: skipped)'}`,
   () => {
-    let cluster: ChildCluster;
-    let upstream: FakeOpenAiServer;
+    const upstream = useFixture(
+      () => FakeOpenAiServer.start(),
+      (server) => server.close(),
+    );
+    const cluster = useChildCluster(() => ({ WORKERS: '3', LOG_LEVEL: 'warn', OPENAI_BASE_URL: upstream.baseURL }));
+    const base = () => cluster.urls[0]!;
     let token: string;
     let conversationId: string;
-    const base = () => cluster.urls[0]!;
-
     beforeAll(async () => {
-      upstream = await FakeOpenAiServer.start();
-      cluster = await startChildCluster({ WORKERS: '3', LOG_LEVEL: 'warn', OPENAI_BASE_URL: upstream.baseURL });
       token = (await newVisitor(base(), cluster.publishableKey)).token;
       conversationId = (await http(`${base()}/v2/conversations`, { body: {}, token })).body.id;
-    }, 200_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await upstream?.close();
-    }, 60_000);
+    });
 
     const postMessage = (content: string) => http(`${base()}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
     const init = () => http(`${base()}/v2/identity/init`, { body: { apiKey: cluster.publishableKey, saVid: `device-${Date.now()}` } });
@@ -104,8 +119,9 @@ describe.skipIf(!available)(
       const pid = cluster.pid('conversation');
       // Stopped first, so that the request is surely delivered to this process, and lost with it.
       process.kill(pid, 'SIGSTOP');
+      const { routed } = await listenOn(cluster.nats.url, ConversationMessages.list.subject);
       const inFlight = timed(() => http(`${base()}/v2/conversations`, { token }));
-      await new Promise((r) => setTimeout(r, 500));
+      await routed;
       await killHard(pid);
       expect(isAlive(pid)).toBe(false);
       const { result, ms } = await inFlight;
@@ -117,12 +133,26 @@ describe.skipIf(!available)(
       await recovered(30_000);
     }, 90_000);
 
-    it('NATS down: message, init and /me answer 503 SERVICE_UNAVAILABLE with Retry-After at once; traffic recovers by itself', async () => {
+    /**
+     * With traffic flowing, `server` (named `name`) stops: a message and an init answer 503 at once,
+     * and so does what `alsoWhileDown` checks; once it is back, traffic recovers by itself.
+     */
+    const whileDown = async (server: PrivateServer, name: string, alsoWhileDown: () => Promise<void>) => {
       await recovered(30_000);
-      await cluster.nats.stop();
+      await server.stop();
       try {
-        expectFastUnavailable(await timed(() => postMessage('while NATS is down')), 'message');
+        expectFastUnavailable(await timed(() => postMessage(`while ${name} is down`)), 'message');
         expectFastUnavailable(await timed(init), 'init');
+        await alsoWhileDown();
+      } finally {
+        await server.start();
+      }
+      await recovered(30_000);
+      expect((await me()).status).toBe(200);
+    };
+
+    it('NATS down: message, init and /me answer 503 SERVICE_UNAVAILABLE with Retry-After at once; traffic recovers by itself', async () => {
+      await whileDown(cluster.nats, 'NATS', async () => {
         expectFastUnavailable(await timed(me), '/me');
         // The gateway's own probes: alive (no restart for a dependency's outage), not ready (no traffic).
         expect((await http(`${base()}/livez`)).status).toBe(200);
@@ -131,29 +161,17 @@ describe.skipIf(!available)(
         // Sent while down, answered before NATS returns: never held until it does.
         const sentWhileDown = timed(() => postMessage('just before NATS returns'));
         expectFastUnavailable(await sentWhileDown, 'message sent while down');
-      } finally {
-        await cluster.nats.start();
-      }
-      await recovered(30_000);
-      expect((await me()).status).toBe(200);
+      });
       expect((await http(`${base()}/readyz`)).body).toEqual({ status: 'ok', down: [] });
     }, 90_000);
 
     it('Redis down: message and init answer 503 SERVICE_UNAVAILABLE with Retry-After at once (never 500, never held); traffic recovers by itself', async () => {
-      await recovered(30_000);
-      await cluster.redis.stop();
-      try {
-        expectFastUnavailable(await timed(() => postMessage('while Redis is down')), 'message');
-        expectFastUnavailable(await timed(init), 'init');
+      await whileDown(cluster.redis, 'Redis', async () => {
         // The session and the visitor are not in Redis (the gateway caches the session): served, or refused at once.
         const visitor = await timed(me);
         expect([200, 503]).toContain(visitor.result.status);
         expect(visitor.ms).toBeLessThan(FAST_MS);
-      } finally {
-        await cluster.redis.start();
-      }
-      await recovered(30_000);
-      expect((await me()).status).toBe(200);
+      });
     }, 90_000);
   },
 );

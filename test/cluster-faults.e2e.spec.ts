@@ -1,12 +1,13 @@
 import { INFERENCE_QUEUE } from '@palaver/contracts';
-import { FakeOpenAiServer, privateServersAvailable } from '@palaver/platform/testing';
+import { FakeOpenAiServer, type PrivateServer, privateServersAvailable } from '@palaver/platform/testing';
 import type { UIMessageChunk } from 'ai';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 // Not exported by the platform's index, which loads BullMQ only when Redis is configured.
 import { BullMqJobQueue } from '../packages/platform/src/job-queue/bullmq.job-queue';
 import { isAlive } from './support/child-app';
-import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';
+import { killHard, useChildCluster } from './support/child-cluster';
 import { http, newVisitor } from './support/e2e-app';
+import { useFixture } from './support/fixture';
 import { uiChunks } from './support/ui-stream';
 
 const available = privateServersAvailable();
@@ -19,26 +20,22 @@ const PROCESSES = ['identity', 'conversation', 'search', 'analytics', 'inference
 describe.skipIf(!available)(
   `faults in the cluster, on a NATS and a Redis of the test's own${available ? '' : ' (nats-server or redis-server not installed: skipped)'}`,
   () => {
-    let cluster: ChildCluster;
-    let upstream: FakeOpenAiServer;
-    let token: string;
+    const upstream = useFixture(
+      () => FakeOpenAiServer.start(),
+      (server) => server.close(),
+    );
+    const cluster = useChildCluster(() => ({
+      WORKERS: '2',
+      LOG_LEVEL: 'info',
+      OPENAI_BASE_URL: upstream.baseURL,
+      JOB_STALL_TIMEOUT_MS: String(JOB_STALL_TIMEOUT_MS),
+      REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS),
+    }));
     const base = () => cluster.urls[0]!;
-
+    let token: string;
     beforeAll(async () => {
-      upstream = await FakeOpenAiServer.start();
-      cluster = await startChildCluster({
-        WORKERS: '2',
-        LOG_LEVEL: 'info',
-        OPENAI_BASE_URL: upstream.baseURL,
-        JOB_STALL_TIMEOUT_MS: String(JOB_STALL_TIMEOUT_MS),
-        REPLY_TIMEOUT_MS: String(REPLY_TIMEOUT_MS),
-      });
       token = (await newVisitor(base(), cluster.publishableKey)).token;
-    }, 200_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await upstream?.close();
-    }, 60_000);
+    });
 
     const newConversation = async (): Promise<string> => (await http(`${base()}/v2/conversations`, { body: {}, token })).body.id;
     const streamMessage = async (conversationId: string, content: string) => {
@@ -188,6 +185,7 @@ describe.skipIf(!available)(
           const content = `light traffic ${i}`;
           const sent = await http(`${base()}/v2/conversations/${conversationId}/messages`, { body: { content }, token }).catch(() => null);
           if (sent?.status === 200) acknowledged.push(content);
+          // Light traffic: a message a second.
           await new Promise((r) => setTimeout(r, 1_000));
         }
       })();
@@ -200,24 +198,21 @@ describe.skipIf(!available)(
           timeout: withinMs,
           interval: 100,
         });
+      /** `server` down for `ms` (an outage of that length is what is tested), not ready meanwhile; then traffic goes through again. */
+      const outage = async (server: PrivateServer, ms: number) => {
+        await server.stop();
+        const downAt = Date.now();
+        await waitForHealth(503, 10_000);
+        await new Promise((r) => setTimeout(r, ms - (Date.now() - downAt)));
+        await server.start();
+        await waitForHealth(200, 30_000);
+        await acknowledgedMore(acknowledged.length + 1, 45_000);
+      };
       await waitForHealth(200, 10_000);
       await acknowledgedMore(2, 10_000);
 
-      await cluster.nats.stop();
-      const natsDownAt = Date.now();
-      await waitForHealth(503, 10_000);
-      await new Promise((r) => setTimeout(r, 60_000 - (Date.now() - natsDownAt)));
-      await cluster.nats.start();
-      await waitForHealth(200, 30_000);
-      await acknowledgedMore(acknowledged.length + 1, 45_000);
-
-      await cluster.redis.stop();
-      const redisDownAt = Date.now();
-      await waitForHealth(503, 10_000);
-      await new Promise((r) => setTimeout(r, 30_000 - (Date.now() - redisDownAt)));
-      await cluster.redis.start();
-      await waitForHealth(200, 30_000);
-      await acknowledgedMore(acknowledged.length + 1, 45_000);
+      await outage(cluster.nats, 60_000);
+      await outage(cluster.redis, 30_000);
       running = false;
       await traffic;
 

@@ -1,25 +1,17 @@
 import { ChatCompletionResult } from '@palaver/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, startE2eApp } from './support/e2e-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, useE2eApp, useProject } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
 
 describe('POST /v2/chat/completions', () => {
-  let e2e: E2eApp;
-  let privateKey: string;
-  let publishableKey: string;
-  let projectId: string;
-
+  const e2e = useE2eApp();
+  const keys = useProject(e2e, { plan: 'pro' });
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject({ plan: 'pro' });
-    ({ privateKey, publishableKey } = created);
-    projectId = created.project.id;
-    await e2e.admin.call('POST', `/projects/${projectId}/qnas`, {
+    await e2e.admin.call('POST', `/projects/${keys.project.id}/qnas`, {
       question: 'What are your opening hours?',
       answer: 'Nine to five on weekdays.',
     });
   });
-  afterAll(() => e2e.stop());
 
   const messages = [
     { role: 'system', content: 'Answer briefly.' },
@@ -27,7 +19,7 @@ describe('POST /v2/chat/completions', () => {
   ];
 
   it('answers 202 with the Chat completion result, grounded in the project', async () => {
-    const result = await http(`${e2e.url}/v2/chat/completions`, { body: { messages }, token: privateKey });
+    const result = await http(`${e2e.url}/v2/chat/completions`, { body: { messages }, token: keys.privateKey });
     expect(result.status).toBe(202);
     const body = ChatCompletionResult.parse(result.body);
     expect(body.steps[0]!.content[0]!.text).toContain('Nine to five on weekdays.');
@@ -37,7 +29,7 @@ describe('POST /v2/chat/completions', () => {
   it('streams the UI message stream', async () => {
     const response = await fetch(`${e2e.url}/v2/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${privateKey}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${keys.privateKey}` },
       body: JSON.stringify({ messages, stream: true }),
     });
     expect(response.status).toBe(200);
@@ -48,14 +40,17 @@ describe('POST /v2/chat/completions', () => {
   });
 
   it('takes an assistant of the project, and 404 for one of another project', async () => {
-    const assistant = await e2e.admin.call('POST', `/projects/${projectId}/assistants`, { name: 'Second', instructions: 'Be terse.' });
+    const assistant = await e2e.admin.call('POST', `/projects/${keys.project.id}/assistants`, {
+      name: 'Second',
+      instructions: 'Be terse.',
+    });
     expect(
-      (await http(`${e2e.url}/v2/chat/completions`, { body: { messages, assistantId: assistant.id }, token: privateKey })).status,
+      (await http(`${e2e.url}/v2/chat/completions`, { body: { messages, assistantId: assistant.id }, token: keys.privateKey })).status,
     ).toBe(202);
     const other = await e2e.admin.createProject({ plan: 'pro' });
     const foreign = await http(`${e2e.url}/v2/chat/completions`, {
       body: { messages, assistantId: other.project.defaultAssistantId },
-      token: privateKey,
+      token: keys.privateKey,
     });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('ASSISTANT_NOT_FOUND');
@@ -64,7 +59,7 @@ describe('POST /v2/chat/completions', () => {
   it('401 without or with a bad key, 403 with a publishable key', async () => {
     expect((await http(`${e2e.url}/v2/chat/completions`, { body: { messages } })).status).toBe(401);
     expect((await http(`${e2e.url}/v2/chat/completions`, { body: { messages }, token: 'sk_nope' })).status).toBe(401);
-    const publishable = await http(`${e2e.url}/v2/chat/completions`, { body: { messages }, token: publishableKey });
+    const publishable = await http(`${e2e.url}/v2/chat/completions`, { body: { messages }, token: keys.publishableKey });
     expect(publishable.status).toBe(403);
     expect(publishable.body.error.code).toBe('FORBIDDEN');
   });

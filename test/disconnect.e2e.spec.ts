@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it, vi } from 'vitest';
+import { http, newConversation, useE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
 
 describe('a visitor who disconnects mid-stream', () => {
-  let e2e: E2eApp;
   const gate = new GatedChatModel();
-  beforeAll(async () => {
-    e2e = await startE2eApp({}, { chatModel: gate });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({}, { chatModel: gate });
 
   it('does not stop the reply: it is completed and stored, and the server keeps serving', async () => {
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
 
     const abort = new AbortController();
     const response = await fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {

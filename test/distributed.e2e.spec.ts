@@ -1,6 +1,6 @@
 import { infraAvailable, infraUrl } from '@palaver/platform/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it, vi } from 'vitest';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 import { parseUiMessageStream } from './support/ui-stream';
 import { epochSeconds, signUserToken } from './support/user-token';
@@ -10,11 +10,7 @@ const available = (await infraAvailable('nats')) && (await infraAvailable('redis
 describe.skipIf(!available)(
   `the product on NATS (transport, JetStream) and Redis (BullMQ, pub/sub, sessions, limits)${available ? '' : ' (NATS or Redis unreachable: skipped)'}`,
   () => {
-    let e2e: E2eApp;
-    beforeAll(async () => {
-      e2e = await startE2eApp({ NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') });
-    });
-    afterAll(() => e2e?.stop());
+    const e2e = useE2eApp({ NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') });
 
     it('runs the visitor journey, and analytics reads the feedback from JetStream', async () => {
       expect(e2e.app.infra.transport.kind).toBe('nats');

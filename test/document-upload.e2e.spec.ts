@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeDocx, makePdf } from '../services/search/src/testing/office-files';
-import { type E2eApp, http, startE2eApp } from './support/e2e-app';
+import { http, useE2eApp, useProject } from './support/e2e-app';
 
 describe('POST /admin/v1/projects/{projectId}/documents/upload: PDF and DOCX files', () => {
-  let e2e: E2eApp;
-  let projectId: string;
-  let apiKey: string;
-
-  beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject();
-    projectId = created.project.id;
-    apiKey = created.publishableKey;
-  });
-  afterAll(() => e2e?.stop());
+  const e2e = useE2eApp();
+  const keys = useProject(e2e);
 
   const upload = async (file: { bytes: Buffer; name: string; type: string } | null, fields: Record<string, string> = {}) => {
     const form = new FormData();
     if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    const response = await fetch(`${e2e.url}/admin/v1/projects/${projectId}/documents/upload`, {
+    const response = await fetch(`${e2e.url}/admin/v1/projects/${keys.project.id}/documents/upload`, {
       method: 'POST',
       headers: { authorization: 'Bearer test-admin-token' },
       body: form,
@@ -27,7 +18,7 @@ describe('POST /admin/v1/projects/{projectId}/documents/upload: PDF and DOCX fil
     return { status: response.status, body: (await response.json()) as any };
   };
   const search = async (q: string) =>
-    (await http(`${e2e.url}/v2/search?apiKey=${apiKey}&q=${encodeURIComponent(q)}`)).body.results as Array<{
+    (await http(`${e2e.url}/v2/search?apiKey=${keys.publishableKey}&q=${encodeURIComponent(q)}`)).body.results as Array<{
       url: string;
       content: string;
     }>;
@@ -71,12 +62,12 @@ describe('POST /admin/v1/projects/{projectId}/documents/upload: PDF and DOCX fil
     expect(brokenDocx.status).toBe(422);
     const none = await upload(null, { title: 'No file' });
     expect(none.status).toBe(400);
-    const json = await http(`${e2e.url}/admin/v1/projects/${projectId}/documents/upload`, {
+    const json = await http(`${e2e.url}/admin/v1/projects/${keys.project.id}/documents/upload`, {
       body: { file: 'x' },
       token: 'test-admin-token',
     });
     expect(json.status).toBe(415);
-    expect((await e2e.admin.call('GET', `/projects/${projectId}/documents`)).total).toBe(2);
+    expect((await e2e.admin.call('GET', `/projects/${keys.project.id}/documents`)).total).toBe(2);
   });
 
   it('refuses a file over 8 MB with 413', async () => {

@@ -1,6 +1,6 @@
 import { ErrorBody } from '@palaver/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, newConversation, useE2eApp, useProject } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
 
 const expectError = (result: { status: number; body: unknown }, status: number, code: string) => {
@@ -12,23 +12,13 @@ const expectError = (result: { status: number; body: unknown }, status: number, 
 };
 
 describe('errors in the spec envelope', () => {
-  let e2e: E2eApp;
-  let apiKey: string;
-  let privateKey: string;
+  const e2e = useE2eApp();
+  const keys = useProject(e2e);
   let token: string;
   let conversationId: string;
-  let projectId: string;
-
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject();
-    projectId = created.project.id;
-    apiKey = created.publishableKey;
-    privateKey = created.privateKey;
-    token = (await newVisitor(e2e.url, apiKey)).token;
-    conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    ({ token, conversationId } = await newConversation(e2e.url, keys.publishableKey));
   });
-  afterAll(() => e2e.stop());
 
   it('400 for an unparsable body and for a wrong shape', async () => {
     expectError(
@@ -36,7 +26,11 @@ describe('errors in the spec envelope', () => {
       400,
       'INVALID_REQUEST_BODY',
     );
-    const missing = expectError(await http(`${e2e.url}/v2/identity/init`, { body: { apiKey } }), 400, 'INVALID_REQUEST_BODY');
+    const missing = expectError(
+      await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: keys.publishableKey } }),
+      400,
+      'INVALID_REQUEST_BODY',
+    );
     expect(missing.details).toMatchObject({ field: 'saVid' });
     expectError(
       await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 42 }, token }),
@@ -64,7 +58,7 @@ describe('errors in the spec envelope', () => {
     expect(tooLong.details).toMatchObject({ field: 'content' });
     expectError(await post(''), 422, 'VALIDATION_ERROR');
 
-    const init = (saVid: string, key = apiKey) => http(`${e2e.url}/v2/identity/init`, { body: { apiKey: key, saVid } });
+    const init = (saVid: string, key = keys.publishableKey) => http(`${e2e.url}/v2/identity/init`, { body: { apiKey: key, saVid } });
     expectError(await init('v'.repeat(101)), 422, 'VALIDATION_ERROR');
     expect((await init('v'.repeat(100))).status).toBe(201);
     expectError(await init(''), 422, 'VALIDATION_ERROR');
@@ -117,7 +111,7 @@ describe('errors in the spec envelope', () => {
 
     const systemOnly = await http(`${e2e.url}/v2/chat/completions`, {
       body: { messages: [{ role: 'system', content: 'be brief' }] },
-      token: privateKey,
+      token: keys.privateKey,
     });
     const completionError = expectError(systemOnly, 422, 'VALIDATION_ERROR');
     expect(completionError.details).toMatchObject({ field: 'messages' });
@@ -125,10 +119,10 @@ describe('errors in the spec envelope', () => {
     expect(systemOnly.headers.get('retry-after')).toBeNull();
     const blankUser = await http(`${e2e.url}/v2/chat/completions`, {
       body: { messages: [{ role: 'user', content: '   ' }] },
-      token: privateKey,
+      token: keys.privateKey,
     });
     expectError(blankUser, 422, 'VALIDATION_ERROR');
-    const blankAgent = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/messages`, {
+    const blankAgent = await http(`${e2e.url}/admin/v1/projects/${keys.project.id}/conversations/${conversationId}/messages`, {
       body: { content: '  \n ' },
       token: e2e.app.adminToken,
     });
@@ -148,7 +142,7 @@ describe('errors in the spec envelope', () => {
       { name: 'n'.repeat(1_000_000), image: null },
       { name: 'Ada', image: `https://img.example/${'i'.repeat(1_000_000)}` },
     ]) {
-      const handoff = await http(`${e2e.url}/admin/v1/projects/${projectId}/conversations/${conversationId}/handoff`, {
+      const handoff = await http(`${e2e.url}/admin/v1/projects/${keys.project.id}/conversations/${conversationId}/handoff`, {
         body: { humanAgent },
         token: e2e.app.adminToken,
       });
@@ -169,9 +163,9 @@ describe('errors in the spec envelope', () => {
   });
 
   it('403 for the wrong key type', async () => {
-    expectError(await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: privateKey, saVid: 'd' } }), 403, 'FORBIDDEN');
+    expectError(await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: keys.privateKey, saVid: 'd' } }), 403, 'FORBIDDEN');
     expectError(
-      await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: 'hi' }] }, token: apiKey }),
+      await http(`${e2e.url}/v2/chat/completions`, { body: { messages: [{ role: 'user', content: 'hi' }] }, token: keys.publishableKey }),
       403,
       'FORBIDDEN',
     );
@@ -206,11 +200,11 @@ describe('errors in the spec envelope', () => {
 
   it('rejects prototype-pollution payloads with a clean 400 and no side effect', async () => {
     for (const rawBody of [
-      `{"apiKey":"${apiKey}","saVid":"p","__proto__":{"polluted":true}}`,
-      `{"apiKey":"${apiKey}","saVid":"p","constructor":{"prototype":{"polluted":true}}}`,
+      `{"apiKey":"${keys.publishableKey}","saVid":"p","__proto__":{"polluted":true}}`,
+      `{"apiKey":"${keys.publishableKey}","saVid":"p","constructor":{"prototype":{"polluted":true}}}`,
       // docs/api.md: any `constructor` key is refused, not only one that carries a prototype.
-      `{"apiKey":"${apiKey}","saVid":"p","constructor":"harmless"}`,
-      `{"apiKey":"${apiKey}","saVid":"p","nested":[{"constructor":{}}]}`,
+      `{"apiKey":"${keys.publishableKey}","saVid":"p","constructor":"harmless"}`,
+      `{"apiKey":"${keys.publishableKey}","saVid":"p","nested":[{"constructor":{}}]}`,
     ]) {
       expectError(
         await http(`${e2e.url}/v2/identity/init`, { rawBody, headers: { 'content-type': 'application/json' } }),
@@ -235,17 +229,12 @@ describe('errors in the spec envelope', () => {
 });
 
 describe('a message while the previous reply is still streaming', () => {
-  let e2e: E2eApp;
   const gate = new GatedChatModel();
-  beforeAll(async () => {
-    e2e = await startE2eApp({}, { chatModel: gate });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({}, { chatModel: gate });
 
   it('answers 409 CONFLICT, and is accepted once the reply completed', async () => {
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     const first = http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'first' }, token });
     await gate.started();
 

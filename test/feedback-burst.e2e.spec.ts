@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { http, newVisitor, useE2eApp } from './support/e2e-app';
+import { http, newConversation, useE2eApp } from './support/e2e-app';
 
 describe('concurrent feedback on one conversation', () => {
   const e2e = useE2eApp();
 
   it('accepts every submission of a burst of 100, and stores one of the values sent', async () => {
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'one' }, token });
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'two' }, token });
     const replies = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data;

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { http, newVisitor, useE2eApp } from './support/e2e-app';
+import { http, newConversation, useE2eApp } from './support/e2e-app';
 
 describe('a conversation handled by a human agent', () => {
   const e2e = useE2eApp();
 
   it('queues visitor messages with 202 text/plain, generates no AI reply, and shows the agent', async () => {
     const { project, publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     const humanAgent = { name: 'Ada', image: 'https://img.example/ada.png' };
     await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/handoff`, { humanAgent });
 

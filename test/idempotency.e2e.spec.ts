@@ -1,24 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@palaver/platform';
-import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newConversation, newVisitor, startE2eApp } from './support/e2e-app';
 import { GatedChatModel } from './support/gated-chat-model';
+import { APP_MODES } from './support/nats-and-redis';
 import { SteppedChatModel } from './support/stepped-chat-model';
 import { parseUiMessageStream, uiChunks } from './support/ui-stream';
 
-const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
-
-const modes = [
-  { name: 'embedded', overrides: {}, available: true },
-  {
-    name: 'NATS + Redis',
-    overrides: distributed ? { NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') } : {},
-    available: distributed,
-  },
-];
-
-for (const mode of modes) {
+for (const mode of APP_MODES) {
   describe.skipIf(!mode.available)(`Idempotency-Key (${mode.name}${mode.available ? '' : ': NATS or Redis unreachable, skipped'})`, () => {
     let e2e: E2eApp;
     const model = new GatedChatModel();
@@ -32,8 +21,7 @@ for (const mode of modes) {
 
     const visitorWithConversation = async () => {
       const { publishableKey } = await e2e.admin.createProject();
-      const { token } = await newVisitor(e2e.url, publishableKey);
-      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+      const { token, conversationId } = await newConversation(e2e.url, publishableKey);
       return { token, conversationId, publishableKey };
     };
     const messagesOf = async (token: string, conversationId: string) =>
@@ -237,7 +225,7 @@ const follow = (response: Response, format: 'ui' | 'plain') => {
   return { ended, text: () => text };
 };
 
-for (const mode of modes) {
+for (const mode of APP_MODES) {
   describe.skipIf(!mode.available)(`Idempotency-Key on a reply mid-stream (${mode.name})`, () => {
     let e2e: E2eApp;
     const model = new SteppedChatModel();
@@ -250,8 +238,7 @@ for (const mode of modes) {
 
     it('attaches a repeated streamed send to the same reply: replayed from its first chunk, then live to the end', async () => {
       const { publishableKey } = await e2e.admin.createProject();
-      const { token } = await newVisitor(e2e.url, publishableKey);
-      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+      const { token, conversationId } = await newConversation(e2e.url, publishableKey);
       const send = () =>
         fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
           method: 'POST',

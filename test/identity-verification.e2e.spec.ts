@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@palaver/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, startE2eApp, useE2eApp } from './support/e2e-app';
 import { RecordingChatModel } from './support/recording-chat-model';
 import { epochSeconds, signUserToken } from './support/user-token';
 
@@ -141,12 +141,8 @@ describe('identity verification: a device id never reaches an identified custome
 });
 
 describe('identity secret rotation (the Clock port decides)', () => {
-  let e2e: E2eApp;
   const clock = new ManualClock(new Date());
-  beforeAll(async () => {
-    e2e = await startE2eApp({}, { clock });
-  });
-  afterAll(() => e2e.stop());
+  const e2e = useE2eApp({}, { clock });
 
   it('keeps the previous secret valid for 24 hours after a rotation, and no longer', async () => {
     const keys = await e2e.admin.createProject();

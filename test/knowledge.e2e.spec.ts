@@ -1,6 +1,6 @@
 import { pagedList, Qna, SearchResponse } from '@palaver/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newConversation, startE2eApp } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
 
 const PAGES = [
@@ -134,8 +134,7 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
   });
 
   it('grounds visitor answers in the documents through the local responder', async () => {
-    const { token } = await newVisitor(e2e.url, apiKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, apiKey);
     const answer = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
       body: { content: 'How long is the guarantee on electronics?' },
       token,
@@ -149,8 +148,7 @@ describe('knowledge: documents, search and Q&A through HTTP', () => {
   });
 
   it('names the sources of a reply on the text part (AI SDK reader) and in the stored message', async () => {
-    const { token } = await newVisitor(e2e.url, apiKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, apiKey);
     const streamed = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
       body: { content: 'How long is the guarantee on electronics?', stream: true },
       token,

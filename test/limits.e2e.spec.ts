@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { http, newVisitor, useE2eApp } from './support/e2e-app';
+import { http, newConversation, newVisitor, useE2eApp } from './support/e2e-app';
 
 describe('per-project message limits', () => {
   const e2e = useE2eApp();
 
   const conversationOf = async (apiKey: string) => {
-    const { token } = await newVisitor(e2e.url, apiKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, apiKey);
     return (content: string) => http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
   };
 

@@ -1,8 +1,8 @@
 import { ManualClock } from '@palaver/platform';
-import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
-import { type SecondGateway, startSecondGateway } from './support/second-gateway';
+import { type E2eApp, http, newConversation, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
+import { natsAndRedisAvailable, natsAndRedisTitle } from './support/nats-and-redis';
+import { startSecondGateway, useTwoGatewaysOnNatsAndRedis } from './support/second-gateway';
 import { SseClient } from './support/sse';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -56,8 +56,7 @@ describe('live streams follow their credential', () => {
 
   /** A visitor with a conversation held by an admin-named person (who can post into it). */
   const heldConversation = async (projectId: string, publishableKey: string) => {
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     await e2e.admin.call('POST', `/projects/${projectId}/conversations/${conversationId}/handoff`, {
       humanAgent: { name: 'Ada', image: null },
     });
@@ -97,8 +96,7 @@ describe('live streams follow their credential', () => {
     expect([adaFeed.status, graceFeed.status]).toEqual([200, 200]);
 
     await e2e.admin.call('DELETE', `/projects/${project.id}/agents/${ada.id}`);
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'talk to a human please' }, token });
     await allEnded([adaFeed], 1_000, "the revoked agent's feed ended");
     // The other agent's feed stays open and gets the request.
@@ -175,8 +173,7 @@ describe('live streams follow their credential', () => {
     const grace = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Grace' });
     const held: { token: string; conversationId: string }[] = [];
     for (let i = 0; i < 2; i++) {
-      const { token } = await newVisitor(e2e.url, publishableKey);
-      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+      const { token, conversationId } = await newConversation(e2e.url, publishableKey);
       await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'talk to a human' }, token });
       expect((await http(`${e2e.url}/agent/v1/queue/claim`, { method: 'POST', token: ada.token })).body.id).toBe(conversationId);
       held.push({ token, conversationId });
@@ -223,8 +220,7 @@ describe('a live stream of a session that lapses', () => {
     const { project, publishableKey } = await e2e.admin.createProject();
     const post = (conversationId: string, content: string) =>
       e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/messages`, { content });
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/handoff`, {
       humanAgent: { name: 'Ada', image: null },
     });
@@ -271,49 +267,35 @@ describe('a live stream of a session that lapses', () => {
   });
 });
 
-const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
+describe.skipIf(!natsAndRedisAvailable)(natsAndRedisTitle('live streams behind two gateways on NATS and Redis'), () => {
+  const { e2e, second: other } = useTwoGatewaysOnNatsAndRedis();
 
-describe.skipIf(!distributed)(
-  `live streams behind two gateways on NATS and Redis${distributed ? '' : ' (NATS or Redis unreachable: skipped)'}`,
-  () => {
-    let e2e: E2eApp;
-    let other: SecondGateway;
-    beforeAll(async () => {
-      e2e = await startE2eApp({ NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') });
-      other = await startSecondGateway(e2e, { REDIS_URL: infraUrl('redis') });
+  it('a revocation made through one gateway ends the streams held on the other at once', async () => {
+    expect(e2e.app.infra.transport.kind).toBe('nats');
+    const { project, publishableKey, publishableKeyId } = await e2e.admin.createProject();
+    const ada = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Ada' });
+    const { token } = await newVisitor(other.url, publishableKey);
+    const conversationId = (await http(`${other.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/handoff`, {
+      humanAgent: { name: 'Ada', image: null },
     });
-    afterAll(async () => {
-      await other?.close();
-      await e2e?.stop();
-    });
+    const visitorStream = await SseClient.open(`${other.url}/v2/conversations/${conversationId}/events`, bearer(token));
+    const feed = await SseClient.open(`${other.url}/agent/v1/events`, bearer(ada.token));
+    try {
+      expect([visitorStream.status, feed.status]).toEqual([200, 200]);
+      await visitorStream.until((e) => e.event === 'handoff.claimed');
 
-    it('a revocation made through one gateway ends the streams held on the other at once', async () => {
-      expect(e2e.app.infra.transport.kind).toBe('nats');
-      const { project, publishableKey, publishableKeyId } = await e2e.admin.createProject();
-      const ada = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Ada' });
-      const { token } = await newVisitor(other.url, publishableKey);
-      const conversationId = (await http(`${other.url}/v2/conversations`, { body: {}, token })).body.id as string;
-      await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/handoff`, {
-        humanAgent: { name: 'Ada', image: null },
-      });
-      const visitorStream = await SseClient.open(`${other.url}/v2/conversations/${conversationId}/events`, bearer(token));
-      const feed = await SseClient.open(`${other.url}/agent/v1/events`, bearer(ada.token));
-      try {
-        expect([visitorStream.status, feed.status]).toEqual([200, 200]);
-        await visitorStream.until((e) => e.event === 'handoff.claimed');
+      await e2e.admin.call('DELETE', `/projects/${project.id}/keys/${publishableKeyId}`);
+      await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/messages`, { content: 'after' });
+      await allEnded([visitorStream], 1_000, "the other gateway's stream of the revoked key ended");
+      expect(agentMessages(visitorStream, 'after')).toEqual([]);
+      expect(feed.open).toBe(true);
 
-        await e2e.admin.call('DELETE', `/projects/${project.id}/keys/${publishableKeyId}`);
-        await e2e.admin.call('POST', `/projects/${project.id}/conversations/${conversationId}/messages`, { content: 'after' });
-        await allEnded([visitorStream], 1_000, "the other gateway's stream of the revoked key ended");
-        expect(agentMessages(visitorStream, 'after')).toEqual([]);
-        expect(feed.open).toBe(true);
-
-        await e2e.admin.call('DELETE', `/projects/${project.id}/agents/${ada.id}`);
-        await allEnded([feed], 1_000, "the other gateway's feed of the revoked agent ended");
-      } finally {
-        visitorStream.close();
-        feed.close();
-      }
-    });
-  },
-);
+      await e2e.admin.call('DELETE', `/projects/${project.id}/agents/${ada.id}`);
+      await allEnded([feed], 1_000, "the other gateway's feed of the revoked agent ended");
+    } finally {
+      visitorStream.close();
+      feed.close();
+    }
+  });
+});

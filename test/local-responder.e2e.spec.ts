@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DONT_KNOW_ANSWER } from '../packages/platform/src/chat-model/grounded-answer';
 import { BIKE_SHOP_CASES, BIKE_SHOP_DOCUMENTS } from './support/bike-shop.content';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { http, newConversation, useE2eApp, useProject } from './support/e2e-app';
 
 /**
  * The built-in responder over a website imported as plain text (headings and FAQ questions on
@@ -9,20 +9,14 @@ import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
  * the page is cited once (in the message's sources), and what the pages do not cover is declined.
  */
 describe('the local responder answers from imported web pages', () => {
-  let e2e: E2eApp;
-  let apiKey: string;
-
+  const e2e = useE2eApp();
+  const keys = useProject(e2e);
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject();
-    apiKey = created.publishableKey;
-    for (const page of BIKE_SHOP_DOCUMENTS) await e2e.admin.call('POST', `/projects/${created.project.id}/documents`, page);
+    for (const page of BIKE_SHOP_DOCUMENTS) await e2e.admin.call('POST', `/projects/${keys.project.id}/documents`, page);
   });
-  afterAll(() => e2e.stop());
 
   const ask = async (question: string) => {
-    const { token } = await newVisitor(e2e.url, apiKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, keys.publishableKey);
     const reply = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: question }, token });
     expect(reply.status, reply.text).toBeLessThan(300);
     const stored = (await http(`${e2e.url}/v2/conversations/${conversationId}/messages?role=assistant`, { token })).body.data[0];

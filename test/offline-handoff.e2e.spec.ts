@@ -1,29 +1,15 @@
 import { ManualClock } from '@palaver/platform';
-import { infraAvailable, infraUrl } from '@palaver/platform/testing';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { describe, expect, it, vi } from 'vitest';
+import { http, newConversation, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
+import { APP_MODES } from './support/nats-and-redis';
 import { SseClient } from './support/sse';
 
-const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
 const HANDOFF_NOTICE = 'I have asked a member of our team to join. An agent will answer here shortly.';
 const OFFLINE = 'We are away right now. Leave your email and we will write back.';
 
-const modes = [
-  { name: 'embedded', overrides: {}, available: true },
-  {
-    name: 'NATS + Redis',
-    overrides: distributed ? { NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') } : {},
-    available: distributed,
-  },
-];
-
-for (const mode of modes) {
+for (const mode of APP_MODES) {
   describe.skipIf(!mode.available)(`nobody online (${mode.name}${mode.available ? '' : ': NATS or Redis unreachable, skipped'})`, () => {
-    let e2e: E2eApp;
-    beforeAll(async () => {
-      e2e = await startE2eApp(mode.overrides);
-    });
-    afterAll(() => e2e?.stop());
+    const e2e = useE2eApp(mode.overrides);
 
     const setUp = async (settings: object) => {
       const created = await e2e.admin.createProject();
@@ -34,8 +20,7 @@ for (const mode of modes) {
       const team = async () =>
         (await http(`${e2e.url}/v2/projects/current?apiKey=${encodeURIComponent(created.publishableKey)}`)).body.humanAgents;
       const askForPerson = async () => {
-        const { token } = await newVisitor(e2e.url, created.publishableKey);
-        const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+        const { token, conversationId } = await newConversation(e2e.url, created.publishableKey);
         const sent = await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
           body: { content: 'Can I talk to a human?' },
           token,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { asUser, signedInUser } from './support/accounts';
 import { filesContaining } from './support/data-dir-grep';
 import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
-import { type SecondGateway, startSecondGateway } from './support/second-gateway';
+import { natsAndRedisAvailable, natsAndRedisTitle } from './support/nats-and-redis';
+import { useTwoGatewaysOnNatsAndRedis } from './support/second-gateway';
 
 /**
  * Deleting a project end to end (docs/accounts.md, docs/privacy.md): its credentials stop at
@@ -119,19 +119,8 @@ describe('DELETE /admin/v1/projects/{projectId}', () => {
   }, 90_000);
 });
 
-const distributed = (await infraAvailable('nats')) && (await infraAvailable('redis'));
-
-describe.skipIf(!distributed)(`deleting a project across two gateways${distributed ? '' : ' (NATS or Redis unreachable: skipped)'}`, () => {
-  let e2e: E2eApp;
-  let second: SecondGateway;
-  beforeAll(async () => {
-    e2e = await startE2eApp({ NATS_URL: infraUrl('nats'), REDIS_URL: infraUrl('redis') });
-    second = await startSecondGateway(e2e, { REDIS_URL: infraUrl('redis') });
-  }, 60_000);
-  afterAll(async () => {
-    await second?.close();
-    await e2e?.stop();
-  });
+describe.skipIf(!natsAndRedisAvailable)(natsAndRedisTitle('deleting a project across two gateways'), () => {
+  const { e2e, second } = useTwoGatewaysOnNatsAndRedis();
 
   it("the other gateway, whose cache holds the project's key, session and record, refuses them as soon as the deletion answers", async () => {
     const keys = await e2e.admin.createProject({ name: 'Doomed elsewhere' });

@@ -1,6 +1,6 @@
 import type { UIMessageChunk } from 'ai';
 import { expect, it, vi } from 'vitest';
-import { http, newVisitor } from './support/e2e-app';
+import { http, newConversation, newVisitor } from './support/e2e-app';
 import { describeWithTwoGateways } from './support/second-gateway';
 import { SteppedChatModel } from './support/stepped-chat-model';
 import { uiChunks } from './support/ui-stream';
@@ -27,8 +27,7 @@ describeWithTwoGateways(
       model = new SteppedChatModel();
       const { e2e, other } = await start();
       const { publishableKey } = await e2e.admin.createProject();
-      const { token } = await newVisitor(e2e.url, publishableKey);
-      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+      const { token, conversationId } = await newConversation(e2e.url, publishableKey);
       const post = (content: string) =>
         fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
           method: 'POST',

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '@palaver/platform';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { filesContaining } from './support/data-dir-grep';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { http, newVisitor, useE2eApp } from './support/e2e-app';
 
 const DAY_MS = 86_400_000;
 
@@ -13,11 +13,7 @@ const DAY_MS = 86_400_000;
  */
 describe('retention', () => {
   const clock = new ManualClock(new Date('2026-05-01T09:00:00.000Z'));
-  let e2e: E2eApp;
-  beforeAll(async () => {
-    e2e = await startE2eApp({ RETENTION_CHECK_INTERVAL_MS: '100' }, { clock });
-  });
-  afterAll(() => e2e?.stop());
+  const e2e = useE2eApp({ RETENTION_CHECK_INTERVAL_MS: '100' }, { clock });
 
   const chat = async (publishableKey: string, text: string) => {
     const { token, visitor } = await newVisitor(e2e.url, publishableKey);

@@ -1,9 +1,10 @@
 import type { Source } from '@palaver/contracts';
 import { privateServersAvailable } from '@palaver/platform/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAlive } from './support/child-app';
-import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';
-import { type SlowSite, startSlowSite } from './support/slow-site';
+import { killHard, useChildCluster } from './support/child-cluster';
+import { useFixture } from './support/fixture';
+import { startSlowSite } from './support/slow-site';
 
 const available = privateServersAvailable();
 const PAGES = 20;
@@ -13,22 +14,16 @@ const JOB_STALL_TIMEOUT_MS = 4_000;
 describe.skipIf(!available)(
   `sources in the cluster (BullMQ), on a NATS and a Redis of the test's own${available ? '' : ' (nats-server or redis-server not installed: skipped)'}`,
   () => {
-    let cluster: ChildCluster;
-    let site: SlowSite;
-
-    beforeAll(async () => {
-      site = await startSlowSite(PAGES);
-      cluster = await startChildCluster({
-        OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-        CRAWL_CONCURRENCY: '1',
-        CRAWL_DELAY_MS: '0',
-        JOB_STALL_TIMEOUT_MS: String(JOB_STALL_TIMEOUT_MS),
-      });
-    }, 200_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await site?.close();
-    }, 60_000);
+    const site = useFixture(
+      () => startSlowSite(PAGES),
+      (started) => started.close(),
+    );
+    const cluster = useChildCluster(() => ({
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      CRAWL_CONCURRENCY: '1',
+      CRAWL_DELAY_MS: '0',
+      JOB_STALL_TIMEOUT_MS: String(JOB_STALL_TIMEOUT_MS),
+    }));
 
     it('kill -9 of the search process mid-crawl: it is restarted, the crawl job runs again and resumes; every page indexed once', async () => {
       const { project } = await cluster.admin.createProject();

@@ -2,7 +2,7 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { startTracing, type Tracing } from '@palaver/platform';
 import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
+import { type E2eApp, http, newConversation, startE2eApp } from './support/e2e-app';
 
 const available = (await infraAvailable('nats')) && (await infraAvailable('redis'));
 
@@ -38,8 +38,7 @@ describe.each(modes)('traces, $mode', ({ skip, config }) => {
       // The model answers (an exact Q&A match would be answered verbatim, without a model call to trace).
       await e2e.admin.call('PATCH', `/projects/${project.id}`, { qnaOverride: { enabled: false, minScore: 0.9 } });
       await e2e.admin.call('POST', `/projects/${project.id}/qnas`, { question: QUESTION, answer: 'From ten to four on Sundays.' });
-      const { token } = await newVisitor(e2e.url, publishableKey);
-      const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+      const { token, conversationId } = await newConversation(e2e.url, publishableKey);
       exporter.reset();
 
       const streamed = await fetch(`${e2e.url}/v2/conversations/${conversationId}/messages`, {

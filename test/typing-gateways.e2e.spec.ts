@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { http, newVisitor } from './support/e2e-app';
+import { http, newConversation } from './support/e2e-app';
 import { describeWithTwoGateways } from './support/second-gateway';
 import { SseClient } from './support/sse';
 
@@ -15,8 +15,7 @@ describeWithTwoGateways('typing between two gateways', (start) => {
     const { project, publishableKey } = await e2e.admin.createProject();
     await e2e.admin.call('PATCH', `/projects/${project.id}`, { handoff: { enabled: true } });
     const ada = await e2e.admin.call('POST', `/projects/${project.id}/agents`, { name: 'Ada' });
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'Can I talk to a human please?' }, token });
     expect((await http(`${other}/agent/v1/conversations/${conversationId}/handoff`, { method: 'POST', token: ada.token })).status).toBe(
       200,

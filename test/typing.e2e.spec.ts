@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { agentApi, bearer, handoffProject } from './support/agent-team';
-import { http, newVisitor, useE2eApp } from './support/e2e-app';
+import { http, newConversation, newVisitor, useE2eApp } from './support/e2e-app';
 import { SseClient } from './support/sse';
 
 describe('typing indicators (ephemeral, both ways)', () => {
@@ -11,8 +11,7 @@ describe('typing indicators (ephemeral, both ways)', () => {
   const setup = () => handoffProject(e2e);
 
   const conversationOf = async (publishableKey: string, holder?: { token: string }) => {
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id as string;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     if (holder) {
       await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'Can I talk to a human please?' }, token });
       expect((await agentCall(holder.token, 'POST', `/conversations/${conversationId}/handoff`)).status).toBe(200);

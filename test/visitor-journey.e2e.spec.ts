@@ -1,33 +1,26 @@
 import { ChatCompletionResult, Conversation, InitIdentityResponse, Message, pagedList, plainList, Visitor } from '@palaver/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp, useE2eApp } from './support/e2e-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { http, newVisitor, useE2eApp, useProject } from './support/e2e-app';
 import { parseUiMessageStream } from './support/ui-stream';
 
 describe('the visitor journey of the spec, through HTTP', () => {
-  let e2e: E2eApp;
-  let apiKey: string;
-  let projectId: string;
+  const e2e = useE2eApp();
+  const keys = useProject(e2e);
   let token: string;
   let conversationId: string;
-
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject();
-    apiKey = created.publishableKey;
-    projectId = created.project.id;
-    await e2e.admin.call('POST', `/projects/${projectId}/qnas`, {
+    await e2e.admin.call('POST', `/projects/${keys.project.id}/qnas`, {
       question: 'What are your opening hours?',
       answer: 'We are open Monday to Friday from 9:00 to 17:00.',
     });
   });
-  afterAll(() => e2e.stop());
 
   it('init creates the visitor (201), then finds it again for the same device (200) with a new token', async () => {
-    const first = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey, saVid: 'device-journey' } });
+    const first = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: keys.publishableKey, saVid: 'device-journey' } });
     expect(first.status).toBe(201);
     expect(Object.keys(InitIdentityResponse.strict().parse(first.body)).sort()).toEqual(['sessionToken', 'visitor']);
     expect(Visitor.parse(first.body.visitor)).toMatchObject({ object: 'visitor', type: 'anonymous', externalId: null });
-    const again = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey, saVid: 'device-journey' } });
+    const again = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: keys.publishableKey, saVid: 'device-journey' } });
     expect(again.status).toBe(200);
     expect(again.body.visitor.id).toBe(first.body.visitor.id);
     expect(again.body.sessionToken).not.toBe(first.body.sessionToken);

@@ -1,6 +1,6 @@
 import { ConversationMessages } from '@palaver/contracts';
 import { expect, it, vi } from 'vitest';
-import { http, newVisitor } from './support/e2e-app';
+import { http, newConversation, newVisitor } from './support/e2e-app';
 import { describeWithTwoGateways } from './support/second-gateway';
 import { parseUiMessageStream } from './support/ui-stream';
 
@@ -70,8 +70,7 @@ describeWithTwoGateways('visitor reads cached in the gateway', (start, pubsub) =
   it('a streamed reply is complete in the cached read once its stream finished', async () => {
     const { e2e, other } = await start();
     const { publishableKey } = await e2e.admin.createProject();
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, publishableKey);
     const messages = async () => (await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { token })).body.data;
     expect(await messages()).toEqual([]);
 

@@ -1,11 +1,12 @@
 import type { WebhookDelivery, WebhookWithSecret } from '@palaver/contracts';
 import { privateServersAvailable } from '@palaver/platform/testing';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAlive } from './support/child-app';
-import { type ChildCluster, killHard, startChildCluster } from './support/child-cluster';
+import { killHard, useChildCluster } from './support/child-cluster';
 import { http, newVisitor } from './support/e2e-app';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { useFixture } from './support/fixture';
+import { startWebhookReceiver } from './support/webhook-receiver';
 
 const available = privateServersAvailable();
 /** A delivery attempt whose process died runs again within 1.5 × this (the BullMQ lock). */
@@ -15,21 +16,12 @@ const MESSAGES = 3;
 describe.skipIf(!available)(
   `webhooks in the cluster (NATS + BullMQ), on a NATS and a Redis of the test's own${available ? '' : ' (nats-server or redis-server not installed: skipped)'}`,
   () => {
-    let cluster: ChildCluster;
-    let receiver: WebhookReceiver;
-
-    beforeAll(async () => {
-      receiver = await startWebhookReceiver();
-      cluster = await startChildCluster({
-        OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-        WEBHOOK_RETRY_DELAYS_MS: '1000,1000,1000,1000',
-        JOB_STALL_TIMEOUT_MS: String(JOB_STALL_TIMEOUT_MS),
-      });
-    }, 200_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await receiver?.close();
-    }, 60_000);
+    const receiver = useFixture(startWebhookReceiver, (started) => started.close());
+    const cluster = useChildCluster(() => ({
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '1000,1000,1000,1000',
+      JOB_STALL_TIMEOUT_MS: String(JOB_STALL_TIMEOUT_MS),
+    }));
 
     it('kill -9 of the analytics process in the middle of a retry loses no delivery: another process delivers every event', async () => {
       const { project, publishableKey } = await cluster.admin.createProject();

@@ -1,8 +1,9 @@
 import type { WebhookDelivery, Webhook as WebhookView, WebhookWithSecret } from '@palaver/contracts';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, http, newVisitor, startE2eApp } from './support/e2e-app';
-import { type ReceivedHook, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type E2eApp, http, newConversation, startE2eApp, useE2eApp, useProject } from './support/e2e-app';
+import { useFixture } from './support/fixture';
+import { type ReceivedHook, startWebhookReceiver } from './support/webhook-receiver';
 
 const RETRY_DELAYS_MS = [300, 600, 300];
 const POLL = { timeout: 15_000, interval: 50 } as const;
@@ -15,33 +16,19 @@ const verified = (hook: ReceivedHook, secret: string): any =>
   });
 
 describe('signed webhooks (embedded)', () => {
-  let e2e: E2eApp;
-  let receiver: WebhookReceiver;
-  let projectId: string;
-  let publishableKey: string;
-
-  beforeAll(async () => {
-    e2e = await startE2eApp({
-      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
-      WEBHOOK_RETRY_DELAYS_MS: RETRY_DELAYS_MS.join(','),
-      WEBHOOK_DISABLE_AFTER_MS: '3000',
-      WEBHOOK_RECOVERY_INTERVAL_MS: '500',
-    });
-    receiver = await startWebhookReceiver();
-    ({
-      project: { id: projectId },
-      publishableKey,
-    } = await e2e.admin.createProject());
+  const e2e = useE2eApp({
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: RETRY_DELAYS_MS.join(','),
+    WEBHOOK_DISABLE_AFTER_MS: '3000',
+    WEBHOOK_RECOVERY_INTERVAL_MS: '500',
   });
-  afterAll(async () => {
-    await receiver?.close();
-    await e2e?.stop();
-  });
+  const receiver = useFixture(startWebhookReceiver, (started) => started.close());
+  const keys = useProject(e2e);
   afterEach(() => {
     receiver.answer = () => 200;
   });
 
-  const hooks = () => `/projects/${projectId}/webhooks`;
+  const hooks = () => `/projects/${keys.project.id}/webhooks`;
   const register = (body: object): Promise<WebhookWithSecret> => e2e.admin.call('POST', hooks(), body);
   const deliveries = async (webhookId: string): Promise<WebhookDelivery[]> =>
     (await e2e.admin.call('GET', `${hooks()}/${webhookId}/deliveries?limit=100`)).data;
@@ -83,8 +70,7 @@ describe('signed webhooks (embedded)', () => {
 
   it('delivers the subscribed feed events, signed as Standard Webhooks define (verified with standardwebhooks), never the message text', async () => {
     const endpoint = await register({ url: receiver.url, events: ['conversation.started', 'message.posted'] });
-    const { token } = await newVisitor(e2e.url, publishableKey);
-    const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
+    const { token, conversationId } = await newConversation(e2e.url, keys.publishableKey);
     await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content: 'secret words of a visitor' }, token });
 
     await expect.poll(() => receiver.received.filter((h) => h.body.includes(conversationId)).length, POLL).toBe(2);
@@ -92,7 +78,10 @@ describe('signed webhooks (embedded)', () => {
     const payloads = mine.map((hook) => verified(hook, endpoint.secret));
     expect(payloads.map((p) => p.type).sort()).toEqual(['conversation.started', 'message.posted']);
     for (const [i, payload] of payloads.entries()) {
-      expect(payload).toMatchObject({ timestamp: payload.data.occurredAt, data: { projectId, conversationId, type: payload.type } });
+      expect(payload).toMatchObject({
+        timestamp: payload.data.occurredAt,
+        data: { projectId: keys.project.id, conversationId, type: payload.type },
+      });
       expect(mine[i]!.headers['webhook-id']).toBe(payload.data.eventId);
       expect(mine[i]!.headers['content-type']).toBe('application/json');
     }

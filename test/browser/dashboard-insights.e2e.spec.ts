@@ -1,44 +1,36 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, newVisitor, startE2eApp } from '../support/e2e-app';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { http, newVisitor, useE2eApp, useProject } from '../support/e2e-app';
 import { seriousViolations } from './support/axe';
-import { adminTab, fullScreenshot, openProjectPage } from './support/dashboard';
+import { fullScreenshot, openProjectPage, useAdminTab } from './support/dashboard';
 
 // The Insights page (figures, rates, unanswered questions answered in place) and the handoff and
 // Q&A override settings, in Chromium against the real app with its local responder.
 const available = chromiumAvailable();
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insights and reply settings', available), () => {
-  let e2e: E2eApp;
-  let browser: Browser;
-  let page: Page;
-  let projectId = '';
+  const e2e = useE2eApp();
+  const keys = useProject(e2e, { name: 'Acme' });
+  const page = useAdminTab(e2e, { reducedMotion: true });
 
   const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
-  const open = (section: string, heading: string) => openProjectPage(page, e2e, projectId, section, heading);
+  const open = (section: string, heading: string) => openProjectPage(page, e2e, keys.project.id, section, heading);
 
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject({ name: 'Acme' });
-    projectId = created.project.id;
-    const { token } = await newVisitor(e2e.url, created.publishableKey);
+    const { token } = await newVisitor(e2e.url, keys.publishableKey);
     // The local responder knows nothing here: each question is declined and unanswered.
     for (const questions of [['Do you deliver to Iceland?', 'Is there a student discount?'], ['do you deliver to iceland']]) {
       const conversationId = (await http(`${e2e.url}/v2/conversations`, { body: {}, token })).body.id;
       for (const content of questions) await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, { body: { content }, token });
       await http(`${e2e.url}/v2/conversations/${conversationId}/rating`, { body: { score: 4 }, token });
     }
-    await vi.waitFor(async () => expect((await e2e.admin.call('GET', `/projects/${projectId}/insights/unanswered`)).data).toHaveLength(2), {
-      timeout: 10_000,
-      interval: 50,
-    });
-    browser = await launchChromium();
-    page = await adminTab(browser, e2e, { reducedMotion: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await e2e?.stop();
+    await vi.waitFor(
+      async () => expect((await e2e.admin.call('GET', `/projects/${keys.project.id}/insights/unanswered`)).data).toHaveLength(2),
+      {
+        timeout: 10_000,
+        interval: 50,
+      },
+    );
   });
 
   it('shows the figures and the unanswered questions, and answers one in place', async () => {
@@ -67,7 +59,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     await page.getByText('Added to the Q&A: “do you deliver to iceland”.').waitFor();
     await expect.poll(() => items.count()).toBe(1);
     await shot('insights-answered');
-    const qnas = await e2e.admin.call('GET', `/projects/${projectId}/qnas`);
+    const qnas = await e2e.admin.call('GET', `/projects/${keys.project.id}/qnas`);
     expect(qnas.data.map((q: { question: string; answer: string }) => [q.question, q.answer])).toEqual([
       ['do you deliver to iceland', 'Yes, within six days.'],
     ]);
@@ -83,7 +75,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: insigh
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Saved.').waitFor();
     await shot('settings-replies');
-    const project = await e2e.admin.call('GET', `/projects/${projectId}`);
+    const project = await e2e.admin.call('GET', `/projects/${keys.project.id}`);
     expect(project.handoff).toEqual({
       enabled: true,
       triggerPhrases: ['speak to Ada', 'human please'],

@@ -1,11 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makePdf } from '../../services/search/src/testing/office-files';
-import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, startE2eApp } from '../support/e2e-app';
-import { type StaticPage, type StaticSite, startStaticSite } from '../support/static-site';
+import { browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { useE2eApp, useProject } from '../support/e2e-app';
+import { useFixture } from '../support/fixture';
+import { type StaticPage, startStaticSite } from '../support/static-site';
 import { seriousViolations } from './support/axe';
-import { adminTab, fullScreenshot, openProjectPage } from './support/dashboard';
+import { fullScreenshot, openProjectPage, useAdminTab } from './support/dashboard';
 
 // The Sources page (a website crawled while the owner watches), the PDF upload on Documents, and
 // the identity secret on Settings, in Chromium against the real app and a local "customer site".
@@ -17,42 +17,30 @@ const html = (title: string, body: string): StaticPage => ({
 });
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: sources, file upload, identity secret', available), () => {
-  let e2e: E2eApp;
-  let site: StaticSite;
-  let pages: Record<string, StaticPage>;
-  let browser: Browser;
-  let page: Page;
-  let projectId = '';
+  const pages: Record<string, StaticPage> = {
+    '/': html(
+      'Acme help',
+      '<p>Acme ships to Iceland in six days.</p><a href="/returns">Returns</a> <a href="/warranty">Warranty</a> <a href="/broken">Broken</a> <a href="/faq">FAQ</a>',
+    ),
+    '/returns': html('Returns', '<p>Return any item within 45 days.</p>'),
+    '/warranty': html('Warranty', '<p>Every gizmo has a three year warranty.</p>'),
+    '/faq': html('FAQ', '<p>Gift cards never expire.</p>'),
+    '/broken': { ...html('Oops', '<p>Server error</p>'), status: 500 },
+  };
+  const site = useFixture(
+    () => startStaticSite(pages),
+    (started) => started.close(),
+  );
+  // A delay between requests so the crawl lasts long enough to be watched.
+  const e2e = useE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CRAWL_DELAY_MS: '300' });
+  const keys = useProject(e2e, { name: 'Acme' });
+  // Reduced motion: a screenshot shows the bar's final width.
+  const page = useAdminTab(e2e, { clipboard: true, reducedMotion: true });
 
   const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
-  const open = (section: string, heading: string) => openProjectPage(page, e2e, projectId, section, heading);
+  const open = (section: string, heading: string) => openProjectPage(page, e2e, keys.project.id, section, heading);
   const bar = () => page.getByRole('progressbar');
   const pageRow = (path: string) => page.getByRole('row', { name: new RegExp(`${site.origin}${path}$|${site.origin}${path}\\s`) });
-
-  beforeAll(async () => {
-    pages = {
-      '/': html(
-        'Acme help',
-        '<p>Acme ships to Iceland in six days.</p><a href="/returns">Returns</a> <a href="/warranty">Warranty</a> <a href="/broken">Broken</a> <a href="/faq">FAQ</a>',
-      ),
-      '/returns': html('Returns', '<p>Return any item within 45 days.</p>'),
-      '/warranty': html('Warranty', '<p>Every gizmo has a three year warranty.</p>'),
-      '/faq': html('FAQ', '<p>Gift cards never expire.</p>'),
-      '/broken': { ...html('Oops', '<p>Server error</p>'), status: 500 },
-    };
-    site = await startStaticSite(pages);
-    // A delay between requests so the crawl lasts long enough to be watched.
-    e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CRAWL_DELAY_MS: '300' });
-    projectId = (await e2e.admin.createProject({ name: 'Acme' })).project.id;
-    browser = await launchChromium();
-    // Reduced motion: a screenshot shows the bar's final width.
-    page = await adminTab(browser, e2e, { clipboard: true, reducedMotion: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await e2e?.stop();
-    await site?.close();
-  });
 
   it('refuses a URL the crawler may not fetch with the API’s message', async () => {
     await open('sources', 'Sources');
@@ -128,12 +116,12 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await page.getByText('/faq', { exact: true }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    expect((await e2e.admin.call('GET', `/projects/${projectId}/documents`)).total).toBe(5);
+    expect((await e2e.admin.call('GET', `/projects/${keys.project.id}/documents`)).total).toBe(5);
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete source' }).click();
     await page.getByRole('heading', { name: 'Sources', exact: true, level: 1 }).waitFor();
     await page.getByText('No sources yet').waitFor();
-    expect((await e2e.admin.call('GET', `/projects/${projectId}/documents`)).total).toBe(0);
+    expect((await e2e.admin.call('GET', `/projects/${keys.project.id}/documents`)).total).toBe(0);
   });
 
   it('uploads a PDF on the Documents page and lists it; an unreadable one shows the API’s error', async () => {
@@ -195,7 +183,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
 
     expect(await required.isDisabled()).toBe(false);
     await required.check();
-    await expect.poll(async () => (await e2e.admin.call('GET', `/projects/${projectId}`)).identityVerification.required).toBe(true);
+    await expect.poll(async () => (await e2e.admin.call('GET', `/projects/${keys.project.id}`)).identityVerification.required).toBe(true);
     expect(await required.getAttribute('aria-checked')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
     await shot('settings-identity');
@@ -204,6 +192,6 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: source
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     expect(await required.isChecked()).toBe(true);
     await required.uncheck();
-    await expect.poll(async () => (await e2e.admin.call('GET', `/projects/${projectId}`)).identityVerification.required).toBe(false);
+    await expect.poll(async () => (await e2e.admin.call('GET', `/projects/${keys.project.id}`)).identityVerification.required).toBe(false);
   });
 });

@@ -1,20 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
-import { collectCspViolations, fullScreenshot } from './support/dashboard';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuiteTitle, chromiumAvailable, useChromium } from '../support/chromium';
+import { http, newConversation, useE2eApp, useProject } from '../support/e2e-app';
+import { fullScreenshot, signedOutTab } from './support/dashboard';
 
 const available = chromiumAvailable();
 const OWNER_PASSWORD = 'violet-kettle-92-harbour';
 const AGENT_PASSWORD = 'amber-lantern-47-meadow';
 
 describe.skipIf(!available)(browserSuiteTitle('a team in the dashboard, in Chromium', available), () => {
-  let e2e: E2eApp;
-  let browser: Browser;
+  const e2e = useE2eApp();
+  const keys = useProject(e2e, { name: 'Aurora Shop' });
+  const browser = useChromium();
   let owner: Page;
   let colleague: Page;
-  let projectId = '';
-  let publishableKey = '';
   let invitationUrl = '';
   const cspViolations: string[] = [];
 
@@ -22,23 +21,10 @@ describe.skipIf(!available)(browserSuiteTitle('a team in the dashboard, in Chrom
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Project' });
 
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject({ name: 'Aurora Shop' });
-    projectId = created.project.id;
-    publishableKey = created.publishableKey;
-    await e2e.admin.call('PATCH', `/projects/${projectId}`, { handoff: { enabled: true } });
-    browser = await launchChromium();
+    await e2e.admin.call('PATCH', `/projects/${keys.project.id}`, { handoff: { enabled: true } });
     // Two people, two browsers' worth of cookies.
-    owner = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    colleague = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
-    for (const page of [owner, colleague]) {
-      page.setDefaultTimeout(10_000);
-      collectCspViolations(page, cspViolations);
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await e2e?.stop();
+    owner = await signedOutTab(browser, cspViolations);
+    colleague = await signedOutTab(browser, cspViolations);
   });
 
   it('on first run with the admin token, offers to create the first owner', async () => {
@@ -85,17 +71,15 @@ describe.skipIf(!available)(browserSuiteTitle('a team in the dashboard, in Chrom
     await colleague.getByLabel('Password again').fill(AGENT_PASSWORD);
     await colleague.getByRole('button', { name: 'Set password and sign in' }).click();
     await colleague.getByRole('heading', { name: 'Inbox' }).waitFor();
-    expect(colleague.url()).toBe(`${e2e.url}/dashboard/projects/${projectId}/inbox`);
+    expect(colleague.url()).toBe(`${e2e.url}/dashboard/projects/${keys.project.id}/inbox`);
     const links = await nav(colleague).getByRole('link').allTextContents();
     expect(links.filter((l) => !l.includes('All projects'))).toEqual(['Conversations', 'Inbox']);
     await colleague.getByText('Working as').waitFor();
     expect(await colleague.getByText('Alex Agent').count()).toBeGreaterThan(0);
     await colleague.locator('.live-live').waitFor();
 
-    const init = await http(`${e2e.url}/v2/identity/init`, { body: { apiKey: publishableKey, saVid: 'device-team' } });
-    const token = init.body.sessionToken as string;
-    const conversation = await http(`${e2e.url}/v2/conversations`, { body: {}, token });
-    await http(`${e2e.url}/v2/conversations/${conversation.body.id}/messages`, {
+    const { token, conversationId } = await newConversation(e2e.url, keys.publishableKey, 'device-team');
+    await http(`${e2e.url}/v2/conversations/${conversationId}/messages`, {
       body: { content: 'Can I talk to a human please?' },
       token,
     });
@@ -104,14 +88,14 @@ describe.skipIf(!available)(browserSuiteTitle('a team in the dashboard, in Chrom
     await colleague.getByLabel('Reply', { exact: true }).fill('Hi, Alex here. How can I help?');
     await colleague.getByRole('button', { name: 'Send reply' }).click();
     const seen = async () => {
-      const got = await http(`${e2e.url}/v2/conversations/${conversation.body.id}`, { token });
+      const got = await http(`${e2e.url}/v2/conversations/${conversationId}`, { token });
       return got.body.messages.map((m: { role: string; parts: { text: string }[] }) => `${m.role}: ${m.parts[0]?.text}`);
     };
     await expect.poll(seen).toContain('human_agent: Hi, Alex here. How can I help?');
     await shot(colleague, 'agent-inbox');
     // An agent's cookie opens no key.
-    const keys = await colleague.evaluate(async (id) => (await fetch(`/admin/v1/projects/${id}/keys`)).status, projectId);
-    expect(keys).toBe(403);
+    const keysStatus = await colleague.evaluate(async (id) => (await fetch(`/admin/v1/projects/${id}/keys`)).status, keys.project.id);
+    expect(keysStatus).toBe(403);
   });
 
   it('the owner reads who did what in the audit log, filtered', async () => {

@@ -1,68 +1,54 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { http, useE2eApp, useProject } from '../support/e2e-app';
 import { seriousViolations as axeViolations } from './support/axe';
-import { adminTab, followSidebar, fullScreenshot, openProjectPage } from './support/dashboard';
+import { followSidebar, fullScreenshot, openProjectPage, useAdminTab } from './support/dashboard';
 
 // The findings of a trial of the dashboard in Chromium: keys, accessibility, forms, links.
 const available = chromiumAvailable();
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the trial’s findings', available), () => {
-  let e2e: E2eApp;
-  let browser: Browser;
-  let page: Page;
-  let projectId = '';
-  let publishableKey = '';
+  const e2e = useE2eApp();
+  const keys = useProject(e2e, { name: 'Aurora Shop' });
+  const page = useAdminTab(e2e, { clipboard: true });
   let legacyKeyHint = '';
   let documentId = '';
 
   const shot = (name: string) => fullScreenshot(page, `dashboard-trial-${name}.png`);
-  const open = (section: string, heading: string) => openProjectPage(page, e2e, projectId, section, heading);
+  const open = (section: string, heading: string) => openProjectPage(page, e2e, keys.project.id, section, heading);
   const go = (section: string) => followSidebar(page, section);
   // The real widget in the preview is the widget's own (its spec checks it); the preview's box is the dashboard's.
   const seriousViolations = () => axeViolations(page, { exclude: [['palaver-widget']] });
 
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    const created = await e2e.admin.createProject({ name: 'Aurora Shop' });
-    projectId = created.project.id;
-    publishableKey = created.publishableKey;
     // A key made before publishable keys were kept: its document holds only the hash.
-    const legacy = await e2e.admin.call('POST', `/projects/${projectId}/keys`, {
+    const legacy = await e2e.admin.call('POST', `/projects/${keys.project.id}/keys`, {
       type: 'publishable',
       name: 'Old widget',
-      assistantId: created.project.defaultAssistantId,
+      assistantId: keys.project.defaultAssistantId,
       allowedOrigins: [],
     });
     legacyKeyHint = legacy.hint;
     await e2e.app.infra.documents.collection('keys').updateOne({ _id: legacy.id }, { $unset: { key: '' } });
-    await e2e.admin.call('PATCH', `/projects/${projectId}`, {
+    await e2e.admin.call('PATCH', `/projects/${keys.project.id}`, {
       quickPrompts: [{ title: 'Returns', prompt: 'What is the return window?' }],
     });
-    await e2e.admin.call('POST', `/projects/${projectId}/qnas`, {
+    await e2e.admin.call('POST', `/projects/${keys.project.id}/qnas`, {
       question: 'What is the return window?',
       answer: 'You can return any item within 45 days of delivery.',
     });
-    const document = await e2e.admin.call('POST', `/projects/${projectId}/documents`, {
+    const document = await e2e.admin.call('POST', `/projects/${keys.project.id}/documents`, {
       title: 'Shipping to Iceland',
       url: 'https://shop.example/help/shipping',
       content: 'Parcels to Iceland travel with Polar Express and arrive within 6 working days.',
     });
     documentId = document.id;
-
-    browser = await launchChromium();
-    page = await adminTab(browser, e2e, { clipboard: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await e2e?.stop();
   });
 
   it('lists a publishable key whole, and copies an embed snippet that carries it', async () => {
     await open('keys', 'Keys');
     const row = page.getByRole('row', { name: /widget/ }).first();
-    expect(await row.textContent()).toContain(publishableKey);
+    expect(await row.textContent()).toContain(keys.publishableKey);
     const oldRow = page.getByRole('row', { name: /Old widget/ });
     expect(await oldRow.textContent()).toContain(`…${legacyKeyHint}`);
     expect(await oldRow.textContent()).toMatch(/create a new key/i);
@@ -72,11 +58,11 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the tr
     await shot('keys');
 
     await go('Widget');
-    await page.locator('select[name="embedKey"]').selectOption({ label: `widget (…${publishableKey.slice(-4)})` });
+    await page.locator('select[name="embedKey"]').selectOption({ label: `widget (…${keys.publishableKey.slice(-4)})` });
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
-    expect(copied).toBe(`<script src="${e2e.url}/widget.js" data-key="${publishableKey}" async></script>`);
+    expect(copied).toBe(`<script src="${e2e.url}/widget.js" data-key="${keys.publishableKey}" async></script>`);
   });
 
   it('offers no snippet for a key whose full value was not kept, and says to create a new key', async () => {
@@ -154,7 +140,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the tr
 
     // Closing or reloading the tab: the browser's own beforeunload question.
     const tab = await page.context().newPage();
-    await tab.goto(`${e2e.url}/dashboard/projects/${projectId}/widget`);
+    await tab.goto(`${e2e.url}/dashboard/projects/${keys.project.id}/widget`);
     // Typed with real key events: Chromium asks on unload only after the visitor interacted with the page.
     await tab.locator('input[name="displayName"]').click();
     await tab.keyboard.type(' edited');
@@ -176,7 +162,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the tr
     await shot('edit-dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    expect((await e2e.admin.call('GET', `/projects/${projectId}/documents/${documentId}`)).title).toBe('Shipping to Iceland');
+    expect((await e2e.admin.call('GET', `/projects/${keys.project.id}/documents/${documentId}`)).title).toBe('Shipping to Iceland');
 
     await go('Q&A');
     await page.getByRole('button', { name: 'Edit “What is the return window?”' }).click();
@@ -184,7 +170,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: the tr
     await qnaDialog.getByLabel('Answer').fill('Changed and cancelled');
     await qnaDialog.getByRole('button', { name: 'Cancel' }).click();
     await qnaDialog.waitFor({ state: 'hidden' });
-    const qnas = await e2e.admin.call('GET', `/projects/${projectId}/qnas`);
+    const qnas = await e2e.admin.call('GET', `/projects/${keys.project.id}/qnas`);
     expect(qnas.data[0].answer).toBe('You can return any item within 45 days of delivery.');
   });
 

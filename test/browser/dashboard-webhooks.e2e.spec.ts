@@ -1,39 +1,28 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, startE2eApp } from '../support/e2e-app';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { describe, expect, it } from 'vitest';
+import { browserSuiteTitle, chromiumAvailable } from '../support/chromium';
+import { useE2eApp, useProject } from '../support/e2e-app';
+import { useFixture } from '../support/fixture';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { seriousViolations } from './support/axe';
-import { adminTab, fullScreenshot, openProjectPage } from './support/dashboard';
+import { fullScreenshot, openProjectPage, useAdminTab } from './support/dashboard';
 
 // The Webhooks page in Chromium: an endpoint added (its secret shown once), a test event sent and
 // seen retried then delivered, the endpoint edited and deleted.
 const available = chromiumAvailable();
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium: webhooks', available), () => {
-  let e2e: E2eApp;
-  let receiver: WebhookReceiver;
-  let browser: Browser;
-  let page: Page;
-  let projectId = '';
+  const receiver = useFixture(
+    () => startWebhookReceiver((_hook, hit) => (hit === 1 ? 500 : 200)),
+    (started) => started.close(),
+  );
+  const e2e = useE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS_MS: '1500' });
+  const keys = useProject(e2e, { name: 'Acme' });
+  const page = useAdminTab(e2e, { reducedMotion: true });
 
   const shot = (name: string) => fullScreenshot(page, `dashboard-${name}.png`);
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver((_hook, hit) => (hit === 1 ? 500 : 200));
-    e2e = await startE2eApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_DELAYS_MS: '1500' });
-    projectId = (await e2e.admin.createProject({ name: 'Acme' })).project.id;
-    browser = await launchChromium();
-    page = await adminTab(browser, e2e, { reducedMotion: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await e2e?.stop();
-    await receiver?.close();
-  });
-
   it('adds an endpoint and shows its secret once; refuses a metadata address with the reason', async () => {
-    await openProjectPage(page, e2e, projectId, 'webhooks', 'Webhooks');
+    await openProjectPage(page, e2e, keys.project.id, 'webhooks', 'Webhooks');
     await page.getByText('No endpoints yet').waitFor();
 
     await page.getByRole('button', { name: 'Add an endpoint' }).click();

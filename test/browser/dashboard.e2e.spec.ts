@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { artifactPath, browserSuiteTitle, chromiumAvailable, launchChromium } from '../support/chromium';
-import { type E2eApp, http, startE2eApp } from '../support/e2e-app';
-import { collectCspViolations, followSidebar, fullScreenshot } from './support/dashboard';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifactPath, browserSuiteTitle, chromiumAvailable, useChromium } from '../support/chromium';
+import { http, useE2eApp } from '../support/e2e-app';
+import { followSidebar, fullScreenshot, signedOutTab } from './support/dashboard';
 
 const available = chromiumAvailable();
 const SHOP = 'https://shop.example';
@@ -25,8 +25,8 @@ const visitorAsk = async (url: string, apiKey: string, question: string, origin 
 };
 
 describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', available), () => {
-  let e2e: E2eApp;
-  let browser: Browser;
+  const e2e = useE2eApp();
+  const browser = useChromium();
   let page: Page;
   let publishableKey = '';
   let projectId = '';
@@ -37,15 +37,7 @@ describe.skipIf(!available)(browserSuiteTitle('the dashboard in Chromium', avail
   const go = (section: string) => followSidebar(page, section);
 
   beforeAll(async () => {
-    e2e = await startE2eApp();
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-    page.setDefaultTimeout(10_000);
-    collectCspViolations(page, cspViolations);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await e2e?.stop();
+    page = await signedOutTab(browser, cspViolations);
   });
 
   it('refuses a wrong admin token with the API’s message, then signs in and keeps the token for the tab only', async () => {

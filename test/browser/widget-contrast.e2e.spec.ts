@@ -1,13 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { DEFAULT_CHAT_WIDGET_CONFIG as DEFAULTS } from '@palaver/contracts/widget-defaults';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import type { E2eApp } from '../support/e2e-app';
 import { GatedChatModel } from '../support/gated-chat-model';
-import type { StaticSite } from '../support/static-site';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { useWidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -65,17 +63,12 @@ describe.runIf(available)(
   browserSuiteTitle('the widget’s colour contrast (axe-core), light and dark, light and dark brands', available),
   { timeout: 90_000 },
   () => {
-    let shop: WidgetShop;
-    let e2e: E2eApp;
-    let site: StaticSite;
-    let browser: Browser;
     const gate = new GatedChatModel();
     const pages: Record<string, { type: string; body: string }> = {};
     let apiKey: string;
 
+    const { e2e, site, browser, shop } = useWidgetShop({ name: 'Contrast shop', pages, chatModel: gate });
     beforeAll(async () => {
-      shop = await startWidgetShop({ name: 'Contrast shop', pages, chatModel: gate });
-      ({ e2e, site, browser } = shop);
       const { project, publishableKey } = shop.keys;
       apiKey = publishableKey;
       await e2e.admin.call('PATCH', `/projects/${project.id}`, {
@@ -87,9 +80,7 @@ describe.runIf(available)(
         body: `<!doctype html><html><head><meta charset="utf-8"><title>Contrast</title></head><body><h1>Contrast</h1>
 <script src="${e2e.url}/widget.js" data-preview></script></body></html>`,
       };
-    }, 60_000);
-
-    afterAll(() => shop?.close());
+    });
 
     it('has no serious colour-contrast violation before and after a reply, in every brand and colour scheme', async () => {
       // Reduced motion: axe reads the colours at rest, not halfway through the panel's fade-in.

@@ -1,9 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import type { StaticSite } from '../support/static-site';
 import { seriousViolations } from './support/axe';
-import { type HandoffShop, startHandoffShop } from './support/handoff-shop';
+import { useHandoffShop } from './support/handoff-shop';
 
 // A visitor asks for a person: the widget waits for one, names the agent who claims, counts what
 // the agent writes while the panel is closed, and asks for a rating once the agent hands back.
@@ -11,17 +9,7 @@ const available = chromiumAvailable();
 const inWidget = { include: [['palaver-widget']] };
 
 describe.runIf(available)(browserSuiteTitle('the widget with a person answering, in Chromium', available), { timeout: 90_000 }, () => {
-  let shop: HandoffShop;
-  let site: StaticSite;
-  let browser: Browser;
-  let agent: HandoffShop['agent'];
-
-  beforeAll(async () => {
-    shop = await startHandoffShop();
-    ({ site, browser, agent } = shop);
-  }, 60_000);
-
-  afterAll(() => shop?.close());
+  const { site, browser, agent } = useHandoffShop();
 
   it('waits for a person, names the agent who joins, badges their messages, and asks for a rating after the release', async () => {
     const page = await (await browser.newContext({ viewport: { width: 900, height: 760 } })).newPage();

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import { type E2eApp, http } from '../support/e2e-app';
+import { http } from '../support/e2e-app';
 import { RecordingChatModel } from '../support/recording-chat-model';
-import type { StaticSite } from '../support/static-site';
 import { epochSeconds, signUserToken } from '../support/user-token';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { useWidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -21,18 +20,13 @@ const nextInit = (page: Page) =>
     .then(async (response) => ({ status: response.status(), body: await response.json() }));
 
 describe.runIf(available)(browserSuiteTitle('the widget with a user token, in Chromium', available), { timeout: 60_000 }, () => {
-  let shop: WidgetShop;
-  let e2e: E2eApp;
-  let site: StaticSite;
-  let browser: Browser;
   const pages: Record<string, { type: string; body: string }> = {};
   let customerId: string;
   let token: string;
   let privateKey: string;
 
+  const { shop, e2e, site, browser } = useWidgetShop({ name: 'Signed-in shop', pages, chatModel: new RecordingChatModel() });
   beforeAll(async () => {
-    shop = await startWidgetShop({ name: 'Signed-in shop', pages, chatModel: new RecordingChatModel() });
-    ({ e2e, site, browser } = shop);
     const { keys } = shop;
     privateKey = keys.privateKey;
     await e2e.admin.call('PATCH', `/projects/${keys.project.id}`, {
@@ -51,9 +45,7 @@ describe.runIf(available)(browserSuiteTitle('the widget with a user token, in Ch
     token = signUserToken({ sub: 'user-42', name: 'Ann', exp: epochSeconds(3600) }, secret);
     pages['/signed-in'] = { type: 'text/html', body: hostPage(e2e.url, keys.publishableKey, token) };
     pages['/anonymous'] = { type: 'text/html', body: hostPage(e2e.url, keys.publishableKey) };
-  }, 60_000);
-
-  afterAll(() => shop?.close());
+  });
 
   it("data-user-token: the widget's session is surface B's customer, whose chats gain the new one", async () => {
     const page = await (await browser.newContext()).newPage();

@@ -1,10 +1,8 @@
-import type { Browser, BrowserContext, ConsoleMessage, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, ConsoleMessage, Page, Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import type { E2eApp } from '../support/e2e-app';
 import { GatedChatModel } from '../support/gated-chat-model';
-import type { StaticSite } from '../support/static-site';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { useWidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -34,19 +32,14 @@ describe.runIf(available)(
   browserSuiteTitle('the widget on a slow network, and on a site its key does not allow', available),
   { timeout: 60_000 },
   () => {
-    let shop: WidgetShop;
-    let e2e: E2eApp;
-    let site: StaticSite;
-    let browser: Browser;
     let context: BrowserContext;
     const gate = new GatedChatModel();
     const pages: Record<string, { type: string; body: string }> = {};
     let projectId: string;
     let revokedKeyId: string;
 
+    const { e2e, site, browser, shop } = useWidgetShop({ name: 'Slow shop', pages, chatModel: gate });
     beforeAll(async () => {
-      shop = await startWidgetShop({ name: 'Slow shop', pages, chatModel: gate });
-      ({ e2e, site, browser } = shop);
       const { project, publishableKey } = shop.keys;
       projectId = project.id;
       await e2e.admin.call('PATCH', `/projects/${projectId}`, { chatWidgetConfig: { displayName: 'Slow helper', welcomeMessage: 'Hi!' } });
@@ -66,9 +59,7 @@ describe.runIf(available)(
       pages['/shop'] = { type: 'text/html', body: hostPage(e2e.url, publishableKey) };
       pages['/blocked'] = { type: 'text/html', body: hostPage(e2e.url, elsewhere.key) };
       pages['/revoked'] = { type: 'text/html', body: hostPage(e2e.url, revoked.key) };
-    }, 60_000);
-
-    afterAll(() => shop?.close());
+    });
 
     const freshPage = async () => {
       await context?.close();

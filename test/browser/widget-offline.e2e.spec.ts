@@ -1,9 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import { type E2eApp, http } from '../support/e2e-app';
-import type { StaticSite } from '../support/static-site';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { http } from '../support/e2e-app';
+import { useWidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 const OFFLINE = 'Our team is away for the weekend. Your conversation is in our queue.';
@@ -13,24 +11,17 @@ const hostPage = (appUrl: string, key: string) => `<!doctype html>
 <script src="${appUrl}/widget.js" data-key="${key}" async></script></body></html>`;
 
 describe.runIf(available)(browserSuiteTitle('the widget when nobody is online, in Chromium', available), { timeout: 60_000 }, () => {
-  let shop: WidgetShop;
-  let e2e: E2eApp;
-  let site: StaticSite;
-  let browser: Browser;
   let projectId: string;
   let agentToken: string;
   const pages: Record<string, { type: string; body: string }> = {};
 
+  const { e2e, site, browser, shop } = useWidgetShop({ name: 'Quiet shop', pages });
   beforeAll(async () => {
-    shop = await startWidgetShop({ name: 'Quiet shop', pages });
-    ({ e2e, site, browser } = shop);
     projectId = shop.keys.project.id;
     await e2e.admin.call('PATCH', `/projects/${projectId}`, { handoff: { enabled: true, offlineMessage: OFFLINE } });
     agentToken = (await e2e.admin.call('POST', `/projects/${projectId}/agents`, { name: 'Ada' })).token;
     pages['/'] = { type: 'text/html', body: hostPage(e2e.url, shop.keys.publishableKey) };
-  }, 60_000);
-
-  afterAll(() => shop?.close());
+  });
 
   it("says we'll email you, queues the visitor who asks for a person with the offline message, and takes their email", async () => {
     const page = await (await browser.newContext({ viewport: { width: 900, height: 760 } })).newPage();

@@ -1,10 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import type { E2eApp } from '../support/e2e-app';
-import type { StaticSite } from '../support/static-site';
 import { SteppedChatModel } from '../support/stepped-chat-model';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { useWidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -13,24 +11,16 @@ const panel = (page: Page) => widget(page).getByRole('dialog');
 const lastReply = (page: Page) => panel(page).locator('.palaver-message--assistant[data-message-id]').last();
 
 describe.runIf(available)(browserSuiteTitle('the widget resumes and stops a reply, in Chromium', available), { timeout: 60_000 }, () => {
-  let shop: WidgetShop;
-  let e2e: E2eApp;
-  let site: StaticSite;
-  let browser: Browser;
   const model = new SteppedChatModel();
-
+  const pages: Record<string, { type: string; body: string }> = {};
+  const { e2e, site, browser, shop } = useWidgetShop({ name: 'Resume shop', pages, chatModel: model });
   beforeAll(async () => {
-    const pages: Record<string, { type: string; body: string }> = {};
-    shop = await startWidgetShop({ name: 'Resume shop', pages, chatModel: model });
-    ({ e2e, site, browser } = shop);
     pages['/shop'] = {
       type: 'text/html',
       body: `<!doctype html><html><head><meta charset="utf-8"><title>Shop</title></head><body><h1>Shop</h1>
 <script src="${e2e.url}/widget.js" data-key="${shop.keys.publishableKey}" async></script></body></html>`,
     };
-  }, 60_000);
-
-  afterAll(() => shop?.close());
+  });
 
   it('shows the reply again after a reload and follows it to its end; the stop button ends a reply, which keeps its text', async () => {
     const context = await browser.newContext({ viewport: { width: 900, height: 700 } });

@@ -1,11 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import type { E2eApp } from '../support/e2e-app';
 import { SseClient } from '../support/sse';
-import type { StaticSite } from '../support/static-site';
 import { seriousViolations } from './support/axe';
-import { type HandoffShop, startHandoffShop } from './support/handoff-shop';
+import { useHandoffShop } from './support/handoff-shop';
 
 // Typing both ways between a visitor in the widget and the agent holding the conversation: the
 // agent's typing shows "Ada is typing…" in the widget, the visitor's reaches the agents' feed,
@@ -16,19 +13,7 @@ describe.runIf(available)(
   browserSuiteTitle('typing indicators between the widget and an agent, in Chromium', available),
   { timeout: 90_000 },
   () => {
-    let shop: HandoffShop;
-    let e2e: E2eApp;
-    let site: StaticSite;
-    let browser: Browser;
-    let agentToken: string;
-    let agent: HandoffShop['agent'];
-
-    beforeAll(async () => {
-      shop = await startHandoffShop();
-      ({ e2e, site, browser, agentToken, agent } = shop);
-    }, 60_000);
-
-    afterAll(() => shop?.close());
+    const { shop, e2e, site, browser, agent } = useHandoffShop();
 
     it('shows the agent typing for a few seconds or until their message, and tells the agents when the visitor types', async () => {
       const page = await (await browser.newContext({ viewport: { width: 900, height: 760 } })).newPage();
@@ -50,7 +35,7 @@ describe.runIf(available)(
       expect(typingPosts).toEqual([]);
       await input.fill('');
 
-      const feed = await SseClient.open(`${e2e.url}/agent/v1/events`, { authorization: `Bearer ${agentToken}` });
+      const feed = await SseClient.open(`${e2e.url}/agent/v1/events`, { authorization: `Bearer ${shop.agentToken}` });
       try {
         const claimed = await agent('POST', '/queue/claim');
         expect(claimed.status).toBe(200);

@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { artifactPath, browserSuiteTitle, chromiumAvailable } from '../support/chromium';
-import { type E2eApp, http } from '../support/e2e-app';
+import { http } from '../support/e2e-app';
 import { GatedChatModel } from '../support/gated-chat-model';
-import type { StaticSite } from '../support/static-site';
-import { startWidgetShop, type WidgetShop } from './support/widget-shop';
+import { useWidgetShop } from './support/widget-shop';
 
 const available = chromiumAvailable();
 
@@ -37,19 +36,14 @@ const launcher = (page: Page) => widget(page).locator('.palaver-launcher');
 const panel = (page: Page) => widget(page).getByRole('dialog');
 
 describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page of another origin', available), { timeout: 60_000 }, () => {
-  let shop: WidgetShop;
-  let e2e: E2eApp;
-  let site: StaticSite;
-  let browser: Browser;
   let context: BrowserContext;
   const gate = new GatedChatModel();
   const pages: Record<string, { type: string; body: string }> = { '/avatar.svg': { type: 'image/svg+xml', body: AVATAR_SVG } };
   const agentAvatar = () => `${site.origin}/avatar.svg`;
   let projectId: string;
 
+  const { e2e, site, browser, shop } = useWidgetShop({ name: 'Browser shop', pages, chatModel: gate });
   beforeAll(async () => {
-    shop = await startWidgetShop({ name: 'Browser shop', pages, chatModel: gate });
-    ({ e2e, site, browser } = shop);
     const { project, publishableKey } = shop.keys;
     projectId = project.id;
     await e2e.admin.call('PATCH', `/projects/${projectId}`, {
@@ -71,9 +65,7 @@ describe.runIf(available)(browserSuiteTitle('the widget in Chromium, on a page o
     });
     pages['/limited'] = { type: 'text/html', body: hostPage(e2e.url, limited.publishableKey) };
     context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
-  }, 60_000);
-
-  afterAll(() => shop?.close());
+  });
 
   it('serves widget.js with caching headers, gzip and 304 on a matching ETag', async () => {
     const first = await fetch(`${e2e.url}/widget.js`, { headers: { 'accept-encoding': 'gzip' } });

@@ -6,6 +6,7 @@ import { type PrivateServer, startPrivateNats, startPrivateRedis } from '@palave
 import { vi } from 'vitest';
 import { isAlive } from './child-app';
 import { AdminClient } from './e2e-app';
+import { useFixture } from './fixture';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -102,6 +103,17 @@ export const startChildCluster = async (env: Record<string, string> = {}): Promi
     stop: cleanUp,
   };
 };
+
+/**
+ * The cluster of a describe block: started before its tests with the variables `env` gives then
+ * (it may read the fixtures declared before it), stopped after them.
+ */
+export const useChildCluster = (env: () => Record<string, string> = () => ({})): ChildCluster =>
+  useFixture(
+    () => startChildCluster(env()),
+    (cluster) => cluster.stop(),
+    200_000,
+  );
 
 const stopLauncher = (child: ChildProcess): Promise<void> =>
   new Promise((resolve) => {

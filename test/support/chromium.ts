@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { useFixture } from './fixture';
 
 /** Debian's Chromium (`apt-get install -y chromium`); .ci/run installs it when missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -38,3 +39,6 @@ export const artifactPath = async (name: string): Promise<string> => {
   await mkdir(dir, { recursive: true });
   return join(dir, name);
 };
+
+/** Chromium for the tests of a describe block: launched before them, closed after them. */
+export const useChromium = (): Browser => useFixture(launchChromium, (browser) => browser.close());

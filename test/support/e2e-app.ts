@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddedApp, startEmbeddedApp } from '@palaver/launcher';
 import { type ChatModel, type Clock, type Config, createInfrastructure, loadConfig } from '@palaver/platform';
-import { afterAll, beforeAll } from 'vitest';
+import { useFixture } from './fixture';
 
 export interface E2eApp {
   app: EmbeddedApp;
@@ -40,19 +40,18 @@ export const startE2eApp = async (
  * The app of a describe block: started before its tests (`startE2eApp` with these arguments),
  * stopped after them. Read it inside tests and hooks only.
  */
-export const useE2eApp = (...args: Parameters<typeof startE2eApp>): E2eApp => {
-  let started: E2eApp | undefined;
-  beforeAll(async () => {
-    started = await startE2eApp(...args);
-  });
-  afterAll(() => started?.stop());
-  return new Proxy({} as E2eApp, {
-    get: (_, key) => {
-      if (!started) throw new Error('the e2e app starts in beforeAll: read it inside a test or a hook');
-      return Reflect.get(started, key, started);
-    },
-  });
-};
+export const useE2eApp = (...args: Parameters<typeof startE2eApp>): E2eApp =>
+  useFixture(
+    () => startE2eApp(...args),
+    (e2e) => e2e.stop(),
+  );
+
+/** A project's keys, as AdminClient.createProject makes them. */
+export type ProjectKeys = Awaited<ReturnType<AdminClient['createProject']>>;
+
+/** A project on `e2e`, made before the tests of a describe block (see AdminClient.createProject). */
+export const useProject = (e2e: E2eApp, options?: Parameters<AdminClient['createProject']>[0]): ProjectKeys =>
+  useFixture(() => e2e.admin.createProject(options));
 
 export interface HttpResult<T = any> {
   status: number;
@@ -119,4 +118,11 @@ export const newVisitor = async (url: string, apiKey: string, saVid = `device-${
   const result = await http(`${url}/v2/identity/init`, { body: { apiKey, saVid } });
   if (result.status !== 201 && result.status !== 200) throw new Error(`init -> ${result.status}: ${result.text}`);
   return { token: result.body.sessionToken as string, visitor: result.body.visitor, saVid };
+};
+
+/** A new visitor on the given key with a conversation of theirs. */
+export const newConversation = async (url: string, apiKey: string, saVid?: string) => {
+  const visitor = await newVisitor(url, apiKey, saVid);
+  const conversationId: string = (await http(`${url}/v2/conversations`, { body: {}, token: visitor.token })).body.id;
+  return { ...visitor, conversationId };
 };

@@ -6,7 +6,9 @@ import { buildGateway } from '@palaver/gateway';
 import { createInfrastructure, loadConfig } from '@palaver/platform';
 import { infraAvailable, infraUrl } from '@palaver/platform/testing';
 import { afterEach, describe } from 'vitest';
-import { type E2eApp, startE2eApp } from './e2e-app';
+import { type E2eApp, startE2eApp, useE2eApp } from './e2e-app';
+import { useFixture } from './fixture';
+import { ON_NATS_AND_REDIS } from './nats-and-redis';
 
 const redis = await infraAvailable('redis');
 
@@ -58,6 +60,19 @@ export const startSecondGateway = async (e2e: E2eApp, env: Record<string, string
       await rm(dir, { recursive: true, force: true });
     },
   };
+};
+
+/**
+ * For the tests of a describe block: the app on the shared NATS and Redis, and a second gateway
+ * in front of its services (with Redis connections of its own); both stopped after them.
+ */
+export const useTwoGatewaysOnNatsAndRedis = (): { e2e: E2eApp; second: SecondGateway } => {
+  const e2e = useE2eApp(ON_NATS_AND_REDIS);
+  const second = useFixture(
+    () => startSecondGateway(e2e, { REDIS_URL: ON_NATS_AND_REDIS.REDIS_URL }),
+    (gateway) => gateway.close(),
+  );
+  return { e2e, second };
 };
 
 /**

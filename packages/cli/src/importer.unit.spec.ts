@@ -1,3 +1,4 @@
+import { setImmediate as laterTurn } from 'node:timers/promises';
 import type { DocumentBody, QnaBody } from '@palaver/contracts';
 import type { ImportItem } from '@palaver/knowledge-formats';
 import { describe, expect, it } from 'vitest';
@@ -11,8 +12,6 @@ const doc = (n: number): ImportItem => ({
 });
 const qna = (n: number): ImportItem => ({ kind: 'qna', source: `docs.ndjson:${n}`, body: { question: `Q${n}?`, answer: `A${n}` } });
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-
 /** A writer that records calls; `answer` decides each call's fate by title/question and attempt. */
 const fakeWriter = (answer: (key: string, attempt: number) => Error | null = () => null) => {
   const attempts = new Map<string, number>();
@@ -23,7 +22,8 @@ const fakeWriter = (answer: (key: string, attempt: number) => Error | null = () 
     calls.push({ projectId, kind, key });
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    await tick();
+    // Answered on a later turn of the event loop: the writes the other workers start meanwhile overlap it.
+    await laterTurn();
     inFlight--;
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);

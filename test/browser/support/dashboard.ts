@@ -1,25 +1,36 @@
 import type { Browser, Page } from 'playwright-core';
-import { artifactPath } from '../../support/chromium';
+import { artifactPath, launchChromium } from '../../support/chromium';
 import type { E2eApp } from '../../support/e2e-app';
+import { useFixture } from '../../support/fixture';
 
 /**
- * A tab of the dashboard signed in with the app's admin token (kept in the tab's session storage,
- * as the sign-in form keeps it). `clipboard`: copy buttons may write and the test may read;
- * `reducedMotion`: no transitions, so a screenshot shows their end.
+ * Chromium, for the tests of a describe block, with a tab of the dashboard signed in with the
+ * app's admin token (kept in the tab's session storage, as the sign-in form keeps it).
+ * `clipboard`: copy buttons may write and the test may read; `reducedMotion`: no transitions, so a
+ * screenshot shows their end.
  */
-export const adminTab = async (
-  browser: Browser,
-  e2e: E2eApp,
-  options: { clipboard?: boolean; reducedMotion?: boolean } = {},
-): Promise<Page> => {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    ...(options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {}),
-    ...(options.reducedMotion ? { reducedMotion: 'reduce' as const } : {}),
-  });
-  await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
-  const page = await context.newPage();
+export const useAdminTab = (e2e: E2eApp, options: { clipboard?: boolean; reducedMotion?: boolean } = {}): Page =>
+  useFixture(
+    async () => {
+      const browser = await launchChromium();
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        ...(options.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {}),
+        ...(options.reducedMotion ? { reducedMotion: 'reduce' as const } : {}),
+      });
+      await context.addInitScript(`sessionStorage.setItem('palaver.adminToken', ${JSON.stringify(e2e.app.adminToken)})`);
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      return page;
+    },
+    (page) => page.context().browser()!.close(),
+  );
+
+/** A tab with cookies of its own, not signed in; what Chromium refuses under the page's CSP is collected into `cspViolations`. */
+export const signedOutTab = async (browser: Browser, cspViolations: string[]): Promise<Page> => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   page.setDefaultTimeout(10_000);
+  collectCspViolations(page, cspViolations);
   return page;
 };
 

@@ -1,4 +1,5 @@
 import { type HttpResult, http } from '../../support/e2e-app';
+import { lazy, useFixture } from '../../support/fixture';
 import type { StaticPage } from '../../support/static-site';
 import { avatarPage, widgetHostPage } from './widget-page';
 import { startWidgetShop, type WidgetShop } from './widget-shop';
@@ -34,4 +35,16 @@ export const startHandoffShop = async (): Promise<HandoffShop> => {
     await shop.close();
     throw err;
   }
+};
+
+/** The handoff shop (see startHandoffShop), started before the tests of a describe block and stopped after them, with its parts. */
+export const useHandoffShop = () => {
+  const shop = useFixture(startHandoffShop, (started) => started.close(), 60_000);
+  return {
+    shop,
+    e2e: lazy(() => shop.e2e),
+    site: lazy(() => shop.site),
+    browser: lazy(() => shop.browser),
+    agent: (...args: Parameters<HandoffShop['agent']>) => shop.agent(...args),
+  };
 };

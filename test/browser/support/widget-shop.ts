@@ -2,6 +2,7 @@ import type { ChatModel, Config } from '@palaver/platform';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../support/chromium';
 import { type E2eApp, startE2eApp } from '../../support/e2e-app';
+import { lazy, useFixture } from '../../support/fixture';
 import { type StaticPage, type StaticSite, startStaticSite } from '../../support/static-site';
 
 /** A customer's website on its own origin, the app, a project whose publishable key allows that site, and Chromium to visit it. */
@@ -49,4 +50,17 @@ export const startWidgetShop = async (options: {
     await started?.stop();
     throw err;
   }
+};
+
+/**
+ * A widget spec's world (see startWidgetShop), started before the tests of a describe block and
+ * stopped after them, with its parts to use in the tests.
+ */
+export const useWidgetShop = (options: Parameters<typeof startWidgetShop>[0]) => {
+  const shop = useFixture(
+    () => startWidgetShop(options),
+    (started) => started.close(),
+    60_000,
+  );
+  return { shop, e2e: lazy(() => shop.e2e), site: lazy(() => shop.site), browser: lazy(() => shop.browser) };
 };

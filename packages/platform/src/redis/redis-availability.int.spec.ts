@@ -20,6 +20,9 @@ const expectFastUnavailable = async (work: () => Promise<unknown>, withinMs = 1_
   expect(Date.now() - started).toBeLessThan(withinMs);
 };
 
+/** How many clients Redis holds now (a blocking command, or a write while writes are paused). */
+const heldClients = async (admin: Redis): Promise<number> => Number(/blocked_clients:(\d+)/.exec(await admin.info('clients'))?.[1]);
+
 describe.skipIf(!available)(
   `Redis adapters while Redis is down, on a Redis of the test's own${available ? '' : ' (redis-server not installed: skipped)'}`,
   () => {
@@ -72,7 +75,7 @@ describe.skipIf(!available)(
         const enqueued = jobs.enqueue('availability', 'job', {});
         // Handled at once: the drop below rejects it before the assertion awaits it.
         enqueued.catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await expect.poll(() => heldClients(admin)).toBeGreaterThan(0);
         await admin.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
         await expectFastUnavailable(() => enqueued);
         await admin.client('UNPAUSE');

@@ -1,3 +1,4 @@
+import { setImmediate as laterTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { SerialQueue } from './serial-queue';
 
@@ -9,7 +10,8 @@ describe('SerialQueue', () => {
       (name: string, fail = false) =>
       async () => {
         order.push(`${name} start`);
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Ends on a later turn of the event loop: a task run beside it would start in between.
+        await laterTurn();
         order.push(`${name} end`);
         if (fail) throw new Error(name);
         return name;

@@ -22,6 +22,9 @@ describe.skipIf(!available)(infraSuiteTitle('SubjectServerNats', 'nats', availab
 
   @Controller()
   class Handlers {
+    /** The requests for Slow this instance is answering now. */
+    inFlight = 0;
+
     @MessagePattern(Echo.subject)
     echo(@Payload() raw: unknown) {
       return handle(Echo, raw, async ({ text }) => ({ text }));
@@ -35,7 +38,10 @@ describe.skipIf(!available)(infraSuiteTitle('SubjectServerNats', 'nats', availab
     @MessagePattern(Slow.subject)
     slow(@Payload() raw: unknown) {
       return handle(Slow, raw, async ({ n }) => {
+        this.inFlight++;
+        // A handler that takes a while, so an instance closing has requests in hand.
         await new Promise((resolve) => setTimeout(resolve, 20));
+        this.inFlight--;
         return { n };
       });
     }
@@ -95,7 +101,7 @@ describe.skipIf(!available)(infraSuiteTitle('SubjectServerNats', 'nats', availab
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await vi.waitFor(() => expect(leaving.get(Handlers).inFlight).toBeGreaterThan(0));
     await leaving.close();
     await sending;
     expect(await Promise.all(answers)).toEqual(Array.from({ length: 150 }, (_, n) => n));

@@ -1,6 +1,6 @@
 import type { TokenChunk } from '@palaver/contracts';
 import { InProcessPubSub } from '@palaver/platform';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReplyHub } from './reply-hub';
 import { STARTED_REPLY } from './reply-listener';
 
@@ -31,6 +31,23 @@ const itWithHub = (name: string, test: (hub: ReplyHub, pubsub: InProcessPubSub) 
   });
 };
 
+/**
+ * Recording a failure takes RECORDING_MS of fake time (the timers of these tests are fake), so a
+ * listener that told the visitor without waiting for it would have told them before 'recorded'.
+ */
+const RECORDING_MS = 20;
+const slowRecording = () => new Promise((resolve) => setTimeout(resolve, RECORDING_MS));
+
+/** The chunks of `listener`, with 'told' added to `order` when the error comes. */
+const collectTelling = async (chunks: AsyncIterable<TokenChunk>, order: string[]): Promise<TokenChunk[]> => {
+  const all: TokenChunk[] = [];
+  for await (const chunk of chunks) {
+    all.push(chunk);
+    if (chunk.type === 'error') order.push('told');
+  }
+  return all;
+};
+
 const collect = async (chunks: AsyncIterable<TokenChunk>): Promise<TokenChunk[]> => {
   const all: TokenChunk[] = [];
   for await (const chunk of chunks) all.push(chunk);
@@ -38,21 +55,24 @@ const collect = async (chunks: AsyncIterable<TokenChunk>): Promise<TokenChunk[]>
 };
 
 describe('ReplyListener', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   itWithHub('on silence, records the failure (with the text sent so far) before it yields the timeout error', async (hub, pubsub) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const order: string[] = [];
     let recordedText: string | null = null;
     const listener = hub.listen('reply-1', 50, async (partialText) => {
-      await new Promise((r) => setTimeout(r, 20));
+      await slowRecording();
       recordedText = partialText;
       order.push('recorded');
     });
     await pubsub.publish(hub.channel, { replyId: 'reply-1', chunk: { type: 'delta', delta: 'Hello ' } });
     await pubsub.publish(hub.channel, { replyId: 'reply-1', chunk: { type: 'delta', delta: 'there' } });
-    const chunks: TokenChunk[] = [];
-    for await (const chunk of listener.chunks()) {
-      chunks.push(chunk);
-      if (chunk.type === 'error') order.push('told');
-    }
+    const collected = collectTelling(listener.chunks(), order);
+    await vi.advanceTimersByTimeAsync(50 + RECORDING_MS);
+    const chunks = await collected;
     expect(chunks.at(-1)).toMatchObject({ type: 'error', error: 'the reply timed out' });
     expect(order).toEqual(['recorded', 'told']);
     expect(recordedText).toBe('Hello there');
@@ -61,10 +81,11 @@ describe('ReplyListener', () => {
   itWithHub(
     'when the worker died (an interrupted error), records the failure with the text relayed before it passes the error on',
     async (hub, pubsub) => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
       const order: string[] = [];
       const recorded: [string, string][] = [];
       const listener = hub.listen('reply-3', 60_000, async (partialText, reason) => {
-        await new Promise((r) => setTimeout(r, 20));
+        await slowRecording();
         recorded.push([partialText, reason]);
         order.push('recorded');
       });
@@ -78,11 +99,9 @@ describe('ReplyListener', () => {
         interrupted: true,
       };
       await pubsub.publish(hub.channel, { replyId: 'reply-3', chunk: interrupted });
-      const chunks: TokenChunk[] = [];
-      for await (const chunk of listener.chunks()) {
-        chunks.push(chunk);
-        if (chunk.type === 'error') order.push('told');
-      }
+      const collected = collectTelling(listener.chunks(), order);
+      await vi.advanceTimersByTimeAsync(RECORDING_MS);
+      const chunks = await collected;
       expect(recorded).toEqual([['alpha beta gamma ', 'interrupted']]);
       expect(order).toEqual(['recorded', 'told']);
       // The mark is for the listener: the visitor gets the plain error.
