@@ -49,7 +49,8 @@ const decoder = new TextDecoder();
  * duplicate window drops a repeated msgId. Each durable is a pull consumer with explicit acks and
  * `max_ack_pending` set to its batch size: with `subscribe` (1), one message at a time, in order,
  * even across the instances sharing it; a handler that throws gets the message again (nak with a
- * growing delay).
+ * growing delay). The stream, its pull subscription and the message handling are kept in one file
+ * because they share the consumer's configuration and ack rules, which must agree.
  */
 export class JetStreamEventStream implements EventStream {
   private readonly subscriptions = new Set<JetStreamSubscription>();

@@ -37,7 +37,8 @@ class CrawlSuperseded extends Error {}
  * origin breadth first, turning each into a document through the document service. Every page
  * found is recorded as the crawl goes (its counters are the source's progress), so a crawl whose
  * process died resumes with the pages still pending. At the end, the pages the crawl did not
- * find lose their documents.
+ * find lose their documents. One file because the crawl's steps share its run state (the queue,
+ * the counters, the politeness delay per host) and read top to bottom as one procedure.
  */
 @Injectable()
 export class SourceCrawler {
